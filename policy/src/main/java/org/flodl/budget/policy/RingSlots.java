@@ -1,0 +1,44 @@
+package org.flodl.budget.policy;
+
+/**
+ * A reader-ring sizing: how many batches the host-RAM budget buys, and why.
+ *
+ * @param perSampleBytes bytes of one sample (0 when unpriced)
+ * @param batchSize samples per batch
+ * @param ramMaxUsage the knob
+ * @param availableBytes the probe's reading, or -1 when host RAM could not be measured
+ * @param epochBatches batches in the epoch (the ring never exceeds it)
+ * @param cacheActive whether a sample cache competes for the same budget (ring capped at 8)
+ * @param budgetBytes the anchored budget the slots were priced against (0 when not computed)
+ * @param slots the result
+ * @param reason why
+ */
+public record RingSlots(
+    long perSampleBytes,
+    long batchSize,
+    double ramMaxUsage,
+    long availableBytes,
+    long epochBatches,
+    boolean cacheActive,
+    long budgetBytes,
+    long slots,
+    Reason reason) {
+
+  /** Why the ring has the size it has. */
+  public enum Reason {
+    /** {@code ram_max_usage <= 0}: the reader stage is off, single-stage pipeline. */
+    DISABLED,
+    /** Host RAM could not be measured: the fallback of 4. */
+    UNMEASURED_FALLBACK,
+    /** The batch could not be priced: the fallback of 4. */
+    UNPRICED_BATCH,
+    /** The budget divided by the batch bytes. */
+    CAPACITY,
+    /** The budget cannot fit one batch: 0, the single-stage pipeline. */
+    NO_FIT,
+    /** Capped at the epoch's batch count. */
+    EPOCH_CAP,
+    /** Capped at 8 because a sample cache shares the budget. */
+    CACHE_CAP
+  }
+}

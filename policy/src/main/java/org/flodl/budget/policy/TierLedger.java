@@ -1,0 +1,141 @@
+package org.flodl.budget.policy;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The held-bytes ledger of one tier: what its caches retain, against the budget the last probe
+ * set. Reservations are atomic (a compare-and-set loop), so admissions from many threads never
+ * push the tier past its budget; each {@link Reservation} gives its bytes back exactly once.
+ *
+ * <p>The budget is set from outside ({@link #setBudget}) when the probes refresh, anchored at the
+ * held bytes of that moment; between refreshes it does not move, so held bytes that grow after a
+ * probe never inflate it. A budget that shrinks below what is held stops admissions and evicts
+ * nothing.
+ */
+public final class TierLedger {
+  private final Tier tier;
+  private final AtomicLong held = new AtomicLong();
+  private final AtomicLong released = new AtomicLong();
+  private final AtomicLong admitted = new AtomicLong();
+  private volatile long budget;
+
+  /** Returns a ledger for {@code tier} whose budget is {@code initialBudget} until set. */
+  public TierLedger(Tier tier, long initialBudget) {
+    this.tier = tier;
+    this.budget = Math.max(0, initialBudget);
+  }
+
+  /** Returns the tier. */
+  public Tier tier() {
+    return tier;
+  }
+
+  /** Returns the bytes held now. */
+  public long held() {
+    return held.get();
+  }
+
+  /** Returns the budget in force. */
+  public long budget() {
+    return budget;
+  }
+
+  /** Returns the bytes admitted since the ledger was made. */
+  public long admittedTotal() {
+    return admitted.get();
+  }
+
+  /** Returns the bytes released since the ledger was made. */
+  public long releasedTotal() {
+    return released.get();
+  }
+
+  /** Sets the budget (a probe refresh). Never evicts. */
+  public void setBudget(long bytes) {
+    budget = Math.max(0, bytes);
+  }
+
+  /**
+   * Returns an admission of {@code bytes} if they fit under the budget with what is held, or a
+   * declined result holding the numbers it saw; a decline changes nothing.
+   */
+  public Admission tryReserve(long bytes) {
+    long cost = Math.max(0, bytes);
+    while (true) {
+      long b = budget;
+      long h = held.get();
+      long after = Saturating.add(h, cost);
+      if (after > b) {
+        return new Admission(null, h, b);
+      }
+      if (held.compareAndSet(h, after)) {
+        admitted.addAndGet(cost);
+        return new Admission(new Reservation(this, cost), after, b);
+      }
+    }
+  }
+
+  /**
+   * Reserves {@code bytes} whatever the budget (observe mode keeps the books of what the
+   * application retains although nothing is declined). Returns the reservation.
+   */
+  public Reservation forceReserve(long bytes) {
+    long cost = Math.max(0, bytes);
+    held.addAndGet(cost);
+    admitted.addAndGet(cost);
+    return new Reservation(this, cost);
+  }
+
+  private void giveBack(long bytes) {
+    held.addAndGet(-bytes);
+    released.addAndGet(bytes);
+  }
+
+  /**
+   * The outcome of {@link #tryReserve}: the reservation (null when declined), the held bytes after
+   * the decision and the budget it was taken against.
+   */
+  public record Admission(Reservation reservation, long heldAfter, long budget) {
+    /** Returns whether the bytes were reserved. */
+    public boolean admitted() {
+      return reservation != null;
+    }
+  }
+
+  /** Bytes reserved in a ledger, handed back exactly once however often release is called. */
+  public static final class Reservation {
+    private final TierLedger ledger;
+    private final long bytes;
+    private final AtomicBoolean done = new AtomicBoolean();
+
+    private Reservation(TierLedger ledger, long bytes) {
+      this.ledger = ledger;
+      this.bytes = bytes;
+    }
+
+    /** Returns the bytes reserved. */
+    public long bytes() {
+      return bytes;
+    }
+
+    /** Returns the tier. */
+    public Tier tier() {
+      return ledger.tier;
+    }
+
+    /** Returns whether the bytes have been given back. */
+    public boolean isReleased() {
+      return done.get();
+    }
+
+    /** Gives the bytes back; returns true the first time only. */
+    public boolean release() {
+      if (done.compareAndSet(false, true)) {
+        ledger.giveBack(bytes);
+        return true;
+      }
+      return false;
+    }
+  }
+}
