@@ -23,7 +23,9 @@ import org.junit.jupiter.api.Test;
  * defines {@code com.acme.data.SampleCache}. Without the agent the job must complete with every sample
  * kept; with the agent jar built ({@code agent/target/flodl-budget-agent.jar}) the job runs under
  * {@code -javaagent} with the loader app's sites file and a heap the samples overflow, and the recording
- * must show the cache class woven in Spark's loader and the budget declining samples.
+ * must show the cache class woven in Spark's loader and the budget declining samples. Needs only files:
+ * the system properties {@code spark.app.*} that failsafe sets name them, so the test can run from any
+ * module built after this one.
  */
 class SparkJobIT {
 
@@ -32,6 +34,8 @@ class SparkJobIT {
     private static final String HEAP = "-Xmx768m";
     private static final String SPARK_LOADER = "org.apache.spark.util.MutableURLClassLoader";
     private static final long CHILD_TIMEOUT_SECONDS = 300;
+    /** The job's main class, named rather than referenced so this test needs only the files the build leaves. */
+    private static final String MAIN_CLASS = "com.acme.spark.SparkJob";
 
     private final Path workDir = Paths.get(property("spark.app.workDir"));
 
@@ -43,8 +47,8 @@ class SparkJobIT {
         List<String> partitions = run.partitionLines();
         assertEquals(2, partitions.size(), run.describe());
         for (String line : partitions) {
-            assertEquals(SPARK_LOADER, SparkJob.field(line, "loader"), line);
-            assertEquals(SparkJob.field(line, "offered"), SparkJob.field(line, "kept"),
+            assertEquals(SPARK_LOADER, field(line, "loader"), line);
+            assertEquals(field(line, "offered"), field(line, "kept"),
                     "without the agent the cache keeps every sample: " + line);
         }
         assertTrue(run.complete(), run.describe());
@@ -69,9 +73,9 @@ class SparkJobIT {
         long kept = 0;
         long offered = 0;
         for (String line : run.partitionLines()) {
-            assertEquals(SPARK_LOADER, SparkJob.field(line, "loader"), line);
-            kept += Long.parseLong(SparkJob.field(line, "kept"));
-            offered += Long.parseLong(SparkJob.field(line, "offered"));
+            assertEquals(SPARK_LOADER, field(line, "loader"), line);
+            kept += Long.parseLong(field(line, "kept"));
+            offered += Long.parseLong(field(line, "offered"));
         }
         assertEquals(2L * AGENT_SAMPLES, offered, run.describe());
         assertTrue(kept > 0 && kept < offered, "the budget binds but admits some: kept " + kept + " of " + offered);
@@ -110,7 +114,7 @@ class SparkJobIT {
         command.addAll(jvmArgs);
         command.add("-cp");
         command.add(classpath);
-        command.add(SparkJob.class.getName());
+        command.add(MAIN_CLASS);
         command.add("--loader-jar=" + property("spark.app.loaderJar"));
         command.add("--local-dir=" + localDir);
         command.addAll(jobArgs);
@@ -138,6 +142,16 @@ class SparkJobIT {
         return events.stream().filter(e -> e.getEventType().getName().equals(type))
                 .map(e -> e.getString("className") + ":" + e.getString("outcome"))
                 .collect(Collectors.joining(", ", "[", "]"));
+    }
+
+    /** Returns the value of {@code key=} in a {@code key=value key=value} line. */
+    private static String field(String line, String key) {
+        for (String part : line.split(" ")) {
+            if (part.startsWith(key + "=")) {
+                return part.substring(key.length() + 1);
+            }
+        }
+        throw new AssertionError("no " + key + "= in: " + line);
     }
 
     private static String property(String key) {
