@@ -1,0 +1,14 @@
+package org.flodl.budget.policy.pricing;
+
+import java.util.List;
+
+/**
+ * The seed's {@code retain_rows} answer: the rows to keep (each the original or its materialized
+ * copy, in order) and what keeping them all charges.
+ */
+public record RetainedRows(List<Object> values, long chargedBytes, boolean materialized) {
+
+  public RetainedRows {
+    values = List.copyOf(values);
+  }
+}
