@@ -5,7 +5,6 @@ import java.lang.reflect.Array;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
@@ -195,7 +194,7 @@ public final class RetentionPricer {
     } catch (RuntimeException e) {
       throw new RetentionException("could not price the rows: " + e, e);
     }
-    return new RetainedRows(Collections.unmodifiableList(kept), walk.chargedBytes(), walk.materialized());
+    return new RetainedRows(kept, walk.chargedBytes(), walk.materialized());
   }
 
   // ---------------------------------------------------------------------------------------------
