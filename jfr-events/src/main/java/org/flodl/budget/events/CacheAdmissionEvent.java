@@ -1,0 +1,104 @@
+package org.flodl.budget.events;
+
+import jdk.jfr.Category;
+import jdk.jfr.DataAmount;
+import jdk.jfr.Description;
+import jdk.jfr.Event;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.StackTrace;
+
+/**
+ * One cache-admit decision: the value's price, what the cache was allowed to do with it, and
+ * where the tier's ledger stood after it. Committed for every admission a cache asks for, so it
+ * records no stack trace; leave it off and {@link SiteSummaryEvent} still carries the counts.
+ */
+@Name(CacheAdmissionEvent.NAME)
+@Label("Cache Admission")
+@Category({Categories.ROOT, Categories.BUDGET})
+@Description("A cache asked to retain a value: its price and the budget's decision")
+@StackTrace(false)
+public final class CacheAdmissionEvent extends Event {
+  /** The event's name in recordings. */
+  public static final String NAME = "flodl.budget.CacheAdmission";
+
+  @Label("Site")
+  @Description("The call site: the sites-file block name, or djl for the built-in DJL site")
+  String site;
+
+  @Label("Tier")
+  @Description("The memory tier the value is charged to: heap, direct, native, mapped or device")
+  String tier;
+
+  @Label("Value Type")
+  @Description("The class of the value the cache would retain")
+  String valueType;
+
+  @Label("Logical Size")
+  @Description("Bytes the value exposes (its elements)")
+  @DataAmount
+  long logicalBytes;
+
+  @Label("Storage Size")
+  @Description("Bytes of the storage behind the value (a view can pin a larger buffer)")
+  @DataAmount
+  long storageBytes;
+
+  @Label("Charged Size")
+  @Description("Bytes reserved against the tier's budget for this value")
+  @DataAmount
+  long chargedBytes;
+
+  @Label("Materialized")
+  @Description("Whether an over-slack view was copied so the cache keeps only its own bytes")
+  boolean materialized;
+
+  @Label("Decision")
+  @Description("ADMIT, ADMIT_MATERIALIZED, DECLINE, or WOULD_DECLINE (observe mode admitted it anyway)")
+  String decision;
+
+  @Label("Held")
+  @Description("Bytes the tier holds after this decision")
+  @DataAmount
+  long heldBytes;
+
+  @Label("Budget")
+  @Description("The tier's budget the decision was taken against")
+  @DataAmount
+  long budgetBytes;
+
+  @Label("Available")
+  @Description("Bytes the tier's probe reported available, -1 when unknown")
+  @DataAmount
+  long availableBytes;
+
+  /** Commits one admission event when the event is enabled; a disabled event costs a branch. */
+  public static void emit(
+      String site,
+      String tier,
+      String valueType,
+      long logicalBytes,
+      long storageBytes,
+      long chargedBytes,
+      boolean materialized,
+      String decision,
+      long heldBytes,
+      long budgetBytes,
+      long availableBytes) {
+    CacheAdmissionEvent event = new CacheAdmissionEvent();
+    if (event.shouldCommit()) {
+      event.site = site;
+      event.tier = tier;
+      event.valueType = valueType;
+      event.logicalBytes = logicalBytes;
+      event.storageBytes = storageBytes;
+      event.chargedBytes = chargedBytes;
+      event.materialized = materialized;
+      event.decision = decision;
+      event.heldBytes = heldBytes;
+      event.budgetBytes = budgetBytes;
+      event.availableBytes = availableBytes;
+      event.commit();
+    }
+  }
+}

@@ -1,0 +1,50 @@
+package org.flodl.budget.events;
+
+import jdk.jfr.Category;
+import jdk.jfr.Description;
+import jdk.jfr.Event;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.StackTrace;
+
+/**
+ * One class the agent wove, or failed to weave, for a site: the record of what the agent changed
+ * in the application. Its stack trace would only show the class-file transformer, so it has none.
+ */
+@Name(InstrumentedEvent.NAME)
+@Label("Instrumented")
+@Category({Categories.ROOT, Categories.AGENT})
+@Description("A class the agent wove for a site, or failed to")
+@StackTrace(false)
+public final class InstrumentedEvent extends Event {
+  /** The event's name in recordings. */
+  public static final String NAME = "flodl.agent.Instrumented";
+
+  @Label("Class Name")
+  @Description("The woven class")
+  String className;
+
+  @Label("Site")
+  @Description("The site the class was woven for: the sites-file block name, or djl")
+  String site;
+
+  @Label("Outcome")
+  @Description("What happened, as the agent's outcome name (e.g. WOVEN, FAILED)")
+  String outcome;
+
+  @Label("Message")
+  @Description("Why it failed or what was woven, one line; empty when there is nothing to add")
+  String message;
+
+  /** Commits one weaving event when the event is enabled; a disabled event costs a branch. */
+  public static void emit(String className, String site, String outcome, String message) {
+    InstrumentedEvent event = new InstrumentedEvent();
+    if (event.shouldCommit()) {
+      event.className = className;
+      event.site = site;
+      event.outcome = outcome;
+      event.message = message;
+      event.commit();
+    }
+  }
+}
