@@ -10,9 +10,9 @@ import com.acme.data.SampleKind;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class TrainMainTest {
 
