@@ -180,8 +180,8 @@ public final class SitesFile {
       return null;
     }
     Set<String> notHere = kind == SiteSpec.Kind.CACHE_ADMIT ? PREFETCH_ONLY : CACHE_ONLY;
-    for (String field : fields.keySet()) {
-      if (notHere.contains(field)) {
+    for (String field : FIELDS) {
+      if (fields.containsKey(field) && notHere.contains(field)) {
         problems.add(field + " applies to "
             + (kind == SiteSpec.Kind.CACHE_ADMIT ? "prefetch-depth" : "cache-admit")
             + " sites only: expected no " + field + " on a " + kind.label() + " site");
@@ -224,10 +224,6 @@ public final class SitesFile {
           }
         } catch (IllegalArgumentException e) {
           problems.add("batch_bytes '" + bytes + "': expected a size, e.g. 16384 or 16K");
-        }
-        if (fields.containsKey(BATCH)) {
-          problems.add("both batch and batch_bytes: expected one of them (batch_bytes is a fixed "
-              + "price instead of pricing batches)");
         }
       }
       String deviceText = fields.get(DEVICE);
