@@ -130,32 +130,9 @@ public final class AgentConfig {
   public static AgentConfig resolve(
       String agentArgs, Properties systemProperties, Map<String, String> environment)
       throws ConfigException {
-    Map<String, String> args = parseArgs(agentArgs);
-    Map<String, String> props = new LinkedHashMap<>();
-    if (systemProperties != null) {
-      for (String name : new java.util.TreeSet<>(systemProperties.stringPropertyNames())) {
-        if (name.startsWith(PROPERTY_PREFIX)) {
-          String key = name.substring(PROPERTY_PREFIX.length());
-          if (!DEFAULTS.containsKey(key)) {
-            throw unknown(name, "system property '" + name + "'");
-          }
-          props.put(key, systemProperties.getProperty(name));
-        }
-      }
-    }
-    Map<String, String> env = new LinkedHashMap<>();
-    if (environment != null) {
-      for (String name : new java.util.TreeSet<>(environment.keySet())) {
-        if (name != null && name.startsWith(ENV_PREFIX)) {
-          String key = name.substring(ENV_PREFIX.length()).toLowerCase(Locale.ROOT);
-          if (!DEFAULTS.containsKey(key)
-              || !name.equals(ENV_PREFIX + key.toUpperCase(Locale.ROOT))) {
-            throw unknown(name, "environment variable '" + name + "'");
-          }
-          env.put(key, environment.get(name));
-        }
-      }
-    }
+    Map<String, String> args = ConfigSources.agentArgs(agentArgs);
+    Map<String, String> props = ConfigSources.systemProperties(systemProperties);
+    Map<String, String> env = ConfigSources.environment(environment);
     Builder b = new Builder();
     for (Map.Entry<String, String> d : DEFAULTS.entrySet()) {
       String key = d.getKey();
@@ -177,13 +154,13 @@ public final class AgentConfig {
       text = text == null ? "" : text.trim();
       if (source != Source.DEFAULT && text.isEmpty()) {
         throw new ConfigException(
-            key, "empty " + key + " (" + origin(key, source) + "): expected " + expected(key));
+            key, "empty " + key + " (" + ConfigSources.origin(key, source) + "): expected " + expected(key));
       }
       try {
         b.set(key, text, source);
       } catch (IllegalArgumentException e) {
         throw new ConfigException(
-            key, "bad " + key + " '" + text + "' (" + origin(key, source) + "): " + e.getMessage());
+            key, "bad " + key + " '" + text + "' (" + ConfigSources.origin(key, source) + "): " + e.getMessage());
       }
     }
     return new AgentConfig(b);
@@ -224,96 +201,6 @@ public final class AgentConfig {
       return false;
     }
     return false;
-  }
-
-  /** Returns the entries of {@code agentArgs} by key, checked for syntax, known keys and repeats. */
-  private static Map<String, String> parseArgs(String agentArgs) throws ConfigException {
-    Map<String, String> args = new LinkedHashMap<>();
-    if (agentArgs == null || agentArgs.isBlank()) {
-      return args;
-    }
-    for (String entry : agentArgs.split(",", -1)) {
-      if (entry.isBlank()) {
-        continue;
-      }
-      int eq = entry.indexOf('=');
-      String key = (eq < 0 ? entry : entry.substring(0, eq)).trim();
-      if (eq < 0 || key.isEmpty()) {
-        throw new ConfigException(
-            key,
-            "malformed agent argument '" + entry.trim() + "': expected key=value entries "
-                + "separated by commas, e.g. sites=sites.properties,record=budget.jfr");
-      }
-      if (!DEFAULTS.containsKey(key)) {
-        throw unknown(key, "agent argument '" + key + "'");
-      }
-      if (args.containsKey(key)) {
-        throw new ConfigException(
-            key, "agent argument '" + key + "' given twice: expected each key at most once");
-      }
-      args.put(key, entry.substring(eq + 1));
-    }
-    return args;
-  }
-
-  private static ConfigException unknown(String name, String what) {
-    String key = name.startsWith(PROPERTY_PREFIX)
-        ? name.substring(PROPERTY_PREFIX.length())
-        : name.startsWith(ENV_PREFIX) ? name.substring(ENV_PREFIX.length()).toLowerCase(Locale.ROOT)
-        : name;
-    String hint = "";
-    String near = nearest(key);
-    if (SitesFile.isField(key)) {
-      hint = "; '" + key + "' is a field of the sites file (site.NAME." + key + ")";
-    } else if (near != null) {
-      hint = "; did you mean '" + near + "'?";
-    }
-    return new ConfigException(
-        name, "unknown " + what + " (known: " + String.join(", ", DEFAULTS.keySet()) + ")" + hint);
-  }
-
-  /** Returns the known key within two edits of a long enough {@code key}, or null. */
-  private static String nearest(String key) {
-    String best = null;
-    int bestDistance = Math.min(3, (key.length() + 2) / 3);
-    for (String k : DEFAULTS.keySet()) {
-      int d = distance(key, k);
-      if (d < bestDistance) {
-        best = k;
-        bestDistance = d;
-      }
-    }
-    return best;
-  }
-
-  /** Returns the edit distance of {@code a} and {@code b}, a swap of neighbours counting one. */
-  private static int distance(String a, String b) {
-    int[][] d = new int[a.length() + 1][b.length() + 1];
-    for (int i = 0; i <= a.length(); i++) {
-      d[i][0] = i;
-    }
-    for (int j = 0; j <= b.length(); j++) {
-      d[0][j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      for (int j = 1; j <= b.length(); j++) {
-        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-        d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
-        if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
-          d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-        }
-      }
-    }
-    return d[a.length()][b.length()];
-  }
-
-  private static String origin(String key, Source source) {
-    return switch (source) {
-      case AGENT_ARGS -> "agent argument";
-      case SYSTEM_PROPERTY -> "-D" + PROPERTY_PREFIX + key;
-      case ENVIRONMENT -> ENV_PREFIX + key.toUpperCase(Locale.ROOT);
-      default -> source.name().toLowerCase(Locale.ROOT);
-    };
   }
 
   /** Returns what {@code key} accepts, for messages. */

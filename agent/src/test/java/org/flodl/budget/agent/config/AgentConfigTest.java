@@ -141,8 +141,14 @@ class AgentConfigTest {
     ConfigException e = assertThrows(ConfigException.class, () -> AgentConfig.resolve(
         "", props("flodl.budget.ram_max_usage", "0.3"), Map.of("FLODL_BUDGET_RAM_MAX_USAG", "1")));
     assertEquals("FLODL_BUDGET_RAM_MAX_USAG", e.key());
-    assertTrue(e.getMessage().contains("unknown environment variable 'FLODL_BUDGET_RAM_MAX_USAG'"),
+    assertTrue(e.getMessage().startsWith(
+        "flodl-budget: unknown environment variable 'FLODL_BUDGET_RAM_MAX_USAG' (known: mode, "),
         e.getMessage());
+    assertTrue(e.getMessage().endsWith("; did you mean 'FLODL_BUDGET_RAM_MAX_USAGE'?; agent disabled"),
+        e.getMessage());
+    ConfigException lower = assertThrows(ConfigException.class, () -> AgentConfig.resolve(
+        "", new Properties(), Map.of("FLODL_BUDGET_mode", "off")));
+    assertTrue(lower.getMessage().contains("did you mean 'FLODL_BUDGET_MODE'?"), lower.getMessage());
   }
 
   @Test
@@ -193,6 +199,10 @@ class AgentConfigTest {
     assertEquals("flodl.budget.heap_max", e.key());
     assertTrue(e.getMessage().startsWith(
         "flodl-budget: unknown system property 'flodl.budget.heap_max' (known: mode, "), e.getMessage());
+    ConfigException near = assertThrows(ConfigException.class, () -> AgentConfig.resolve(
+        null, props("flodl.budget.vram_max_usge", "0.4"), Map.of()));
+    assertTrue(near.getMessage().endsWith("; did you mean 'flodl.budget.vram_max_usage'?; agent disabled"),
+        near.getMessage());
   }
 
   @Test
