@@ -154,13 +154,17 @@ public final class AgentConfig {
       text = text == null ? "" : text.trim();
       if (source != Source.DEFAULT && text.isEmpty()) {
         throw new ConfigException(
-            key, "empty " + key + " (" + ConfigSources.origin(key, source) + "): expected " + expected(key));
+            key,
+            "empty " + key + " (" + ConfigSources.origin(key, source) + "): expected "
+                + expected(key));
       }
       try {
         b.set(key, text, source);
       } catch (IllegalArgumentException e) {
         throw new ConfigException(
-            key, "bad " + key + " '" + text + "' (" + ConfigSources.origin(key, source) + "): " + e.getMessage());
+            key,
+            "bad " + key + " '" + text + "' (" + ConfigSources.origin(key, source) + "): "
+                + e.getMessage());
       }
     }
     return new AgentConfig(b);

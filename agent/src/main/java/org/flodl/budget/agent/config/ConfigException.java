@@ -30,7 +30,7 @@ public final class ConfigException extends Exception {
     return key;
   }
 
-  /** Returns the problem without the {@code flodl-budget: } prefix and {@code ; agent disabled} suffix. */
+  /** Returns the problem without the {@code flodl-budget: } prefix and the closing suffix. */
   public String detail() {
     return detail;
   }

@@ -55,7 +55,7 @@ final class ConfigSources {
     return env;
   }
 
-  /** Returns the entries of {@code agentArgs} by key, checked for syntax, known keys and repeats. */
+  /** Returns the entries of {@code agentArgs} by key, checked for syntax, keys and repeats. */
   static Map<String, String> agentArgs(String agentArgs) throws ConfigException {
     Map<String, String> args = new LinkedHashMap<>();
     if (agentArgs == null || agentArgs.isBlank()) {
@@ -139,7 +139,8 @@ final class ConfigSources {
       for (int j = 1; j <= b.length(); j++) {
         int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
         d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
-        if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+        if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2)
+            && a.charAt(i - 2) == b.charAt(j - 1)) {
           d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
         }
       }

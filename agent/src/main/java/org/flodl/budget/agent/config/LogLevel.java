@@ -2,7 +2,7 @@ package org.flodl.budget.agent.config;
 
 import java.util.Locale;
 
-/** How much the agent writes to stderr: {@code warn} (problems only), {@code info}, {@code debug}. */
+/** How much the agent writes to stderr: {@code warn}, {@code info} or {@code debug}. */
 public enum LogLevel {
   WARN,
   INFO,

@@ -12,7 +12,8 @@ record MethodRef(String className, String methodName, List<String> parameterType
 
   static final String EXPECTED =
       "expected Class#method or Class#method(type,...), e.g. "
-          + "com.acme.data.SampleCache#put(java.lang.Object,java.lang.Object) or com.acme.data.Loader#<init>";
+          + "com.acme.data.SampleCache#put(java.lang.Object,java.lang.Object) "
+          + "or com.acme.data.Loader#<init>";
 
   /** Returns the method {@code text} names, or throws saying what was expected. */
   static MethodRef parse(String text) {
@@ -56,10 +57,11 @@ record MethodRef(String className, String methodName, List<String> parameterType
 
   /** Returns {@code class#method} with {@code (params)} when given. */
   static String format(String className, String methodName, List<String> params) {
-    return className + "#" + methodName + (params == null ? "" : "(" + String.join(",", params) + ")");
+    String list = params == null ? "" : "(" + String.join(",", params) + ")";
+    return className + "#" + methodName + list;
   }
 
-  /** Returns {@code text} as a type name ({@code int}, {@code byte[]}, {@code a.B$C}), varargs as [], or null. */
+  /** Returns {@code text} as a type name ({@code int}, {@code byte[]}, {@code a.B$C}), or null. */
   private static String typeName(String text) {
     String base = text;
     String dims = "";

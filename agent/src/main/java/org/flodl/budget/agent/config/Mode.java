@@ -4,7 +4,8 @@ import java.util.Locale;
 
 /**
  * What the agent does with its decisions: {@code enforce} applies them, {@code observe} decides
- * and records but changes nothing, {@code off} installs nothing ({@code enabled=false} is the same).
+ * and records but changes nothing, {@code off} installs nothing ({@code enabled=false} is the
+ * same).
  */
 public enum Mode {
   ENFORCE,

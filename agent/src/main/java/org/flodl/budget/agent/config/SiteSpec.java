@@ -31,7 +31,7 @@ public record SiteSpec(
 
   /** The {@code depthIndex} of a site whose depth is the method's return value. */
   public static final int RETURN = -1;
-  /** The index a site's kind does not use ({@code depthIndex} of cache-admit, {@code valueIndex} of prefetch-depth). */
+  /** The index a kind does not use: depthIndex of cache-admit, valueIndex of prefetch-depth. */
   public static final int UNUSED = -2;
   /** The method name of a constructor site. */
   public static final String CONSTRUCTOR = "<init>";
@@ -49,7 +49,7 @@ public record SiteSpec(
       this.label = label;
     }
 
-    /** Returns the name used in the sites file and in events: {@code cache-admit}, {@code prefetch-depth}. */
+    /** Returns the sites-file and event name: {@code cache-admit}, {@code prefetch-depth}. */
     public String label() {
       return label;
     }
@@ -95,14 +95,16 @@ public record SiteSpec(
     return STAGER.equals(role);
   }
 
-  /** Returns the method as the sites file writes it: {@code com.acme.Foo#put(java.lang.Object,int)}. */
+  /** Returns the method as the sites file writes it: {@code com.acme.Foo#put(java.lang.Object)}. */
   public String method() {
     return MethodRef.format(className, methodName, parameterTypes);
   }
 
   /** Returns the release method as written, or null when none. */
   public String release() {
-    return releaseClass == null ? null : MethodRef.format(releaseClass, releaseMethod, releaseParams);
+    return releaseClass == null
+        ? null
+        : MethodRef.format(releaseClass, releaseMethod, releaseParams);
   }
 
   /** Returns the batch method as written, or null when none. */

@@ -138,7 +138,8 @@ public final class SitesFile {
       }
     }
     if (blocks.isEmpty()) {
-      warnings.add(ConfigException.PREFIX + origin + ": declares no site (expected site.NAME.FIELD keys)");
+      warnings.add(ConfigException.PREFIX + origin
+          + ": declares no site (expected site.NAME.FIELD keys)");
     }
     return new SitesFile(sites, warnings);
   }
@@ -297,9 +298,14 @@ public final class SitesFile {
     if (method != null && method.parameterTypes() != null
         && index >= method.parameterTypes().size()) {
       int n = method.parameterTypes().size();
+      String expectedHere;
+      if (n == 0) {
+        expectedHere = allowReturn ? "expected return" : "expected a method with arguments";
+      } else {
+        expectedHere = "expected an index from 0 to " + (n - 1) + (allowReturn ? " or return" : "");
+      }
       problems.add(field + " '" + text + "': the method takes " + n + " argument"
-          + (n == 1 ? "" : "s") + ": " + (n == 0 ? (allowReturn ? "expected return" : "expected a method with arguments")
-          : "expected an index from 0 to " + (n - 1) + (allowReturn ? " or return" : "")));
+          + (n == 1 ? "" : "s") + ": " + expectedHere);
       return SiteSpec.UNUSED;
     }
     return index;
