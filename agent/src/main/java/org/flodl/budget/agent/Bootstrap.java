@@ -1,5 +1,6 @@
 package org.flodl.budget.agent;
 
+import java.io.IOException;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import org.flodl.budget.agent.config.Setting;
 import org.flodl.budget.agent.config.SiteSpec;
 import org.flodl.budget.agent.config.SitesFile;
 import org.flodl.budget.agent.control.AgentControl;
+import org.flodl.budget.agent.record.BudgetRecording;
 import org.flodl.budget.agent.gate.Gate;
 import org.flodl.budget.agent.gate.GateEngine;
 import org.flodl.budget.agent.gate.Log;
@@ -75,6 +77,7 @@ final class Bootstrap {
         return;
       }
       started = true;
+      record(config);
       install(config, specs, inst, attached);
     } catch (StrictFailure e) {
       throw e;
@@ -120,6 +123,21 @@ final class Bootstrap {
     }
     Log.info("enforcing in mode=" + config.mode().label() + " with " + specs.size()
         + " site(s) over " + transformer.classNames().size() + " class(es)");
+  }
+
+  /** Starts the {@code record=FILE} recording, written at exit; a failure is one line. */
+  private static void record(AgentConfig config) {
+    if (config.record().isEmpty()) {
+      return;
+    }
+    Path file = config.record().get();
+    try {
+      BudgetRecording.start(file);
+      Log.info("recording to " + file.toAbsolutePath() + " (written at exit)");
+    } catch (IOException | RuntimeException e) {
+      Log.warn("record=" + file + ": the recording could not start (" + e.getMessage()
+          + "); the agent runs on without it");
+    }
   }
 
   /** Returns the weave points of every site, each bound to its gate id. */
@@ -277,8 +295,4 @@ final class Bootstrap {
     }
   }
 
-  /** Returns a path's text for messages. */
-  static String text(Path p) {
-    return p == null ? "none" : p.toString();
-  }
 }
