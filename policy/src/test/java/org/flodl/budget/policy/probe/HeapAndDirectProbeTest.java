@@ -80,6 +80,20 @@ class HeapAndDirectProbeTest {
   }
 
   @Test
+  void theProbesWorkWithoutJnaOnTheClassPath() throws Exception {
+    String classPath = String.join(java.io.File.pathSeparator,
+        java.nio.file.Path.of("target", "classes").toAbsolutePath().toString(),
+        java.nio.file.Path.of("target", "test-classes").toAbsolutePath().toString());
+    Map<String, String> v = ChildJvm.run(classPath, List.of(), ProbeChildMain.class, "nojna");
+    String out = v.get("_output");
+    assertEquals("false", v.get("jna.visible"), out);
+    assertTrue(Long.parseLong(v.get("heap.available")) > 0, out);
+    assertEquals(Long.toString(Long.MAX_VALUE), v.get("vram.used"), out);
+    assertEquals("0", v.get("vram.total"), out);
+    assertTrue(v.get("vram.failure").contains("cuda: no JNA on the class path"), out);
+  }
+
+  @Test
   void withoutMaxDirectMemorySizeTheJdkDefaultIsTheMaxHeap() {
     boolean set = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()
         .stream().anyMatch(a -> a.startsWith("-XX:MaxDirectMemorySize"));
