@@ -16,7 +16,7 @@ class HeapAndDirectProbeTest {
   private static final long MIB = 1 << 20;
 
   @ParameterizedTest
-  @ValueSource(strings = {"-XX:+UseG1GC", "-XX:+UseSerialGC", "-XX:+UseParallelGC"})
+  @ValueSource(strings = {"-XX:+UseG1GC", "-XX:+UseSerialGC", "-XX:+UseParallelGC", "-XX:+UseZGC"})
   void aSmallHeapsBudgetShrinksWithACacheAndGrowsBackAfterItIsDroppedAndCollected(String gc)
       throws Exception {
     Map<String, String> v = ChildJvm.run(ChildJvm.testClassPath(),

@@ -130,6 +130,24 @@ class HostMemoryProbeTest {
   }
 
   @Test
+  void aCgroupPathOutsideTheNamespacesViewFallsBackToTheMountPoint() {
+    Path root = fixture("v2-container-limit");
+    CgroupMemory.Location loc = CgroupMemory.locate(root, "0::/../../system.slice/x.scope\n",
+        "1275 1274 0:30 / /sys/fs/cgroup ro,nosuid - cgroup2 cgroup rw,nsdelegate\n");
+    assertEquals(CgroupMemory.Version.V2, loc.version());
+    assertEquals(java.util.List.of(root.resolve("sys/fs/cgroup")), loc.levels());
+  }
+
+  @Test
+  void mountinfoEscapesAreDecoded(@TempDir Path root) throws IOException {
+    Path mount = Files.createDirectories(root.resolve("cg roup/memory"));
+    CgroupMemory.Location loc = CgroupMemory.locate(root, "4:memory:/\n",
+        "30 23 0:32 / /cg\\040roup/memory rw,relatime - cgroup cgroup rw,memory\n");
+    assertEquals(CgroupMemory.Version.V1, loc.version());
+    assertEquals(java.util.List.of(mount), loc.levels());
+  }
+
+  @Test
   void fieldParsingNeedsTheWholeKeyAtALineStart() {
     byte[] b = "total_inactive_file 5\ninactive_file 7\ninactive_filex 9\n".getBytes();
     assertEquals(7, HostMemoryProbe.field(b, b.length, "inactive_file"));
