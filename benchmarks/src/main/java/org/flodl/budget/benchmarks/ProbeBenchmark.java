@@ -1,5 +1,9 @@
 package org.flodl.budget.benchmarks;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.flodl.budget.policy.Tier;
@@ -30,7 +34,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What one refresh of each memory probe costs, against what a decision pays to read the cached
- * snapshot: the {@code proc} host probe (meminfo and the cgroup files), the JDK's {@code mxbean}
+ * snapshot: the {@code proc} host probe (meminfo and the cgroup files, and meminfo alone), the
+ * JDK's {@code mxbean}
  * alternative, the heap probe (no collection since its last read, and a fresh probe that reads
  * the last {@code GcInfo}), the direct probe, {@code vram_probe=auto} once it has failed, a full
  * {@code MemoryProbes.refresh()}, and the hot path's {@code snapshot()} and {@code
@@ -47,6 +52,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class ProbeBenchmark {
   private HostMemoryProbe proc;
+  private HostMemoryProbe meminfoOnly;
   private RamProbe mxbean;
   private HeapProbe heap;
   private DirectMemoryProbe direct;
@@ -56,6 +62,7 @@ public class ProbeBenchmark {
   @Setup
   public void setUp() {
     proc = HostMemoryProbe.system();
+    meminfoOnly = HostMemoryProbe.forRoot(meminfoOnlyRoot());
     mxbean = HostMemoryProbes.fromSpec("mxbean");
     heap = new HeapProbe();
     direct = new DirectMemoryProbe();
@@ -68,11 +75,33 @@ public class ProbeBenchmark {
   @TearDown
   public void tearDown() {
     probes.close();
+    proc.close();
+    meminfoOnly.close();
+  }
+
+  /** Returns a root whose only file is a link to this machine's {@code /proc/meminfo}. */
+  private static Path meminfoOnlyRoot() {
+    try {
+      Path root = Files.createTempDirectory("probe-bench");
+      Path proc = Files.createDirectories(root.resolve("proc"));
+      Files.createSymbolicLink(proc.resolve("meminfo"), Path.of("/proc/meminfo"));
+      root.toFile().deleteOnExit();
+      proc.toFile().deleteOnExit();
+      proc.resolve("meminfo").toFile().deleteOnExit();
+      return root;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   @Benchmark
   public HostMemory hostProcRefresh() {
     return proc.read();
+  }
+
+  @Benchmark
+  public HostMemory hostProcMeminfoOnlyRefresh() {
+    return meminfoOnly.read();
   }
 
   @Benchmark
