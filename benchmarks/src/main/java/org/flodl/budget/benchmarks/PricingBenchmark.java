@@ -3,6 +3,7 @@ package org.flodl.budget.benchmarks;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.concurrent.TimeUnit;
+import org.flodl.budget.policy.BudgetPolicy;
 import org.flodl.budget.policy.pricing.Priced;
 import org.flodl.budget.policy.pricing.RetentionException;
 import org.flodl.budget.policy.pricing.RetentionPricer;
@@ -25,7 +26,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * materializing copy where the slack rule asks for one. Samples: a 4 KiB view of a 1 MiB heap or
  * direct buffer (copied), a 4 KiB float view of a 1 MiB direct buffer, a 4 KiB buffer that owns
  * its storage (kept) and a 4 KiB {@code byte[]}. The fork gets the access the agent grants
- * ({@link RetentionPricer#grantJdkAccess}).
+ * ({@link RetentionPricer#grantJdkAccess}). {@code seedArithmetic}, the seed's rule on two
+ * numbers, is the floor the figures are read against on a loaded machine.
  *
  * <p>Run: {@code mvn -B -q -pl benchmarks -am package -DskipTests && java -jar
  * benchmarks/target/benchmarks.jar PricingBenchmark}
@@ -47,6 +49,8 @@ public class PricingBenchmark {
 
   private RetentionPricer pricer;
   private Object value;
+  private long logical = 4096;
+  private long storage = 1 << 20;
 
   @Setup(Level.Trial)
   public void setUp() {
@@ -74,6 +78,12 @@ public class PricingBenchmark {
       default:
         throw new IllegalArgumentException(sample);
     }
+  }
+
+  /** The seed's arithmetic alone on two numbers: the floor pricing is measured against. */
+  @Benchmark
+  public long seedArithmetic() {
+    return BudgetPolicy.retainedCost(logical, storage);
   }
 
   @Benchmark

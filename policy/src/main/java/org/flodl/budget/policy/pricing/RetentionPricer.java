@@ -97,9 +97,10 @@ public final class RetentionPricer {
   }
 
   /**
-   * Returns null when direct buffers are priced by their owner's capacity, else the one line that
-   * says why they are not (and what else cannot be seen); also said once, to the notice, the
-   * first time a value is priced short of it.
+   * Returns null when the pricer sees all it prices by (the owner of a direct view, whether a
+   * buffer is a file mapping, the array behind a read-only heap buffer), else the one line that
+   * says what it cannot see and why (first of all: owner tracking of direct buffers unavailable);
+   * also said once, to the notice, the first time a value is priced short of it.
    */
   public String limitation() {
     return jdk.limitation();
@@ -310,7 +311,8 @@ public final class RetentionPricer {
       }
     } else {
       Object owner = jdk.directOwner(b);
-      if (jdk.fileMapped(b) || (owner != null && owner != b && jdk.fileMapped(owner))) {
+      // A slice or typed view of a mapping points at the mapped root, which carries the file.
+      if (jdk.fileMapped(owner != null ? owner : b)) {
         return new Priced(Tier.MAPPED, k.typeName, logical, logical, logical, false);
       }
       tier = Tier.DIRECT;
