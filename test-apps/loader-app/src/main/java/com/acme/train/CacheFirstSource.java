@@ -5,16 +5,19 @@ import com.acme.data.SampleSource;
 
 /**
  * The training script's read path: ask the cache first, else read the sample from storage and put it
- * in the cache. Whatever the cache does with the put, the sample read is the one delivered.
+ * in the cache (every sample, or only those whose id is a multiple of {@code cacheEvery}: a "hot set").
+ * Whatever the cache does with the put, the sample read is the one delivered.
  */
 final class CacheFirstSource implements SampleSource {
 
     private final SampleSource storage;
     private final SampleCache cache;
+    private final int cacheEvery;
 
-    CacheFirstSource(SampleSource storage, SampleCache cache) {
+    CacheFirstSource(SampleSource storage, SampleCache cache, int cacheEvery) {
         this.storage = storage;
         this.cache = cache;
+        this.cacheEvery = cacheEvery;
     }
 
     @Override
@@ -30,7 +33,9 @@ final class CacheFirstSource implements SampleSource {
             return sample;
         }
         sample = storage.read(index);
-        cache.put(key, sample);
+        if (index % cacheEvery == 0) {
+            cache.put(key, sample);
+        }
         return sample;
     }
 }

@@ -34,28 +34,39 @@ final class ComputeStep {
         }
     }
 
-    /** Returns iterations per batch that take about {@code micros} on this machine, measured now. */
+    /**
+     * Returns iterations per batch that take about {@code micros} on this machine, measured now: after a
+     * warm-up, the fastest of ~10 ms rounds, run until ten in a row bring no gain or 2 s pass (a round
+     * slowed by another process or by a method not yet compiled says nothing of the steady state).
+     * On a busy machine prefer a fixed {@code --compute-iters}: the same work in every run.
+     */
     static long calibrate(long micros) {
         if (micros <= 0) {
             return 0;
         }
         Batch probe = new Batch(0, new int[] {0}, new Object[] {new byte[64 << 10]});
-        long iters = 1 << 16;
         long sink = 0;
-        double perMicro = 0;
-        for (int round = 0; round < 6; round++) {
+        long iters = 1 << 14;
+        for (int warm = 0; warm < 12; warm++) {
             long t0 = System.nanoTime();
-            sink += burn(probe, iters, round);
-            long nanos = Math.max(1, System.nanoTime() - t0);
-            perMicro = iters * 1000.0 / nanos;
-            if (nanos < 20_000_000L) {
+            sink += burn(probe, iters, warm);
+            if (System.nanoTime() - t0 < 10_000_000L) {
                 iters *= 2;
             }
+        }
+        double best = 0;
+        long deadline = System.nanoTime() + 2_000_000_000L;
+        for (int round = 0, flat = 0; flat < 10 && System.nanoTime() < deadline; round++) {
+            long t0 = System.nanoTime();
+            sink += burn(probe, iters, round);
+            double rate = iters * 1000.0 / Math.max(1, System.nanoTime() - t0);
+            flat = rate > best * 1.02 ? 0 : flat + 1;
+            best = Math.max(best, rate);
         }
         if (sink == 42) {
             System.out.print("");
         }
-        return Math.max(1, Math.round(perMicro * micros));
+        return Math.max(1, Math.round(best * micros));
     }
 
     private static long burn(Batch batch, long iters, long acc) {

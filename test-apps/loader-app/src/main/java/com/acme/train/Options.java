@@ -30,6 +30,8 @@ final class Options {
         DEFAULTS.put("sample-kind", "array");
         DEFAULTS.put("shuffle", "true");
         DEFAULTS.put("cache", "true");
+        DEFAULTS.put("cache-every", "1");
+        DEFAULTS.put("report-memory", "false");
         DEFAULTS.put("evict-per-epoch", "0");
         DEFAULTS.put("evict-at-end", "true");
     }
@@ -49,6 +51,8 @@ final class Options {
     final SampleKind sampleKind;
     final String shuffle;
     final boolean cache;
+    final int cacheEvery;
+    final boolean reportMemory;
     final int evictPerEpoch;
     final boolean evictAtEnd;
     private final Map<String, String> values;
@@ -85,6 +89,11 @@ final class Options {
             throw new IllegalArgumentException("shuffle must be true (row groups shuffled, then samples within each), global or false: " + shuffle);
         }
         this.cache = bool(v, "cache");
+        this.cacheEvery = (int) number(v, "cache-every");
+        this.reportMemory = bool(v, "report-memory");
+        if (cacheEvery <= 0) {
+            throw new IllegalArgumentException("--cache-every must be at least 1");
+        }
         this.evictPerEpoch = (int) number(v, "evict-per-epoch");
         this.evictAtEnd = bool(v, "evict-at-end");
         if (samples <= 0 || sampleBytes <= 0 || epochs <= 0 || batchSize <= 0) {

@@ -38,7 +38,7 @@ public final class TrainMain {
         RowGroupSource storage = new RowGroupSource(o.samples, o.sampleBytes, o.rowGroupBytes, o.seed,
                 o.sampleKind, o.directRowGroups, o.openRowGroups);
         SampleCache cache = new SampleCache();
-        SampleSource source = o.cache ? new CacheFirstSource(storage, cache) : storage;
+        SampleSource source = o.cache ? new CacheFirstSource(storage, cache, o.cacheEvery) : storage;
         long iters = o.computeIters >= 0 ? o.computeIters : ComputeStep.calibrate(o.computeMicros);
         ComputeStep step = new ComputeStep(iters);
         System.out.println("dataset rowGroups=" + storage.rowGroups() + " samplesPerRowGroup="
@@ -84,7 +84,8 @@ public final class TrainMain {
                     + " cacheHits=" + (cache.hits() - hitsBefore) + " cacheSize=" + cache.size()
                     + " depth=" + depth + " millis=" + millis
                     + " cacheMisses=" + (cache.misses() - missesBefore) + " cacheBytes=" + cache.sampleBytes()
-                    + " rowGroupsOpened=" + storage.rowGroupsOpened() + " exactly_once=" + once);
+                    + " rowGroupsOpened=" + storage.rowGroupsOpened() + " exactly_once=" + once
+                    + (o.reportMemory ? " " + MemoryReport.afterGc() : ""));
             System.out.flush();
             if (o.evictPerEpoch > 0 && epoch < o.epochs) {
                 evicted += evict(cache, o.evictPerEpoch);

@@ -1,0 +1,433 @@
+package org.flodl.budget.agent.report;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+
+/**
+ * What a recording says about the budget, gathered in one pass over its events: per cache site
+ * the decisions and bytes (from the per-decision events, or from the periodic site summaries when
+ * those saw more), per prefetch and ring site the depths chosen and why, each tier's held and
+ * budget bytes over time, the agent's effective configuration and what it wove.
+ */
+final class BudgetReport {
+  static final String CACHE_ADMISSION = "flodl.budget.CacheAdmission";
+  static final String PREFETCH_DEPTH = "flodl.budget.PrefetchDepth";
+  static final String RING_SLOTS = "flodl.budget.RingSlots";
+  static final String RAM_BUDGET = "flodl.budget.RamBudget";
+  static final String STAGER_SPLIT = "flodl.budget.StagerSplit";
+  static final String RELEASE = "flodl.budget.Release";
+  static final String MEMORY_PROBE = "flodl.budget.MemoryProbe";
+  static final String SITE_SUMMARY = "flodl.budget.SiteSummary";
+  static final String INSTRUMENTED = "flodl.agent.Instrumented";
+  static final String CONFIGURATION = "flodl.agent.Configuration";
+
+  /** The tiers a memory probe reports, in the order the report shows them. */
+  static final List<String> TIERS = List.of("heap", "direct", "native", "device");
+
+  final Path file;
+  Instant start;
+  Instant end;
+  long events;
+  final Map<String, Long> flodlCounts = new TreeMap<>();
+  final Map<String, CacheSite> cacheSites = new TreeMap<>();
+  final Map<String, DepthSite> prefetchSites = new TreeMap<>();
+  final Map<String, DepthSite> ringSites = new TreeMap<>();
+  final Map<String, TierSeries> tiers = new LinkedHashMap<>();
+  final List<Point> vramUsed = new ArrayList<>();
+  final List<Point> vramTotal = new ArrayList<>();
+  final Map<String, Setting> configuration = new TreeMap<>();
+  final Map<String, Long> instrumented = new TreeMap<>();
+  final List<String> instrumentProblems = new ArrayList<>();
+  final Map<String, RecordedEvent> lastBudget = new TreeMap<>();
+  final Map<String, Long> budgetCounts = new TreeMap<>();
+  RecordedEvent lastSplit;
+  long probes;
+
+  private BudgetReport(Path file) {
+    this.file = file;
+    for (String tier : TIERS) {
+      tiers.put(tier, new TierSeries(tier));
+    }
+  }
+
+  /** Returns the report of {@code file}; an IOException when it is not a readable recording. */
+  static BudgetReport read(Path file) throws IOException {
+    BudgetReport report = new BudgetReport(file);
+    try (RecordingFile recording = new RecordingFile(file)) {
+      while (recording.hasMoreEvents()) {
+        report.accept(recording.readEvent());
+      }
+    }
+    report.finish();
+    return report;
+  }
+
+  /** Returns the number of flodl events read. */
+  long flodlEvents() {
+    return flodlCounts.values().stream().mapToLong(Long::longValue).sum();
+  }
+
+  /** Returns the recording's span in seconds (0 when it has no events). */
+  double seconds() {
+    return start == null ? 0 : Duration.between(start, end).toNanos() / 1e9;
+  }
+
+  /** Returns the seconds from the recording's start to {@code time}. */
+  double at(Instant time) {
+    return Duration.between(start, time).toNanos() / 1e9;
+  }
+
+  private void accept(RecordedEvent e) {
+    events++;
+    Instant s = e.getStartTime();
+    Instant t = e.getEndTime();
+    start = start == null || s.isBefore(start) ? s : start;
+    end = end == null || t.isAfter(end) ? t : end;
+    String name = e.getEventType().getName();
+    if (!name.startsWith("flodl.")) {
+      return;
+    }
+    flodlCounts.merge(name, 1L, Long::sum);
+    switch (name) {
+      case CACHE_ADMISSION:
+        admission(e);
+        break;
+      case SITE_SUMMARY:
+        summary(e);
+        break;
+      case RELEASE:
+        release(e);
+        break;
+      case PREFETCH_DEPTH:
+        depth(prefetchSites, e, e.getLong("requestedDepth"), e.getLong("depth"),
+            text(e, "device"), e.getLong("batchBytes"));
+        break;
+      case RING_SLOTS:
+        depth(ringSites, e, -1, e.getLong("slots"), null, e.getLong("perSampleBytes") * e.getLong("batchSize"));
+        break;
+      case MEMORY_PROBE:
+        probe(e);
+        break;
+      case RAM_BUDGET:
+        String tier = lower(text(e, "tier"));
+        lastBudget.merge(tier, e, (a, b) -> a.getStartTime().isAfter(b.getStartTime()) ? a : b);
+        budgetCounts.merge(tier, 1L, Long::sum);
+        break;
+      case STAGER_SPLIT:
+        if (lastSplit == null || !e.getStartTime().isBefore(lastSplit.getStartTime())) {
+          lastSplit = e;
+        }
+        break;
+      case CONFIGURATION:
+        Setting setting = new Setting(text(e, "key"), text(e, "value"), text(e, "source"), s);
+        configuration.merge(setting.key, setting, (a, b) -> b.time.isBefore(a.time) ? a : b);
+        break;
+      case INSTRUMENTED:
+        String outcome = Format.orElse(text(e, "outcome"), "UNKNOWN");
+        instrumented.merge(outcome, 1L, Long::sum);
+        if (!outcome.equalsIgnoreCase("WOVEN")) {
+          instrumentProblems.add(outcome + " " + text(e, "className") + " (site "
+              + Format.orElse(text(e, "site"), "?") + ")"
+              + (Format.orElse(text(e, "message"), "").isEmpty() ? "" : ": " + text(e, "message")));
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+  private void admission(RecordedEvent e) {
+    CacheSite site = cacheSite(text(e, "site"));
+    site.tier = lower(text(e, "tier"));
+    String decision = Format.orElse(text(e, "decision"), "").toUpperCase(Locale.ROOT);
+    long charged = e.getLong("chargedBytes");
+    long held = e.getLong("heldBytes");
+    long budget = e.getLong("budgetBytes");
+    PerDecision d = site.decisions;
+    switch (decision) {
+      case "ADMIT_MATERIALIZED":
+        d.materialized++;
+        d.materializedBytes += charged;
+        // fall through: a materialized value is admitted
+      case "ADMIT":
+        d.admissions++;
+        d.admittedBytes += charged;
+        break;
+      case "WOULD_DECLINE":
+        d.wouldDeclines++;
+        // fall through: counted with the declines, observe mode admitted it anyway
+      case "DECLINE":
+        d.declines++;
+        d.declinedBytes += charged;
+        break;
+      default:
+        d.other++;
+        break;
+    }
+    site.peak(held, budget);
+    series(site.tier).add(new Point(e.getStartTime(), held, budget));
+  }
+
+  private void summary(RecordedEvent e) {
+    CacheSite site = cacheSite(text(e, "site"));
+    String tier = lower(text(e, "tier"));
+    if (!tier.isEmpty()) {
+      site.tier = tier;
+    }
+    PerDecision s = site.summaries;
+    s.admissions += e.getLong("admissions");
+    s.declines += e.getLong("declines");
+    s.materialized += e.getLong("materialized");
+    s.admittedBytes += e.getLong("admittedBytes");
+    s.declinedBytes += e.getLong("declinedBytes");
+    s.materializedBytes += e.getLong("materializedBytes");
+    site.summaryReleasedBytes += e.getLong("releasedBytes");
+    site.summaryCount++;
+    site.peak(e.getLong("heldBytes"), e.getLong("budgetBytes"));
+    series(site.tier).add(new Point(e.getStartTime(), e.getLong("heldBytes"), e.getLong("budgetBytes")));
+  }
+
+  private void release(RecordedEvent e) {
+    CacheSite site = cacheSite(text(e, "site"));
+    String tier = lower(text(e, "tier"));
+    if (site.tier.isEmpty()) {
+      site.tier = tier;
+    }
+    site.releasedByCause.merge(Format.orElse(text(e, "cause"), "UNKNOWN"), e.getLong("bytes"), Long::sum);
+    series(tier).add(new Point(e.getStartTime(), e.getLong("heldBytes"), -1));
+  }
+
+  private void depth(Map<String, DepthSite> sites, RecordedEvent e, long requested, long depth,
+      String device, long batchBytes) {
+    String name = Format.orElse(text(e, "site"), "(unnamed)");
+    DepthSite site = sites.computeIfAbsent(name, DepthSite::new);
+    if (device != null && !device.isEmpty()) {
+      site.device = device;
+    }
+    site.points.add(new DepthPoint(e.getStartTime(), requested, depth,
+        Format.orElse(text(e, "reason"), "UNKNOWN"), batchBytes));
+  }
+
+  private void probe(RecordedEvent e) {
+    probes++;
+    Instant t = e.getStartTime();
+    for (String tier : TIERS) {
+      long held = e.getLong(tier + "HeldBytes");
+      long budget = e.getLong(tier + "BudgetBytes");
+      if (held >= 0 || budget >= 0) {
+        tiers.get(tier).probes.add(new Point(t, held, budget));
+      }
+    }
+    if (e.getLong("vramTotalBytes") > 0) {
+      vramUsed.add(new Point(t, e.getLong("vramUsedBytes"), -1));
+      vramTotal.add(new Point(t, e.getLong("vramTotalBytes"), -1));
+    }
+  }
+
+  /** Returns the decision series of {@code tier}; a nameless tier's points go nowhere. */
+  private List<Point> series(String tier) {
+    if (tier.isEmpty()) {
+      return new ArrayList<>();
+    }
+    return tiers.computeIfAbsent(tier, TierSeries::new).decisions;
+  }
+
+  private CacheSite cacheSite(String name) {
+    return cacheSites.computeIfAbsent(Format.orElse(name, "(unnamed)"), CacheSite::new);
+  }
+
+  private void finish() {
+    Comparator<Point> byTime = Comparator.comparing(p -> p.time);
+    for (TierSeries series : tiers.values()) {
+      series.probes.sort(byTime);
+      series.decisions.sort(byTime);
+      // a release records held but not the budget: carry the last budget forward
+      long budget = -1;
+      List<Point> filled = new ArrayList<>(series.decisions.size());
+      for (Point p : series.decisions) {
+        budget = p.budget >= 0 ? p.budget : budget;
+        filled.add(new Point(p.time, p.held, budget));
+      }
+      series.decisions.clear();
+      series.decisions.addAll(filled);
+    }
+    vramUsed.sort(byTime);
+    vramTotal.sort(byTime);
+    for (DepthSite site : prefetchSites.values()) {
+      site.points.sort(Comparator.comparing(p -> p.time));
+    }
+    for (DepthSite site : ringSites.values()) {
+      site.points.sort(Comparator.comparing(p -> p.time));
+    }
+  }
+
+  private static String text(RecordedEvent e, String field) {
+    return e.hasField(field) ? e.getString(field) : null;
+  }
+
+  private static String lower(String s) {
+    return s == null ? "" : s.toLowerCase(Locale.ROOT);
+  }
+
+  /** Counts and bytes of one source of cache decisions. */
+  static final class PerDecision {
+    long admissions;
+    long declines;
+    long wouldDeclines;
+    long materialized;
+    long other;
+    long admittedBytes;
+    long declinedBytes;
+    long materializedBytes;
+
+    long total() {
+      return admissions + declines;
+    }
+  }
+
+  /** One cache site: its decisions, releases and the peak its tier held against the budget. */
+  static final class CacheSite {
+    final String name;
+    String tier = "";
+    final PerDecision decisions = new PerDecision();
+    final PerDecision summaries = new PerDecision();
+    long summaryCount;
+    long summaryReleasedBytes;
+    final Map<String, Long> releasedByCause = new TreeMap<>();
+    long peakHeld = -1;
+    long budgetAtPeak = -1;
+
+    CacheSite(String name) {
+      this.name = name;
+    }
+
+    void peak(long held, long budget) {
+      if (held > peakHeld) {
+        peakHeld = held;
+        budgetAtPeak = budget;
+      }
+    }
+
+    /** Returns true when the periodic summaries saw more decisions than the per-decision events. */
+    boolean fromSummaries() {
+      return summaries.total() > decisions.total();
+    }
+
+    /** Returns the source with the most decisions: per-decision events unless summaries saw more. */
+    PerDecision counts() {
+      return fromSummaries() ? summaries : decisions;
+    }
+
+    long releasedBytes() {
+      long fromEvents = releasedByCause.values().stream().mapToLong(Long::longValue).sum();
+      return Math.max(fromEvents, summaryReleasedBytes);
+    }
+  }
+
+  /** A held and budget reading at a time; -1 is unknown. */
+  static final class Point {
+    final Instant time;
+    final long held;
+    final long budget;
+
+    Point(Instant time, long held, long budget) {
+      this.time = time;
+      this.held = held;
+      this.budget = budget;
+    }
+  }
+
+  /** One tier's held and budget over time: from the memory probe, and from the decisions. */
+  static final class TierSeries {
+    final String tier;
+    final List<Point> probes = new ArrayList<>();
+    final List<Point> decisions = new ArrayList<>();
+
+    TierSeries(String tier) {
+      this.tier = tier;
+    }
+
+    /** Returns the probe's series, or the decisions' when no probe reported the tier. */
+    List<Point> best() {
+      return probes.isEmpty() ? decisions : probes;
+    }
+
+    long peakHeld() {
+      return best().stream().mapToLong(p -> p.held).max().orElse(-1);
+    }
+
+    long budgetAtPeak() {
+      Point peak = null;
+      for (Point p : best()) {
+        if (peak == null || p.held > peak.held) {
+          peak = p;
+        }
+      }
+      return peak == null ? -1 : peak.budget;
+    }
+
+    long lastBudget() {
+      List<Point> b = best();
+      for (int i = b.size() - 1; i >= 0; i--) {
+        if (b.get(i).budget >= 0) {
+          return b.get(i).budget;
+        }
+      }
+      return -1;
+    }
+  }
+
+  /** One depth (or ring) decision. */
+  static final class DepthPoint {
+    final Instant time;
+    final long requested;
+    final long depth;
+    final String reason;
+    final long batchBytes;
+
+    DepthPoint(Instant time, long requested, long depth, String reason, long batchBytes) {
+      this.time = time;
+      this.requested = requested;
+      this.depth = depth;
+      this.reason = reason;
+      this.batchBytes = batchBytes;
+    }
+  }
+
+  /** A prefetch or ring site: its decisions in time order. */
+  static final class DepthSite {
+    final String name;
+    String device = "";
+    final List<DepthPoint> points = new ArrayList<>();
+
+    DepthSite(String name) {
+      this.name = name;
+    }
+  }
+
+  /** One effective setting and where it came from. */
+  static final class Setting {
+    final String key;
+    final String value;
+    final String source;
+    final Instant time;
+
+    Setting(String key, String value, String source, Instant time) {
+      this.key = Format.orElse(key, "?");
+      this.value = value == null ? "" : value;
+      this.source = Format.orElse(source, "?");
+      this.time = time;
+    }
+  }
+}

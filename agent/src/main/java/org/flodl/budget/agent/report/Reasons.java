@@ -1,0 +1,38 @@
+package org.flodl.budget.agent.report;
+
+import java.util.Map;
+
+/** What each recorded reason means, in a few words a person reads beside the number. */
+final class Reasons {
+  private static final Map<String, String> DEPTH =
+      Map.of(
+          "CAPACITY", "the VRAM budget divided by the batch size",
+          "DOUBLE_BUFFER_FLOOR", "no batch fits the budget, but two are negligible against free VRAM",
+          "SYNC_FALLBACK", "no batch fits the budget and two are not negligible: synchronous",
+          "CPU_OVERLAP", "not a GPU: the double buffer, for overlap",
+          "UNPRICED_BATCH", "no batch priced yet: the seed's default, claiming nothing",
+          "PROBE_FAILED", "the VRAM probe failed: the floor is declined",
+          "REQUESTED", "prefetch=cap kept the application's lower request");
+
+  private static final Map<String, String> RING =
+      Map.of(
+          "DISABLED", "ram_max_usage <= 0: no reader stage",
+          "UNMEASURED_FALLBACK", "host RAM could not be measured: the fallback of 4",
+          "UNPRICED_BATCH", "no batch priced yet: the fallback of 4",
+          "CAPACITY", "the RAM budget divided by the batch size",
+          "NO_FIT", "no batch fits the budget: single-stage pipeline",
+          "EPOCH_CAP", "capped at the epoch's batch count",
+          "CACHE_CAP", "capped at 8: a sample cache shares the budget");
+
+  private Reasons() {}
+
+  /** Returns what a prefetch-depth reason means, or an empty string for one this report does not know. */
+  static String depth(String reason) {
+    return DEPTH.getOrDefault(reason, "");
+  }
+
+  /** Returns what a ring-slots reason means, or an empty string for one this report does not know. */
+  static String ring(String reason) {
+    return RING.getOrDefault(reason, "");
+  }
+}

@@ -1,0 +1,252 @@
+package org.flodl.budget.agent.report;
+
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import jdk.jfr.consumer.RecordedEvent;
+import org.flodl.budget.agent.report.BudgetReport.CacheSite;
+import org.flodl.budget.agent.report.BudgetReport.DepthPoint;
+import org.flodl.budget.agent.report.BudgetReport.DepthSite;
+import org.flodl.budget.agent.report.BudgetReport.PerDecision;
+import org.flodl.budget.agent.report.BudgetReport.Setting;
+import org.flodl.budget.agent.report.BudgetReport.TierSeries;
+
+/**
+ * The report a person reads in ten seconds: per cache site the decisions and bytes and the peak
+ * held against the budget, per prefetch and ring site the depths chosen and why, each tier's peak,
+ * the effective configuration and what the agent wove. Plain text, columns aligned.
+ */
+final class TextReport {
+  static final DateTimeFormatter TIME =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
+
+  private TextReport() {}
+
+  /** Returns the one line said when a recording holds no flodl event. */
+  static String noFlodlEvents(BudgetReport r) {
+    return r.file.getFileName() + " holds no flodl events (" + Format.count(r.events)
+        + " other events): was the agent attached with record=FILE, or were the flodl events"
+        + " enabled in the recording's settings (flodl-budget.jfc)?";
+  }
+
+  /** Returns the whole text report. */
+  static String render(BudgetReport r) {
+    StringBuilder b = new StringBuilder();
+    b.append("flodl-budget report of ").append(r.file.getFileName()).append('\n');
+    b.append("  ").append(Format.seconds(r.seconds())).append(" recorded from ")
+        .append(TIME.format(r.start)).append(", ").append(Format.count(r.flodlEvents()))
+        .append(" flodl events of ").append(Format.count(r.events)).append("\n\n");
+    cacheSites(r, b);
+    depthSites("Prefetch sites", r.prefetchSites, true, b);
+    depthSites("Reader ring", r.ringSites, false, b);
+    memory(r, b);
+    configuration(r, b);
+    instrumented(r, b);
+    return b.toString();
+  }
+
+  private static void cacheSites(BudgetReport r, StringBuilder b) {
+    if (r.cacheSites.isEmpty()) {
+      b.append("Cache sites: none recorded\n\n");
+      return;
+    }
+    List<String[]> rows = new ArrayList<>();
+    rows.add(new String[] {"Cache sites", "tier", "admitted", "declined", "materialized",
+        "bytes admitted", "bytes declined", "released", "peak held / budget", ""});
+    List<String> notes = new ArrayList<>();
+    for (CacheSite site : r.cacheSites.values()) {
+      PerDecision c = site.counts();
+      rows.add(new String[] {
+        "  " + site.name, site.tier, Format.count(c.admissions), Format.count(c.declines),
+        Format.count(c.materialized), Format.bytes(c.admittedBytes), Format.bytes(c.declinedBytes),
+        Format.bytes(site.releasedBytes()),
+        Format.bytes(site.peakHeld) + " / " + Format.bytes(site.budgetAtPeak),
+        Format.share(site.peakHeld, site.budgetAtPeak)
+      });
+      if (site.fromSummaries()) {
+        notes.add(site.name + ": counts from " + Format.count(site.summaryCount)
+            + " site summaries (per-decision events "
+            + (site.decisions.total() == 0 ? "off" : "saw " + Format.count(site.decisions.total())) + ")");
+      }
+      if (c.wouldDeclines > 0) {
+        notes.add(site.name + ": " + Format.count(c.wouldDeclines)
+            + " of the declines were WOULD_DECLINE (observe mode kept them)");
+      }
+      if (!site.releasedByCause.isEmpty()) {
+        StringBuilder causes = new StringBuilder();
+        site.releasedByCause.forEach((cause, bytes) ->
+            causes.append(causes.length() == 0 ? "" : ", ").append(cause).append(' ').append(Format.bytes(bytes)));
+        notes.add(site.name + ": released by " + causes);
+      }
+    }
+    table(rows, b, 0, 1, 8, 9);
+    for (String note : notes) {
+      b.append("  ").append(note).append('\n');
+    }
+    b.append('\n');
+  }
+
+  private static void depthSites(String title, Map<String, DepthSite> sites, boolean prefetch, StringBuilder b) {
+    if (sites.isEmpty()) {
+      return;
+    }
+    b.append(title).append('\n');
+    for (DepthSite site : sites.values()) {
+      DepthPoint last = site.points.get(site.points.size() - 1);
+      b.append("  ").append(site.name);
+      if (!site.device.isEmpty()) {
+        b.append(" (").append(site.device).append(')');
+      }
+      b.append(": ").append(Format.count(site.points.size()))
+          .append(site.points.size() == 1 ? " decision" : " decisions")
+          .append(", last ").append(prefetch ? "depth " : "").append(last.depth)
+          .append(prefetch ? "" : " slots").append('\n');
+      Map<String, long[]> groups = new LinkedHashMap<>();
+      Map<String, DepthPoint> firsts = new LinkedHashMap<>();
+      for (DepthPoint p : site.points) {
+        String key = p.depth + "|" + p.requested + "|" + p.reason;
+        groups.computeIfAbsent(key, k -> new long[1])[0]++;
+        firsts.putIfAbsent(key, p);
+      }
+      List<String[]> rows = new ArrayList<>();
+      for (Map.Entry<String, DepthPoint> g : firsts.entrySet()) {
+        DepthPoint p = g.getValue();
+        String what = prefetch
+            ? "depth " + p.depth + (p.requested >= 0 ? " (asked " + p.requested + ")" : "")
+            : p.depth + " slots";
+        String why = prefetch ? Reasons.depth(p.reason) : Reasons.ring(p.reason);
+        if (p.batchBytes > 0 && (p.reason.equals("CAPACITY") || p.reason.endsWith("_FLOOR")
+            || p.reason.equals("SYNC_FALLBACK"))) {
+          why += ", batch " + Format.bytes(p.batchBytes);
+        }
+        rows.add(new String[] {"    " + what, "x" + Format.count(groups.get(g.getKey())[0]), p.reason, why});
+      }
+      table(rows, b, 0, 2, 3);
+    }
+    b.append('\n');
+  }
+
+  private static void memory(BudgetReport r, StringBuilder b) {
+    List<String[]> rows = new ArrayList<>();
+    rows.add(new String[] {"Memory by tier", "peak held / budget", "", "last budget", "from"});
+    for (TierSeries t : r.tiers.values()) {
+      if (t.best().isEmpty()) {
+        continue;
+      }
+      rows.add(new String[] {
+        "  " + t.tier, Format.bytes(t.peakHeld()) + " / " + Format.bytes(t.budgetAtPeak()),
+        Format.share(t.peakHeld(), t.budgetAtPeak()), Format.bytes(t.lastBudget()),
+        t.probes.isEmpty()
+            ? Format.count(t.decisions.size()) + " decisions (no memory probe)"
+            : Format.count(t.probes.size()) + " probe readings"
+      });
+    }
+    if (!r.vramTotal.isEmpty()) {
+      long used = r.vramUsed.stream().mapToLong(p -> p.held).max().orElse(-1);
+      long total = r.vramTotal.get(r.vramTotal.size() - 1).held;
+      rows.add(new String[] {"  vram (used)", Format.bytes(used) + " / " + Format.bytes(total),
+          Format.share(used, total), "", Format.count(r.vramTotal.size()) + " probe readings"});
+    }
+    if (rows.size() > 1) {
+      table(rows, b, 0, 1, 4);
+    }
+    for (Map.Entry<String, RecordedEvent> e : r.lastBudget.entrySet()) {
+      RecordedEvent last = e.getValue();
+      b.append("  budget computed for ").append(Format.orElse(e.getKey(), "?")).append(' ')
+          .append(Format.count(r.budgetCounts.get(e.getKey()))).append(" times, last ")
+          .append(Format.bytes(last.getLong("budgetBytes"))).append(" = ")
+          .append(Format.share(Math.round(last.getDouble("maxUsage") * 1000), 1000)).append(" of (")
+          .append(Format.bytes(last.getLong("availableBytes"))).append(" available + ")
+          .append(Format.bytes(last.getLong("heldBytes"))).append(" held)");
+      if (last.getDouble("hostShare") != 1.0) {
+        b.append(" x host share ").append(Format.share(Math.round(last.getDouble("hostShare") * 1000), 1000));
+      }
+      if (last.getLong("ringBytes") > 0) {
+        b.append(" - ring ").append(Format.bytes(last.getLong("ringBytes")));
+      }
+      b.append('\n');
+    }
+    if (r.lastSplit != null) {
+      b.append("  stager split: ").append(Format.bytes(r.lastSplit.getLong("totalBytes")))
+          .append(" = pinned ").append(Format.bytes(r.lastSplit.getLong("pinnedBytes")))
+          .append(" + stream ").append(Format.bytes(r.lastSplit.getLong("streamBytes"))).append('\n');
+    }
+    if (rows.size() > 1 || !r.lastBudget.isEmpty() || r.lastSplit != null) {
+      b.append('\n');
+    }
+  }
+
+  private static void configuration(BudgetReport r, StringBuilder b) {
+    if (r.configuration.isEmpty()) {
+      b.append("Configuration: not recorded (flodl.agent.Configuration off)\n\n");
+      return;
+    }
+    List<String[]> rows = new ArrayList<>();
+    rows.add(new String[] {"Configuration", "value", "source"});
+    for (Setting s : r.configuration.values()) {
+      rows.add(new String[] {"  " + s.key, s.value, s.source});
+    }
+    table(rows, b, 0, 1, 2);
+    b.append('\n');
+  }
+
+  private static void instrumented(BudgetReport r, StringBuilder b) {
+    if (r.instrumented.isEmpty()) {
+      b.append("Instrumented: no class recorded\n");
+      return;
+    }
+    b.append("Instrumented: ").append(outcomes(r)).append('\n');
+    r.instrumentProblems.stream().limit(20).forEach(p -> b.append("  ").append(p).append('\n'));
+    if (r.instrumentProblems.size() > 20) {
+      b.append("  ... and ").append(r.instrumentProblems.size() - 20).append(" more\n");
+    }
+  }
+
+  /** Returns the weaving outcomes, most frequent first: {@code 2 WOVEN, 1 FAILED}. */
+  static String outcomes(BudgetReport r) {
+    StringBuilder b = new StringBuilder();
+    r.instrumented.entrySet().stream()
+        .sorted((x, y) -> Long.compare(y.getValue(), x.getValue()))
+        .forEach(e -> b.append(b.length() == 0 ? "" : ", ").append(Format.count(e.getValue()))
+            .append(' ').append(e.getKey()));
+    return b.toString();
+  }
+
+  /** Appends {@code rows} as a table; the columns listed in {@code left} are left-aligned, others right. */
+  private static void table(List<String[]> rows, StringBuilder b, int... left) {
+    int columns = rows.stream().mapToInt(row -> row.length).max().orElse(0);
+    int[] width = new int[columns];
+    for (String[] row : rows) {
+      for (int i = 0; i < row.length; i++) {
+        width[i] = Math.max(width[i], row[i].length());
+      }
+    }
+    Function<Integer, Boolean> isLeft = i -> {
+      for (int l : left) {
+        if (l == i) {
+          return true;
+        }
+      }
+      return false;
+    };
+    for (String[] row : rows) {
+      StringBuilder line = new StringBuilder();
+      for (int i = 0; i < row.length; i++) {
+        if (width[i] == 0) {
+          continue;
+        }
+        if (i > 0) {
+          line.append("  ");
+        }
+        String cell = row[i];
+        String pad = " ".repeat(width[i] - cell.length());
+        line.append(isLeft.apply(i) ? cell + pad : pad + cell);
+      }
+      b.append(line.toString().stripTrailing()).append('\n');
+    }
+  }
+}

@@ -1,0 +1,196 @@
+package org.flodl.budget.agent.report;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicLong;
+import org.flodl.budget.agent.record.BudgetRecording;
+import org.flodl.budget.events.CacheAdmissionEvent;
+import org.flodl.budget.events.ConfigurationEvent;
+import org.flodl.budget.events.InstrumentedEvent;
+import org.flodl.budget.events.MemoryProbeEvent;
+import org.flodl.budget.events.PrefetchDepthEvent;
+import org.flodl.budget.events.RamBudgetEvent;
+import org.flodl.budget.events.ReleaseEvent;
+import org.flodl.budget.events.RingSlotsEvent;
+import org.flodl.budget.events.SiteSummaryEvent;
+import org.flodl.budget.policy.BudgetPolicy;
+import org.flodl.budget.policy.PrefetchDepth;
+import org.flodl.budget.policy.RamBudget;
+import org.flodl.budget.policy.RingSlots;
+import org.flodl.budget.policy.Tier;
+import org.flodl.budget.policy.TierLedger;
+
+/**
+ * A training run's budget decisions, taken by the real policy and ledger the way the agent's gate
+ * takes them, committed as events under a {@link BudgetRecording}: a sample cache on the heap
+ * whose budget shrinks as the rest of the process grows (so it ends up declining), an eviction
+ * release site, a DJL prefetch site whose depth falls as VRAM fills, a reader ring, the periodic
+ * memory probe and site summaries, the configuration and the classes woven. It keeps its own
+ * tallies, which the report must reproduce.
+ */
+final class TrainingScenario {
+  static final String SITE = "samples";
+  static final long SAMPLE = 1L << 20;
+  static final long VRAM_TOTAL = 6360465408L;
+
+  long admissions;
+  long declines;
+  long materialized;
+  long admittedBytes;
+  long declinedBytes;
+  long releasedBytes;
+  long peakHeld;
+  long epochs;
+  long lastDepth = -1;
+
+  private final TierLedger heap = new TierLedger(Tier.HEAP, 0);
+  private final Deque<TierLedger.Reservation> cached = new ArrayDeque<>();
+  private volatile long hostAvailable = 768L << 20;
+  private volatile long vramUsed = 3L << 30;
+  // deltas for the site summary since its last run, guarded by this
+  private long sAdmissions;
+  private long sDeclines;
+  private long sMaterialized;
+  private long sAdmittedBytes;
+  private long sDeclinedBytes;
+  private long sMaterializedBytes;
+  private long sReleasedBytes;
+  private final AtomicLong summaries = new AtomicLong();
+
+  /**
+   * Runs {@code steps} training steps over about {@code length} into {@code file}, with the
+   * periodic events every {@code period}; {@code decisions} false leaves the per-decision events
+   * off, as {@code decisions=off} does.
+   */
+  static TrainingScenario record(Path file, int steps, Duration length, Duration period,
+      boolean decisions) throws Exception {
+    TrainingScenario s = new TrainingScenario();
+    BudgetRecording recording = BudgetRecording.start(file);
+    try {
+      recording.recording().enable(MemoryProbeEvent.NAME).withPeriod(period);
+      recording.recording().enable(SiteSummaryEvent.NAME).withPeriod(period);
+      if (!decisions) {
+        recording.recording().disable(CacheAdmissionEvent.NAME);
+        recording.recording().disable(ReleaseEvent.NAME);
+      }
+      s.register();
+      InstrumentedEvent.emit("ai.djl.training.dataset.DataIterable", "djl", "WOVEN", "<init> prefetch depth");
+      InstrumentedEvent.emit("com.acme.data.SampleCache", SITE, "WOVEN", "put(Object,Object)");
+      InstrumentedEvent.emit("com.acme.data.Evictor", SITE, "FAILED",
+          "no method evict(java.lang.Object) in com.acme.data.Evictor");
+      long pause = length.toNanos() / steps;
+      for (int step = 0; step < steps; step++) {
+        s.step(step, steps);
+        long until = System.nanoTime() + pause;
+        while (System.nanoTime() < until) {
+          Thread.sleep(Math.max(1, pause / 4_000_000));
+        }
+      }
+      s.awaitSummaries();
+    } finally {
+      recording.close();
+      MemoryProbeEvent.unregister();
+      SiteSummaryEvent.unregister();
+      ConfigurationEvent.unregister();
+    }
+    return s;
+  }
+
+  private void register() {
+    ConfigurationEvent.register(
+        () -> {
+          ConfigurationEvent.emit("mode", "enforce", "default");
+          ConfigurationEvent.emit("heap_max_usage", "0.5", "argument");
+          ConfigurationEvent.emit("prefetch", "cap", "default");
+          ConfigurationEvent.emit("sites", "sites.properties", "argument");
+          ConfigurationEvent.emit("vram_probe", "fixed:3G/" + VRAM_TOTAL, "system-property");
+        });
+    MemoryProbeEvent.register(
+        e -> e.host(hostAvailable, -1, -1)
+            .heap(4L << 30, (1L << 30) + heap.held())
+            .tier("heap", heap.held(), heap.budget())
+            .vram(vramUsed, VRAM_TOTAL));
+    SiteSummaryEvent.register(
+        () -> {
+          synchronized (this) {
+            SiteSummaryEvent.emit(SITE, "heap", sAdmissions, sDeclines, sMaterialized,
+                sAdmittedBytes, sDeclinedBytes, sMaterializedBytes, sReleasedBytes,
+                heap.held(), heap.budget());
+            sAdmissions = sDeclines = sMaterialized = 0;
+            sAdmittedBytes = sDeclinedBytes = sMaterializedBytes = sReleasedBytes = 0;
+          }
+          summaries.incrementAndGet();
+        });
+  }
+
+  /** One step: every 10th an epoch boundary (depth and ring), then four samples offered to the cache. */
+  private synchronized void step(int step, int steps) {
+    double progress = (double) step / steps;
+    hostAvailable = (768L << 20) - (long) (progress * (448L << 20));
+    if (step % 10 == 0) {
+      epochs++;
+      vramUsed = (3L << 30) + (long) (progress * (2800L << 20));
+      PrefetchDepth depth =
+          BudgetPolicy.prefetchDepthFromVram(SAMPLE, 64, true, vramUsed, VRAM_TOTAL, 0.9, 0).cappedAt(8);
+      PrefetchDepthEvent.emit("djl", "cuda:0", depth.usedBytes(), depth.totalBytes(), depth.maxUsage(),
+          depth.activationReserve(), depth.batchBytes(), 8, depth.depth(), depth.reason().name());
+      lastDepth = depth.depth();
+      RingSlots ring = BudgetPolicy.ringSlotsFromRam(SAMPLE, 64, 0.5, OptionalLong.of(hostAvailable), 50, true);
+      RingSlotsEvent.emit("djl", ring.perSampleBytes(), ring.batchSize(), ring.ramMaxUsage(),
+          ring.availableBytes(), ring.epochBatches(), ring.cacheActive(), ring.budgetBytes(),
+          ring.slots(), ring.reason().name());
+    }
+    RamBudget budget = BudgetPolicy.anchored(hostAvailable, heap.held(), 0.5, 1.0, 0, "heap_max_usage");
+    heap.setBudget(budget.budgetBytes());
+    RamBudgetEvent.emit("heap", budget.availableBytes(), budget.heldBytes(), budget.maxUsage(),
+        budget.hostShare(), budget.ringBytes(), budget.budgetBytes());
+    for (int i = 0; i < 4; i++) {
+      boolean view = (step * 4 + i) % 10 == 3;
+      long logical = view ? SAMPLE / 4 : SAMPLE;
+      long storage = SAMPLE;
+      boolean materialize = BudgetPolicy.shouldMaterialize(logical, storage);
+      long charged = BudgetPolicy.retainedCost(logical, storage);
+      TierLedger.Admission a = heap.tryReserve(charged);
+      String decision = !a.admitted() ? "DECLINE" : materialize ? "ADMIT_MATERIALIZED" : "ADMIT";
+      CacheAdmissionEvent.emit(SITE, "heap", view ? "java.nio.HeapByteBuffer" : "byte[]", logical,
+          storage, charged, materialize && a.admitted(), decision, a.heldAfter(), a.budget(), hostAvailable);
+      if (a.admitted()) {
+        cached.add(a.reservation());
+        admissions++;
+        admittedBytes += charged;
+        sAdmissions++;
+        sAdmittedBytes += charged;
+        peakHeld = Math.max(peakHeld, a.heldAfter());
+        if (materialize) {
+          materialized++;
+          sMaterialized++;
+          sMaterializedBytes += charged;
+        }
+      } else {
+        declines++;
+        declinedBytes += charged;
+        sDeclines++;
+        sDeclinedBytes += charged;
+      }
+    }
+    if (step % 7 == 6 && !cached.isEmpty()) {
+      TierLedger.Reservation evicted = cached.poll();
+      evicted.release();
+      releasedBytes += evicted.bytes();
+      sReleasedBytes += evicted.bytes();
+      ReleaseEvent.emit(SITE, "heap", evicted.bytes(), "RELEASE_SITE", heap.held());
+    }
+  }
+
+  /** Waits until the site-summary emitter has run after the last step (its deltas are all out). */
+  private void awaitSummaries() throws InterruptedException {
+    long seen = summaries.get();
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (summaries.get() < seen + 2 && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+  }
+}
