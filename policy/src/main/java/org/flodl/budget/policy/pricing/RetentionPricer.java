@@ -111,7 +111,11 @@ public final class RetentionPricer {
     return shallow.limitation();
   }
 
-  /** Returns what retaining {@code value} will charge, copying nothing. */
+  /**
+   * Returns what retaining {@code value} will charge, copying nothing. Throws (unchecked) only when
+   * a container changes while it is walked or a DJL value cannot be read; the caller's gate
+   * catches that like any other failure.
+   */
   public Priced estimate(Object value) {
     if (value == null) {
       return NULL_PRICE;
@@ -392,13 +396,21 @@ public final class RetentionPricer {
   private void tellPartial() {
     if (!toldPartial.get() && toldPartial.compareAndSet(false, true)) {
       String line = jdk.limitation();
-      notice.accept(line != null ? line : "a buffer's backing storage could not be seen; charged its capacity");
+      tell(line != null ? line : "a buffer's backing storage could not be seen; charged its capacity");
+    }
+  }
+
+  private void tell(String line) {
+    try {
+      notice.accept(line);
+    } catch (RuntimeException e) {
+      // a notice that fails is not the pricing's problem
     }
   }
 
   private void tellPricerFailed(ValuePricer p, Throwable e) {
     if (!toldPricer.get() && toldPricer.compareAndSet(false, true)) {
-      notice.accept(
+      tell(
           "ValuePricer "
               + p.getClass().getName()
               + " failed, values it could not price are charged their shallow size: "
