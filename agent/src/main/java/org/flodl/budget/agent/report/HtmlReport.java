@@ -25,12 +25,12 @@ final class HtmlReport {
 
   private static final String STYLE =
       "body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;"
-          + "margin:24px auto;max-width:1080px;padding:0 16px;color:#1b1f24;background:#fff}"
+          + "margin:24px auto;max-width:1200px;padding:0 16px;color:#1b1f24;background:#fff}"
           + "h1{font-size:24px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;"
           + "border-bottom:1px solid #d0d7de;padding-bottom:4px}"
           + ".meta{color:#57606a;margin:0 0 12px}"
           + "table{border-collapse:collapse;width:100%;margin:6px 0 4px;font-variant-numeric:tabular-nums}"
-          + "th,td{padding:4px 10px;border-bottom:1px solid #eaeef2;text-align:right;white-space:nowrap}"
+          + "th,td{padding:4px 8px;border-bottom:1px solid #eaeef2;text-align:right;white-space:nowrap}"
           + "th{background:#f6f8fa;font-weight:600}th:first-child,td:first-child,td.l,th.l{text-align:left}"
           + "td.why{text-align:left;white-space:normal;color:#57606a}"
           + ".note{color:#57606a;margin:4px 0}.warn{color:#9a6700}"
@@ -234,7 +234,7 @@ final class HtmlReport {
       b.append("<p class=\"note\">Not recorded (flodl.agent.Configuration was off).</p>\n");
       return;
     }
-    b.append("<table><tr><th>key</th><th class=\"l\">value</th><th class=\"l\">source</th></tr>\n");
+    b.append("<table style=\"width:auto\"><tr><th>key</th><th class=\"l\">value</th><th class=\"l\">source</th></tr>\n");
     for (Setting s : r.configuration.values()) {
       b.append("<tr><td>").append(Format.html(s.key)).append("</td><td class=\"l\">")
           .append(Format.html(s.value)).append("</td><td class=\"l\">").append(Format.html(s.source))

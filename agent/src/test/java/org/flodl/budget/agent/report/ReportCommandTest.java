@@ -84,7 +84,7 @@ class ReportCommandTest {
   void textReportsDepthsWithTheirReasonsAndTheConfiguration() {
     String out = report(recording.toString()).out();
     assertTrue(out.contains("djl (cuda:0): " + scenario.epochs + " decisions, last depth " + scenario.lastDepth), out);
-    assertTrue(Pattern.compile("(?m)^ +depth 8 \\(asked 8\\) +x\\d+ +REQUESTED +prefetch=cap kept").matcher(out).find(), out);
+    assertTrue(Pattern.compile("(?m)^ +depth 8 \\(asked 8\\) +x\\d+ +REQUESTED +prefetch=cap kept the request").matcher(out).find(), out);
     assertTrue(Pattern.compile("(?m)^ +depth 0 \\(asked 8\\) +x\\d+ +SYNC_FALLBACK ").matcher(out).find(), out);
     assertTrue(Pattern.compile("(?m)^ +depth [1-7] \\(asked 8\\) +x\\d+ +CAPACITY ").matcher(out).find(), out);
     assertTrue(Pattern.compile("(?m)^Reader ring\\n  djl: " + scenario.epochs + " decisions").matcher(out).find(), out);
