@@ -1,0 +1,37 @@
+package org.flodl.budget.agent.config;
+
+/**
+ * A configuration the agent cannot run with: an unknown key, a bad value or an unreadable sites
+ * file. The message is the one line shown to the user; it names the key and what was expected.
+ */
+public final class ConfigException extends Exception {
+  private static final long serialVersionUID = 1L;
+
+  static final String PREFIX = "flodl-budget: ";
+  static final String SUFFIX = "; agent disabled";
+
+  private final String key;
+  private final String detail;
+
+  /** Creates the exception for {@code key}; {@code detail} is the line without prefix or suffix. */
+  public ConfigException(String key, String detail) {
+    this(key, detail, null);
+  }
+
+  /** Creates the exception for {@code key} with the failure that caused it. */
+  public ConfigException(String key, String detail, Throwable cause) {
+    super(PREFIX + detail + SUFFIX, cause);
+    this.key = key;
+    this.detail = detail;
+  }
+
+  /** Returns the key the problem is about, as the user wrote it (e.g. {@code ram_max_usag}). */
+  public String key() {
+    return key;
+  }
+
+  /** Returns the problem without the {@code flodl-budget: } prefix and the closing suffix. */
+  public String detail() {
+    return detail;
+  }
+}

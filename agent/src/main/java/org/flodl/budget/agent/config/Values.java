@@ -1,0 +1,174 @@
+package org.flodl.budget.agent.config;
+
+import java.math.BigDecimal;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.flodl.budget.policy.Knobs;
+import org.flodl.budget.policy.Sizes;
+
+/**
+ * Parses the value syntaxes shared by the agent arguments and the sites file. Each parser returns
+ * the value or throws {@link IllegalArgumentException} whose message says what was expected.
+ */
+final class Values {
+  private Values() {}
+
+  static final String FRACTION = "a fraction in (0, 1], e.g. 0.5";
+  static final String VRAM_PROBES =
+      "auto, jcuda, cuda, nvml, none or fixed:USED/TOTAL (e.g. fixed:5592M/6360465408)";
+  static final String RAM_PROBES = "auto, proc, mxbean or fixed:AVAILABLE (e.g. fixed:2G)";
+  static final String DURATION = "a positive duration like 500ms, 2s or 1m";
+
+  private static final Pattern DECIMAL =
+      Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?|[+-]?(NaN|Infinity)");
+  private static final Pattern DURATION_TEXT =
+      Pattern.compile("(\\d{1,9})\\s*(ms|s|m)", Pattern.CASE_INSENSITIVE);
+
+  /** Returns {@code text} as a fraction in (0, 1]. */
+  static double fraction(String key, String text) {
+    if (!DECIMAL.matcher(text).matches()) {
+      throw new IllegalArgumentException("expected " + FRACTION);
+    }
+    try {
+      return Knobs.requireFraction(key, Double.parseDouble(text));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("expected " + FRACTION);
+    }
+  }
+
+  /** Returns {@code text} as one of {@code choices} (case-insensitive), upper-cased. */
+  static String choice(String text, String... choices) {
+    for (String c : choices) {
+      if (c.equalsIgnoreCase(text)) {
+        return c.toUpperCase(Locale.ROOT);
+      }
+    }
+    throw new IllegalArgumentException("expected " + either(choices));
+  }
+
+  /** Returns {@code text} as a boolean spelled {@code yes} or {@code no}. */
+  static boolean bool(String text, String yes, String no) {
+    if (yes.equalsIgnoreCase(text)) {
+      return true;
+    }
+    if (no.equalsIgnoreCase(text)) {
+      return false;
+    }
+    throw new IllegalArgumentException("expected " + yes + " or " + no);
+  }
+
+  /** Returns the canonical form of a {@code vram_probe} spec, checked. */
+  static String vramProbe(String text) {
+    String lower = text.toLowerCase(Locale.ROOT);
+    switch (lower) {
+      case "auto", "jcuda", "cuda", "nvml", "none" -> {
+        return lower;
+      }
+      default -> { }
+    }
+    if (!lower.startsWith("fixed:")) {
+      throw new IllegalArgumentException("expected " + VRAM_PROBES);
+    }
+    String spec = text.substring("fixed:".length()).trim();
+    int slash = spec.indexOf('/');
+    if (slash < 0) {
+      throw new IllegalArgumentException(
+          "expected fixed:USED/TOTAL with two sizes (e.g. fixed:5592M/6360465408)");
+    }
+    String used = spec.substring(0, slash).trim();
+    String total = spec.substring(slash + 1).trim();
+    long totalBytes;
+    try {
+      Sizes.parse(used);
+      totalBytes = Sizes.parse(total);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "expected fixed:USED/TOTAL with two sizes (e.g. fixed:5592M/6360465408), "
+              + e.getMessage());
+    }
+    if (totalBytes <= 0) {
+      throw new IllegalArgumentException(
+          "expected fixed:USED/TOTAL with TOTAL more than 0 (e.g. fixed:5592M/6360465408)");
+    }
+    return "fixed:" + used + "/" + total;
+  }
+
+  /** Returns the canonical form of a {@code ram_probe} spec, checked. */
+  static String ramProbe(String text) {
+    String lower = text.toLowerCase(Locale.ROOT);
+    switch (lower) {
+      case "auto", "proc", "mxbean" -> {
+        return lower;
+      }
+      default -> { }
+    }
+    if (!lower.startsWith("fixed:")) {
+      throw new IllegalArgumentException("expected " + RAM_PROBES);
+    }
+    String available = text.substring("fixed:".length()).trim();
+    try {
+      Sizes.parse(available);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "expected fixed:AVAILABLE with a size (e.g. fixed:2G), " + e.getMessage());
+    }
+    return "fixed:" + available;
+  }
+
+  /** Returns {@code text} ({@code 500ms}, {@code 2s}, {@code 1m}) as a positive duration. */
+  static Duration duration(String text) {
+    Matcher m = DURATION_TEXT.matcher(text);
+    if (!m.matches()) {
+      throw new IllegalArgumentException("expected " + DURATION);
+    }
+    long n = Long.parseLong(m.group(1));
+    Duration d = switch (m.group(2).toLowerCase(Locale.ROOT)) {
+      case "ms" -> Duration.ofMillis(n);
+      case "s" -> Duration.ofSeconds(n);
+      default -> Duration.ofMinutes(n);
+    };
+    if (d.isZero()) {
+      throw new IllegalArgumentException("expected " + DURATION);
+    }
+    return d;
+  }
+
+  /** Returns {@code text} as a file path. */
+  static Path path(String text) {
+    try {
+      return Path.of(text);
+    } catch (InvalidPathException e) {
+      throw new IllegalArgumentException("expected a file path, " + e.getReason());
+    }
+  }
+
+  /** Returns {@code d} in the syntax {@link #duration} reads. */
+  static String format(Duration d) {
+    long ms = d.toMillis();
+    if (ms % 60_000 == 0) {
+      return ms / 60_000 + "m";
+    }
+    return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
+  }
+
+  /** Returns {@code v} without trailing zeros: {@code 0.5}, {@code 1}. */
+  static String format(double v) {
+    return BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
+  }
+
+  /** Returns {@code a, b or c}. */
+  static String either(String... choices) {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < choices.length; i++) {
+      if (i > 0) {
+        b.append(i == choices.length - 1 ? " or " : ", ");
+      }
+      b.append(choices[i]);
+    }
+    return b.toString();
+  }
+}

@@ -1,0 +1,50 @@
+package org.flodl.budget.benchmarks;
+
+import java.util.concurrent.TimeUnit;
+import org.flodl.budget.policy.BudgetPolicy;
+import org.flodl.budget.policy.Tier;
+import org.flodl.budget.policy.TierLedger;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The admission arithmetic on the hot path: one anchored budget, and one reservation and release
+ * against a tier ledger, alone and with 2 threads contending.
+ *
+ * <p>Run: {@code mvn -B -q -pl benchmarks -am package -DskipTests && java -jar
+ * benchmarks/target/benchmarks.jar LedgerBenchmark}
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class LedgerBenchmark {
+  private final TierLedger ledger = new TierLedger(Tier.HEAP, Long.MAX_VALUE / 2);
+  private long available = 8L << 30;
+
+  @Benchmark
+  public long anchoredBudget() {
+    return BudgetPolicy.anchoredRamBudget(available, 1L << 30, 0.5);
+  }
+
+  @Benchmark
+  public boolean reserveAndRelease() {
+    return ledger.tryReserve(4096).reservation().release();
+  }
+
+  @Benchmark
+  @Threads(2)
+  public boolean reserveAndReleaseContended() {
+    return ledger.tryReserve(4096).reservation().release();
+  }
+}

@@ -1,0 +1,406 @@
+package org.flodl.budget.policy.pricing;
+
+import java.lang.instrument.Instrumentation;
+import java.lang.reflect.Array;
+import java.nio.Buffer;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.flodl.budget.policy.BudgetPolicy;
+import org.flodl.budget.policy.Tier;
+
+/**
+ * Retention pricing for JVM values, the seed's {@code retained_cost_estimate} / {@code
+ * retain_rows}: a value is charged what it really pins. A primitive array is charged its bytes on
+ * the heap; a {@link Buffer} addresses its capacity and pins its whole backing array (heap) or the
+ * capacity of the buffer that owns its memory (direct), and past {@link
+ * BudgetPolicy#VIEW_SLACK_FACTOR} it is copied into storage of its own and charged what it
+ * addresses ({@link BudgetPolicy#retainedCost}); a file mapping is priced by what it addresses and
+ * never copied; a DJL NDArray is charged {@code size() × dataType bytes} on {@link Tier#DEVICE} or
+ * {@link Tier#NATIVE} (DJL shows no storage size); arrays, collections, map values, DJL NDLists and
+ * Batches are the sum of their parts, each part charged once; anything else is priced by an
+ * application's {@link ValuePricer} or by its shallow size. {@link #estimate} and {@link #retain}
+ * agree on every value. Thread-safe; one per agent.
+ */
+public final class RetentionPricer {
+  private static final Priced NULL_PRICE = Priced.owned(Tier.HEAP, "null", 0);
+
+  private static final Consumer<String> STDERR = line -> System.err.println("flodl-budget: " + line);
+
+  private final JdkAccess jdk;
+  private final ShallowSizer shallow;
+  private final List<ValuePricer> pricers;
+  private final Consumer<String> notice;
+  private final AtomicBoolean toldPartial = new AtomicBoolean();
+  private final AtomicBoolean toldPricer = new AtomicBoolean();
+
+  private final ClassValue<Kind> kinds =
+      new ClassValue<>() {
+        @Override
+        protected Kind computeValue(Class<?> type) {
+          return Kind.of(type, jdk);
+        }
+      };
+
+  RetentionPricer(
+      Instrumentation inst, List<ValuePricer> pricers, JdkAccess jdk, Consumer<String> notice) {
+    this.jdk = Objects.requireNonNull(jdk, "jdk");
+    this.shallow = new ShallowSizer(inst);
+    this.pricers = List.copyOf(pricers);
+    this.notice = Objects.requireNonNull(notice, "notice");
+  }
+
+  /**
+   * Returns the pricer the agent uses: JDK access granted through {@code inst} when there is one
+   * ({@link #grantJdkAccess}), shallow sizes from {@code inst}, the {@link ValuePricer}s {@code
+   * spiLoader} finds (the system class loader when null), limitations said once on stderr.
+   */
+  public static RetentionPricer standard(Instrumentation instOrNull, ClassLoader spiLoader) {
+    return standard(instOrNull, spiLoader, STDERR);
+  }
+
+  /** Returns {@link #standard(Instrumentation, ClassLoader)} saying limitations to {@code notice}. */
+  public static RetentionPricer standard(
+      Instrumentation instOrNull, ClassLoader spiLoader, Consumer<String> notice) {
+    String grantFailure = instOrNull == null ? null : grantJdkAccess(instOrNull);
+    List<ValuePricer> found = new ArrayList<>();
+    Iterator<ValuePricer> it = ServiceLoader.load(ValuePricer.class, spiLoader).iterator();
+    while (true) {
+      try {
+        if (!it.hasNext()) {
+          break;
+        }
+        found.add(it.next());
+      } catch (ServiceConfigurationError e) {
+        notice.accept("a ValuePricer could not be loaded, skipped: " + e.getMessage());
+      }
+    }
+    return new RetentionPricer(instOrNull, found, JdkAccess.detect(grantFailure), notice);
+  }
+
+  /**
+   * Exports {@code sun.nio.ch} and opens {@code java.nio} (both of {@code java.base}) to this
+   * class's module, which is what lets the pricer find a direct view's owner, tell a file mapping
+   * and see the backing array of a read-only heap buffer. Returns null, or why it could not. The
+   * agent may do the same itself: {@code inst.redefineModule(Object.class.getModule(), Set.of(),
+   * Map.of("sun.nio.ch", Set.of(m)), Map.of("java.nio", Set.of(m)), Set.of(), Map.of())} with
+   * {@code m = RetentionPricer.class.getModule()}, before {@link #standard} makes the pricer.
+   */
+  public static String grantJdkAccess(Instrumentation inst) {
+    return JdkAccess.grant(inst);
+  }
+
+  /**
+   * Returns null when direct buffers are priced by their owner's capacity, else the one line that
+   * says why they are not (and what else cannot be seen); also said once, to the notice, the
+   * first time a value is priced short of it.
+   */
+  public String limitation() {
+    return jdk.limitation();
+  }
+
+  /** Returns null with Instrumentation, else the line saying shallow sizes are estimated. */
+  public String shallowSizeLimitation() {
+    return shallow.limitation();
+  }
+
+  /** Returns what retaining {@code value} will charge, copying nothing. */
+  public Priced estimate(Object value) {
+    if (value == null) {
+      return NULL_PRICE;
+    }
+    Kind k = kinds.get(value.getClass());
+    if (isLeaf(k)) {
+      return priceLeaf(value, k, true);
+    }
+    ValuePricer pricer = pricerFor(value);
+    if (pricer != null) {
+      return priceBy(pricer, value, k, true);
+    }
+    if (k.shape == Kind.Shape.OTHER) {
+      return priceShallow(value, k);
+    }
+    ContainerWalk walk = new ContainerWalk(this, false);
+    try {
+      walk.visitTop(value);
+    } catch (RetentionException e) {
+      throw new AssertionError("an estimate copies nothing", e);
+    }
+    return walk.priced(k.typeName);
+  }
+
+  /**
+   * Returns {@code value} ready for the cache with its price (which equals {@link
+   * #estimate}): the original, or its materialized copy. Throws when a copy fails (e.g. direct
+   * memory is exhausted) or the value cannot be walked: decline the admission.
+   */
+  public Retained retain(Object value) throws RetentionException {
+    if (value == null) {
+      return new Retained(null, NULL_PRICE, false);
+    }
+    try {
+      Kind k = kinds.get(value.getClass());
+      if (isLeaf(k)) {
+        Priced price = priceLeaf(value, k, true);
+        return price.materialize()
+            ? new Retained(materialize(value, k, price, null), price, true)
+            : new Retained(value, price, false);
+      }
+      ValuePricer pricer = pricerFor(value);
+      if (pricer != null) {
+        Priced price = priceBy(pricer, value, k, true);
+        return price.materialize()
+            ? new Retained(materialize(value, k, price, pricer), price, true)
+            : new Retained(value, price, false);
+      }
+      if (k.shape == Kind.Shape.OTHER) {
+        return new Retained(value, priceShallow(value, k), false);
+      }
+      ContainerWalk walk = new ContainerWalk(this, true);
+      Object kept = walk.visitTop(value);
+      Priced price = walk.priced(k.typeName);
+      return new Retained(kept, price, kept != value);
+    } catch (RuntimeException e) {
+      throw new RetentionException("could not price " + value.getClass().getName() + ": " + e, e);
+    }
+  }
+
+  /** Returns what retaining all of {@code values} charges (each value charged once), copying nothing. */
+  public long retainedCostEstimate(List<?> values) {
+    ContainerWalk walk = new ContainerWalk(this, false);
+    try {
+      walk.visitRows(values);
+    } catch (RetentionException e) {
+      throw new AssertionError("an estimate copies nothing", e);
+    }
+    return walk.chargedBytes();
+  }
+
+  /**
+   * Returns {@code values} ready for retention, in order, with what keeping them charges (equal to
+   * {@link #retainedCostEstimate}); throws when a materializing copy fails.
+   */
+  public RetainedRows retainRows(List<?> values) throws RetentionException {
+    ContainerWalk walk = new ContainerWalk(this, true);
+    List<Object> kept;
+    try {
+      kept = walk.visitRows(values);
+    } catch (RuntimeException e) {
+      throw new RetentionException("could not price the rows: " + e, e);
+    }
+    return new RetainedRows(kept, walk.chargedBytes(), walk.materialized());
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // For ContainerWalk
+  // ---------------------------------------------------------------------------------------------
+
+  Kind kind(Object value) {
+    return kinds.get(value.getClass());
+  }
+
+  static boolean isLeaf(Kind k) {
+    return k.shape == Kind.Shape.PRIMITIVE_ARRAY
+        || k.shape == Kind.Shape.BUFFER
+        || k.shape == Kind.Shape.ND_ARRAY;
+  }
+
+  /** Returns the price of an array, buffer or NDArray; {@code mayCopy} false keeps a view. */
+  Priced priceLeaf(Object value, Kind k, boolean mayCopy) {
+    switch (k.shape) {
+      case PRIMITIVE_ARRAY:
+        return Priced.owned(
+            Tier.HEAP, k.typeName, (long) Array.getLength(value) * k.elementBytes);
+      case BUFFER:
+        return priceBuffer((Buffer) value, k, mayCopy);
+      case ND_ARRAY:
+        return priceNdArray(value, k);
+      default:
+        return priceShallow(value, k);
+    }
+  }
+
+  Priced priceShallow(Object value, Kind k) {
+    return Priced.owned(Tier.HEAP, k.typeName, shallow.size(value));
+  }
+
+  /** Returns the first application pricer that supports {@code value}, or null. */
+  ValuePricer pricerFor(Object value) {
+    for (int i = 0; i < pricers.size(); i++) {
+      ValuePricer p = pricers.get(i);
+      try {
+        if (p.supports(value)) {
+          return p;
+        }
+      } catch (RuntimeException | LinkageError e) {
+        tellPricerFailed(p, e);
+      }
+    }
+    return null;
+  }
+
+  /** Returns {@code pricer}'s price, charged at least what it addresses; shallow if it throws. */
+  Priced priceBy(ValuePricer pricer, Object value, Kind k, boolean mayCopy) {
+    Priced p;
+    try {
+      p = pricer.price(value, this);
+    } catch (RuntimeException | LinkageError e) {
+      tellPricerFailed(pricer, e);
+      return priceShallow(value, k);
+    }
+    if (p == null) {
+      return priceShallow(value, k);
+    }
+    boolean materialize = p.materialize() && mayCopy;
+    long charged = materialize || !p.materialize() ? p.chargedBytes() : p.storageBytes();
+    charged = Math.max(charged, p.logicalBytes());
+    if (charged == p.chargedBytes() && materialize == p.materialize()) {
+      return p;
+    }
+    return new Priced(
+        p.tier(), p.valueType(), p.logicalBytes(), p.storageBytes(), charged, materialize);
+  }
+
+  /** Returns the copy to retain instead of {@code value}; throws when it cannot be made. */
+  Object materialize(Object value, Kind k, Priced price, ValuePricer pricer)
+      throws RetentionException {
+    try {
+      Object copy =
+          pricer != null
+              ? pricer.materialize(value, price)
+              : BufferCopies.copy((Buffer) value, k.bufferType);
+      if (copy == null) {
+        throw new IllegalStateException(pricer + " returned no copy");
+      }
+      return copy;
+    } catch (OutOfMemoryError | RuntimeException e) {
+      throw new RetentionException(
+          "could not materialize a "
+              + price.logicalBytes()
+              + "-byte view of "
+              + price.storageBytes()
+              + " bytes ("
+              + k.typeName
+              + "): "
+              + e,
+          e);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Leaves
+  // ---------------------------------------------------------------------------------------------
+
+  private Priced priceBuffer(Buffer b, Kind k, boolean mayCopy) {
+    long logical = (long) b.capacity() * k.elementBytes;
+    long storage;
+    Tier tier;
+    if (!b.isDirect()) {
+      tier = Tier.HEAP;
+      storage = heapStorage(b, k);
+      if (storage < 0) {
+        tellPartial();
+        storage = logical;
+      }
+    } else {
+      Object owner = jdk.directOwner(b);
+      if (jdk.fileMapped(b) || (owner != null && owner != b && jdk.fileMapped(owner))) {
+        return new Priced(Tier.MAPPED, k.typeName, logical, logical, logical, false);
+      }
+      tier = Tier.DIRECT;
+      if (owner == null) {
+        tellPartial();
+        storage = logical;
+      } else if (owner == b) {
+        storage = logical;
+      } else {
+        Kind ownerKind = kinds.get(owner.getClass());
+        storage = (long) ((Buffer) owner).capacity() * ownerKind.elementBytes;
+      }
+    }
+    storage = Math.max(storage, logical);
+    if (!mayCopy) {
+      return new Priced(tier, k.typeName, logical, storage, storage, false);
+    }
+    return new Priced(
+        tier,
+        k.typeName,
+        logical,
+        storage,
+        BudgetPolicy.retainedCost(logical, storage),
+        BudgetPolicy.shouldMaterialize(logical, storage));
+  }
+
+  /** Returns the bytes of a heap buffer's backing array, or -1 when it cannot be seen. */
+  private long heapStorage(Buffer b, Kind k) {
+    if (b.hasArray()) {
+      return (long) Array.getLength(b.array()) * k.elementBytes;
+    }
+    try {
+      if (k.hiddenArray != null) {
+        Object array = (Object) k.hiddenArray.invokeExact((Object) b);
+        if (array != null) {
+          return (long) Array.getLength(array) * k.elementBytes;
+        }
+      }
+      if (k.viewedBytes != null) {
+        Object bytes = (Object) k.viewedBytes.invokeExact((Object) b);
+        if (bytes instanceof ByteBuffer) {
+          return heapStorage((ByteBuffer) bytes, kinds.get(bytes.getClass()));
+        }
+      }
+    } catch (Throwable t) {
+      return -1;
+    }
+    if ("java.nio.StringCharBuffer".equals(k.typeName)) {
+      return (long) b.capacity() * k.elementBytes; // wraps a CharSequence, holds no array
+    }
+    return -1;
+  }
+
+  private Priced priceNdArray(Object value, Kind k) {
+    try {
+      long size = (long) k.ndSize.invokeExact(value);
+      int elementBytes = (int) k.ndElementBytes.invokeExact(value);
+      boolean gpu = (boolean) k.ndOnGpu.invokeExact(value);
+      long bytes;
+      try {
+        bytes = Math.multiplyExact(Math.max(size, 0L), Math.max(elementBytes, 0));
+      } catch (ArithmeticException overflow) {
+        bytes = Long.MAX_VALUE;
+      }
+      return Priced.owned(gpu ? Tier.DEVICE : Tier.NATIVE, k.typeName, bytes);
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Throwable t) {
+      throw new IllegalStateException("NDArray could not be sized: " + t, t);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Saying things once
+  // ---------------------------------------------------------------------------------------------
+
+  private void tellPartial() {
+    if (!toldPartial.get() && toldPartial.compareAndSet(false, true)) {
+      String line = jdk.limitation();
+      notice.accept(line != null ? line : "a buffer's backing storage could not be seen; charged its capacity");
+    }
+  }
+
+  private void tellPricerFailed(ValuePricer p, Throwable e) {
+    if (!toldPricer.get() && toldPricer.compareAndSet(false, true)) {
+      notice.accept(
+          "ValuePricer "
+              + p.getClass().getName()
+              + " failed, values it could not price are charged their shallow size: "
+              + e);
+    }
+  }
+}

@@ -1,0 +1,107 @@
+package org.flodl.budget.policy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class TierLedgerTest {
+  @Test
+  void admitsUpToTheBudgetAndDeclinesPastIt() {
+    TierLedger ledger = new TierLedger(Tier.HEAP, 100);
+    TierLedger.Admission a = ledger.tryReserve(60);
+    assertTrue(a.admitted());
+    assertEquals(60, a.heldAfter());
+    TierLedger.Admission b = ledger.tryReserve(41);
+    assertFalse(b.admitted());
+    assertEquals(60, b.heldAfter(), "a decline changes nothing");
+    assertTrue(ledger.tryReserve(40).admitted(), "exactly to the budget fits");
+    assertEquals(100, ledger.held());
+  }
+
+  @Test
+  void aShrunkenBudgetStopsAdmissionsAndEvictsNothing() {
+    TierLedger ledger = new TierLedger(Tier.DIRECT, 100);
+    TierLedger.Reservation r = ledger.tryReserve(80).reservation();
+    ledger.setBudget(50);
+    assertEquals(80, ledger.held(), "nothing evicted");
+    assertFalse(ledger.tryReserve(1).admitted());
+    r.release();
+    assertTrue(ledger.tryReserve(50).admitted());
+  }
+
+  @Test
+  void aReservationIsReleasedExactlyOnce() {
+    TierLedger ledger = new TierLedger(Tier.HEAP, 100);
+    TierLedger.Reservation r = ledger.tryReserve(30).reservation();
+    assertTrue(r.release());
+    assertFalse(r.release());
+    assertEquals(0, ledger.held());
+    assertEquals(30, ledger.releasedTotal());
+  }
+
+  /**
+   * Guards the check-then-act race: two threads that both read held = 90 under a budget of 100
+   * must not both add 10. Eight threads hammer one ledger; after every admission the held bytes
+   * they observe stay within the budget, and after all releases (racing releases of the same
+   * reservation included) held is exactly zero.
+   */
+  @Test
+  void eightThreadsNeverPushPastTheBudgetAndReleaseToZero() throws Exception {
+    long budget = 10_000;
+    TierLedger ledger = new TierLedger(Tier.HEAP, budget);
+    int threads = 8;
+    CyclicBarrier start = new CyclicBarrier(threads);
+    ConcurrentLinkedQueue<TierLedger.Reservation> held = new ConcurrentLinkedQueue<>();
+    AtomicLong overBudget = new AtomicLong();
+    AtomicLong doubleReleases = new AtomicLong();
+    List<Thread> workers = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      final int seed = t;
+      Thread w =
+          new Thread(
+              () -> {
+                try {
+                  start.await();
+                  for (int i = 0; i < 20_000; i++) {
+                    TierLedger.Admission a = ledger.tryReserve(1 + (i * 31 + seed) % 97);
+                    if (a.heldAfter() > budget) {
+                      overBudget.incrementAndGet();
+                    }
+                    if (a.admitted()) {
+                      held.add(a.reservation());
+                    }
+                    if (i % 3 == 0) {
+                      TierLedger.Reservation r = held.poll();
+                      if (r != null) {
+                        r.release();
+                        if (r.release()) {
+                          doubleReleases.incrementAndGet();
+                        }
+                      }
+                    }
+                  }
+                } catch (Exception e) {
+                  throw new IllegalStateException(e);
+                }
+              });
+      workers.add(w);
+      w.start();
+    }
+    for (Thread w : workers) {
+      w.join();
+    }
+    assertEquals(0, overBudget.get(), "an admission left held over the budget");
+    assertTrue(ledger.held() <= budget);
+    held.forEach(TierLedger.Reservation::release);
+    assertEquals(0, doubleReleases.get());
+    assertEquals(0, ledger.held(), "every admitted byte released exactly once");
+    assertEquals(ledger.admittedTotal(), ledger.releasedTotal());
+  }
+}

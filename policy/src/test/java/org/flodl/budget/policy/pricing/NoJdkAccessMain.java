@@ -1,0 +1,46 @@
+package org.flodl.budget.policy.pricing;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Child JVM for {@link NoJdkAccessTest}: java.base exports nothing to the pricer. Prices direct
+ * views of a 1 MiB buffer and a read-only heap view with the standard pricer (notices on stderr)
+ * and prints what it saw, one {@code key=value} a line.
+ */
+public final class NoJdkAccessMain {
+  private NoJdkAccessMain() {}
+
+  public static void main(String[] args) throws Exception {
+    RetentionPricer pricer = RetentionPricer.standard(null, NoJdkAccessMain.class.getClassLoader());
+    System.out.println("limitation=" + pricer.limitation());
+    ByteBuffer owner = ByteBuffer.allocateDirect(1 << 20);
+    for (int i = 0; i < 3; i++) {
+      ByteBuffer view = owner.slice(i * 4096, 4096);
+      Priced p = pricer.estimate(view);
+      Retained r = pricer.retain(view);
+      System.out.println(
+          "direct."
+              + i
+              + "="
+              + p.tier().label()
+              + ","
+              + p.logicalBytes()
+              + ","
+              + p.storageBytes()
+              + ","
+              + p.chargedBytes()
+              + ","
+              + p.materialize()
+              + ","
+              + (r.value() == view)
+              + ","
+              + r.price().equals(p));
+    }
+    ByteBuffer readOnly = ByteBuffer.allocate(1 << 16).asReadOnlyBuffer().slice(0, 64);
+    Priced p = pricer.estimate(readOnly);
+    System.out.println("readonly=" + p.storageBytes() + "," + p.chargedBytes() + "," + p.materialize());
+    ByteBuffer heap = ByteBuffer.allocate(1 << 16).slice(0, 64);
+    Priced h = pricer.estimate(heap);
+    System.out.println("heap=" + h.storageBytes() + "," + h.chargedBytes() + "," + h.materialize());
+  }
+}

@@ -1,0 +1,48 @@
+package org.flodl.budget.policy.probe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** The {@code ram_probe} settings. */
+class HostMemoryProbesTest {
+
+  @Test
+  void fixedReportsItsSize() {
+    HostMemory m = HostMemoryProbes.fromSpec("fixed:2G").read();
+    assertEquals(2L << 30, m.availableBytes());
+    assertEquals("fixed", m.source());
+    assertNull(m.failure());
+  }
+
+  @Test
+  void autoIsProcWhereProcExists() {
+    assertEquals("proc", HostMemoryProbes.fromSpec("auto").name());
+    assertEquals("proc", HostMemoryProbes.fromSpec("proc").name());
+  }
+
+  @Test
+  void theMxBeanProbeReadsTheJdksFreeMemory() throws Exception {
+    RamProbe p = HostMemoryProbes.fromSpec("mxbean");
+    assertEquals("mxbean", p.name());
+    HostMemory m = p.read();
+    assertNull(m.failure());
+    assertEquals("mxbean", m.source());
+    // The JDK's free memory is MemFree (or the container's limit less usage): never more than
+    // the machine has.
+    long memTotal = HostMemoryProbeTest.kb(Path.of("/proc/meminfo"), "MemTotal:") * 1024;
+    assertTrue(m.availableBytes() > 0 && m.availableBytes() <= memTotal, m.toString());
+  }
+
+  @Test
+  void badSpecsAreRejectedNamingTheSetting() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> HostMemoryProbes.fromSpec("meminfo"));
+    assertTrue(e.getMessage().contains("ram_probe"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> HostMemoryProbes.fromSpec("fixed:lots"));
+  }
+}

@@ -1,0 +1,67 @@
+package org.flodl.budget.policy.probe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The probes' JNA and an application's own JNA in one JVM: a child JVM whose class path carries
+ * the application's JNA (5.14.0 as an older DJL ships it, or 5.17.0 as DJL 0.36 does) while the
+ * probes load 5.17.0 in an isolated loader; both call libc, in both orders.
+ */
+class JnaCoexistenceTest {
+
+  @ParameterizedTest(name = "app JNA {0}, probes JNA {1}, {2}")
+  @CsvSource({
+    "old, current, app-first",
+    "old, current, ours-first",
+    "current, current, app-first",
+    "current, current, ours-first"
+  })
+  void bothCopiesOfJnaWorkInOneJvm(String appJna, String ourJna, String order) throws Exception {
+    Path appJar = jar(appJna);
+    Path ourJar = jar(ourJna);
+    String classPath = String.join(File.pathSeparator,
+        Path.of("target", "classes").toAbsolutePath().toString(),
+        Path.of("target", "test-classes").toAbsolutePath().toString(),
+        appJar.toString());
+    Map<String, String> v = ChildJvm.run(classPath, List.of(), JnaCoexistenceMain.class,
+        ourJar.toString(), order);
+    String out = v.get("_output");
+    String pid = v.get("pid");
+    assertEquals(version(appJna), v.get("app1.version"), out);
+    assertEquals(version(ourJna), v.get("ours.version"), out);
+    assertEquals(pid, v.get("app1.getpid"), out);
+    assertEquals(pid, v.get("ours.getpid"), out);
+    assertEquals(pid, v.get("ours.getpid.again"), out);
+    if (order.equals("app-first")) {
+      assertEquals(pid, v.get("app2.getpid"), "the app's JNA still works after ours\n" + out);
+    }
+    assertNotEquals("flodl-budget-jna", v.get("app1.loader"), out);
+    // The probes ran on their own JNA: the reasons are about the GPU libraries, not about JNA.
+    String auto = v.get("ours.auto");
+    assertTrue(auto.contains("not found") || auto.contains("failed"), out);
+    assertFalse(auto.contains("JNA"), out);
+  }
+
+  private static String version(String which) {
+    return System.getProperty(
+        which.equals("old") ? "flodl.test.jna.old.version" : "flodl.test.jna.version");
+  }
+
+  private static Path jar(String which) {
+    Path dir = Path.of(System.getProperty("flodl.test.jna.dir", "target/probe-jna"));
+    Path jar = dir.resolve("jna-" + version(which) + ".jar");
+    assertTrue(Files.isRegularFile(jar), "missing " + jar + " (copied by maven-dependency-plugin)");
+    return jar;
+  }
+}

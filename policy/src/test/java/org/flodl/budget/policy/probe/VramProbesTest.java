@@ -1,0 +1,136 @@
+package org.flodl.budget.policy.probe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.flodl.budget.policy.BudgetPolicy;
+import org.flodl.budget.policy.PrefetchDepth;
+import org.junit.jupiter.api.Test;
+
+/** GPU probes: specs, the seed's rig numbers end to end, and clean failure on a GPU-less host. */
+class VramProbesTest {
+  private static final long PASCAL_USED = 5592L << 20;
+  private static final long PASCAL_TOTAL = 6_360_465_408L;
+  private static final long OLMO_ACTIVATION_PEAK = 1682L << 20;
+
+  @Test
+  void aFixedProbeReproducesTheSeedsRigEndToEnd() {
+    VramProbe probe = VramProbes.fromSpec("fixed:5592M/6360465408");
+    VramReading r = probe.read(0);
+    assertEquals(new VramReading(PASCAL_USED, PASCAL_TOTAL, "fixed", null), r);
+    // OLMo batch: seq 256 x batch 4, 2 int64 tensors = 16 KiB, i.e. 4 KiB a sample.
+    PrefetchDepth d = BudgetPolicy.prefetchDepthFromVram(
+        4096, 4, true, r.usedBytes(), r.totalBytes(), 0.90, 0);
+    assertEquals(BudgetPolicy.DOUBLE_BUFFER, d.depth());
+    assertEquals(PrefetchDepth.Reason.DOUBLE_BUFFER_FLOOR, d.reason());
+    PrefetchDepth withPeak = BudgetPolicy.prefetchDepthFromVram(
+        4096, 4, true, r.usedBytes(), r.totalBytes(), 0.90, OLMO_ACTIVATION_PEAK);
+    assertEquals(BudgetPolicy.DOUBLE_BUFFER, withPeak.depth());
+    long fatBatch = (PASCAL_TOTAL - PASCAL_USED) / 4;
+    PrefetchDepth fat = BudgetPolicy.prefetchDepthFromVram(
+        fatBatch, 1, true, r.usedBytes(), r.totalBytes(), 0.90, 0);
+    assertEquals(0, fat.depth());
+    assertEquals(PrefetchDepth.Reason.SYNC_FALLBACK, fat.reason());
+  }
+
+  @Test
+  void aFixedProbeWithRoomGivesCapacityDepth() {
+    VramReading r = VramProbes.fromSpec("fixed:3G/6360465408").read(1);
+    PrefetchDepth d =
+        BudgetPolicy.prefetchDepthFromVram(4096, 4, true, r.usedBytes(), r.totalBytes(), 0.90, 0);
+    assertEquals(PrefetchDepth.Reason.CAPACITY, d.reason());
+    assertTrue(d.depth() > 100_000, d.toString());
+  }
+
+  @Test
+  void noneIsTheSeedsFailedProbeAndDeclinesTheFloor() {
+    VramReading r = VramProbes.fromSpec("none").read(0);
+    assertTrue(r.failed());
+    assertEquals(Long.MAX_VALUE, r.usedBytes());
+    assertEquals(0, r.totalBytes());
+    PrefetchDepth d =
+        BudgetPolicy.prefetchDepthFromVram(4096, 4, true, r.usedBytes(), r.totalBytes(), 0.90, 0);
+    assertEquals(0, d.depth());
+    assertEquals(PrefetchDepth.Reason.PROBE_FAILED, d.reason());
+  }
+
+  @Test
+  void badSpecsAreRejectedNamingTheSetting() {
+    for (String bad : new String[] {"gpu", "fixed:1G", "fixed:a/b", "fixed:1G/2G/3G", ""}) {
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> VramProbes.fromSpec(bad), bad);
+      assertTrue(e.getMessage().contains("vram_probe") || e.getMessage().contains("size"),
+          e.getMessage());
+    }
+    assertEquals("auto", VramProbes.fromSpec(" AUTO ").name());
+    assertEquals("nvml", VramProbes.fromSpec("nvml").name());
+  }
+
+  @Test
+  void onThisMachineAutoFailsFastWithEachProbesReason() {
+    assumeFalse(Files.exists(Path.of("/dev/nvidiactl")), "a GPU driver is present");
+    VramProbe auto = VramProbes.fromSpec("auto");
+    long t0 = System.nanoTime();
+    VramReading r = auto.read(0);
+    long firstMs = (System.nanoTime() - t0) / 1_000_000;
+    System.out.println("[probe] vram_probe=auto failed in " + firstMs + " ms: " + r.failure());
+    assertTrue(r.failed());
+    assertEquals(Long.MAX_VALUE, r.usedBytes());
+    assertEquals(0, r.totalBytes());
+    assertEquals("auto", r.probe());
+    assertTrue(r.failure().contains("jcuda: no JCuda on the class path"), r.failure());
+    assertTrue(r.failure().contains("cuda: no CUDA driver"), r.failure());
+    assertTrue(r.failure().contains("nvml: libnvidia-ml.so.1, nvidia-ml not found"), r.failure());
+    assertTrue(firstMs < 5_000, "the issue asks for under 1 s; measured " + firstMs + " ms");
+    VramReading again = auto.read(0);
+    assertEquals(r.failure(), again.failure(), "a missing library is not looked up again");
+  }
+
+  @Test
+  void theCudaProbeChecksForTheDriverBeforeTouchingTheRuntime() {
+    assumeFalse(Files.exists(Path.of("/dev/nvidiactl")), "a GPU driver is present");
+    VramReading r = VramProbes.fromSpec("cuda").read(0);
+    assertTrue(r.failed());
+    assertEquals("cuda", r.probe());
+    assertTrue(r.failure().startsWith("no CUDA driver: libcuda.so.1, cuda not found"),
+        r.failure());
+  }
+
+  @Test
+  void withoutJnaTheJnaProbesSaySo() {
+    ClassLoader noJna = new URLClassLoader(new URL[0], ClassLoader.getPlatformClassLoader());
+    for (String spec : new String[] {"cuda", "nvml"}) {
+      VramReading r = VramProbes.fromSpec(spec, noJna).read(0);
+      assertTrue(r.failed());
+      assertEquals("no JNA on the class path (the agent ships one)", r.failure());
+    }
+    assertNull(JnaLoaders.version(noJna));
+  }
+
+  @Test
+  void cudaDeviceIndicesMapThroughCudaVisibleDevices() {
+    assertEquals("1", NvmlVramProbe.nvmlDevice(1, null));
+    assertEquals("3", NvmlVramProbe.nvmlDevice(1, "2,3"));
+    assertEquals("GPU-5f1e", NvmlVramProbe.nvmlDevice(0, "GPU-5f1e, GPU-77aa"));
+    IllegalStateException e =
+        assertThrows(IllegalStateException.class, () -> NvmlVramProbe.nvmlDevice(2, "0,1"));
+    assertTrue(e.getMessage().contains("not visible"), e.getMessage());
+    assertThrows(IllegalStateException.class, () -> NvmlVramProbe.nvmlDevice(0, "-1"));
+  }
+
+  @Test
+  void aFailedReadingIsTheSeedsSentinel() {
+    VramReading f = VramReading.failure("nvml", "why");
+    assertEquals(new VramReading(Long.MAX_VALUE, 0, "nvml", "why"), f);
+    assertFalse(new VramReading(1, 2, "fixed", null).failed());
+    assertEquals(new VramReading(6, 10, "x", null), VramReading.fromFree(4, 10, "x"));
+  }
+}

@@ -1,0 +1,184 @@
+package org.flodl.budget.policy.share;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class HostShareTest {
+  @TempDir Path root;
+  private final List<Rank> ranks = new ArrayList<>();
+
+  @AfterEach
+  void killRanks() {
+    ranks.forEach(r -> r.process.destroyForcibly());
+  }
+
+  @Test
+  void shareIsTheRateOverTheLiveSum() {
+    List<RankEntry> live =
+        List.of(new RankEntry(1, 10, 0), new RankEntry(2, 10, 0), new RankEntry(3, 20, 0));
+    assertEquals(0.25, HostShareRegistry.shareOf(1, live), 1e-9);
+    assertEquals(0.50, HostShareRegistry.shareOf(3, live), 1e-9);
+  }
+
+  @Test
+  void sharesAreEqualBeforeAnyRateAndANewcomerCountsAtTheMean() {
+    List<RankEntry> silent = List.of(new RankEntry(1, 0, 0), new RankEntry(2, 0, 0));
+    assertEquals(0.5, HostShareRegistry.shareOf(1, silent), 1e-9);
+    assertEquals(1.0 / 3, HostShareRegistry.shareOf(9, silent), 1e-9, "not yet beaten");
+    List<RankEntry> mixed = List.of(new RankEntry(1, 30, 0), new RankEntry(2, 0, 0));
+    assertEquals(0.5, HostShareRegistry.shareOf(2, mixed), 1e-9);
+    assertEquals(1.0, HostShareRegistry.shareOf(1, List.of(new RankEntry(1, 5, 0))), 1e-9);
+    assertEquals(1.0, HostShareRegistry.shareOf(1, List.of()), 1e-9);
+  }
+
+  @Test
+  void rateMeterSmoothsTowardsTheRate() {
+    RateMeter m = new RateMeter(500);
+    m.sample(0);
+    for (int t = 100; t <= 5_000; t += 100) {
+      m.add(10);
+      m.sample(t);
+    }
+    assertEquals(100.0, m.rate(), 1.0);
+  }
+
+  @Test
+  void aCorruptedEntryIsIgnoredWithOneWarning() throws IOException {
+    List<String> warnings = new CopyOnWriteArrayList<>();
+    long self = ProcessHandle.current().pid();
+    HostShareRegistry reg = HostShareRegistry.join(root, "job", self, 3_000, warnings::add);
+    reg.publish(5);
+    reg.heartbeat();
+    Files.writeString(reg.folder().resolve("4242.rank"), "version=1\npid=4242\nrate=banana\n");
+    Files.writeString(reg.folder().resolve("4343.rank"), "\u0000\u0001garbage");
+    assertEquals(1.0, reg.share(), 1e-9);
+    assertEquals(1.0, reg.share(), 1e-9);
+    assertEquals(2, warnings.size(), warnings.toString());
+    assertTrue(warnings.get(0).contains("corrupted"), warnings.get(0));
+  }
+
+  @Test
+  void aFolderOpenToOthersIsRefused() throws IOException {
+    Path base = root.resolve("flodl-budget-" + System.getProperty("user.name"));
+    Files.createDirectory(base);
+    Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxrwxrwx"));
+    IOException e =
+        assertThrows(IOException.class, () -> HostShareRegistry.join(root, "job", 1, 3_000, s -> {}));
+    assertTrue(e.getMessage().contains("open to other users"), e.getMessage());
+  }
+
+  @Test
+  void anotherUserCannotWriteToTheRegistry() throws Exception {
+    // Open the test's root to everyone, so the registry's own folders are the only barrier.
+    Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxrwxrwx"));
+    HostShareRegistry reg = HostShareRegistry.join(root, "job", 1, 3_000, s -> {});
+    Path runuser = Path.of("/usr/sbin/runuser");
+    if (!"root".equals(System.getProperty("user.name")) || !Files.isExecutable(runuser)) {
+      System.out.println("SKIPPED anotherUserCannotWriteToTheRegistry: needs root and runuser to"
+          + " act as another user; the folder is rwx------ ("
+          + PosixFilePermissions.toString(Files.getPosixFilePermissions(reg.folder())) + ")");
+      return;
+    }
+    Path probe = root.resolve("open.rank");
+    Process control = new ProcessBuilder(runuser.toString(), "-u", "nobody", "--", "sh", "-c",
+        "echo x > " + probe).redirectErrorStream(true).start();
+    assertTrue(control.waitFor(30, TimeUnit.SECONDS));
+    assertEquals(0, control.exitValue(), "control: nobody can write to the open root");
+    Path target = reg.folder().resolve("666.rank");
+    Process p = new ProcessBuilder(runuser.toString(), "-u", "nobody", "--", "sh", "-c",
+        "echo version=1 > " + target).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+    assertTrue(p.exitValue() != 0, "nobody wrote into the registry: " + out);
+    assertTrue(!Files.exists(target));
+  }
+
+  /**
+   * Three ranks of one job consuming at 1:1:2 settle on 25/25/50 % within 10 s; killing the
+   * fast one with -9 hands its share to the other two (50/50) within 10 s.
+   */
+  @Test
+  void threeRanksSettleOnTheirRatesAndAKilledRankHandsItsShareBack() throws Exception {
+    Rank a = start(1);
+    Rank b = start(1);
+    Rank c = start(2);
+    assertTrue(
+        settle(List.of(a, b, c), new double[] {0.25, 0.25, 0.5}, 10_000),
+        "did not settle on 25/25/50: " + last(a) + " " + last(b) + " " + last(c));
+    c.process.destroyForcibly(); // kill -9
+    assertTrue(c.process.waitFor(10, TimeUnit.SECONDS));
+    assertTrue(
+        settle(List.of(a, b), new double[] {0.5, 0.5}, 10_000),
+        "the killed rank's share was not handed back: " + last(a) + " " + last(b));
+  }
+
+  private boolean settle(List<Rank> rs, double[] want, long withinMillis)
+      throws InterruptedException {
+    long end = System.currentTimeMillis() + withinMillis;
+    while (System.currentTimeMillis() < end) {
+      boolean ok = true;
+      for (int i = 0; i < rs.size(); i++) {
+        ok &= Math.abs(last(rs.get(i)) - want[i]) <= 0.05;
+      }
+      if (ok) {
+        return true;
+      }
+      Thread.sleep(100);
+    }
+    return false;
+  }
+
+  private static double last(Rank r) {
+    return r.shares.isEmpty() ? -1 : r.shares.get(r.shares.size() - 1);
+  }
+
+  private Rank start(double rate) throws IOException {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process p = new ProcessBuilder(java, "-Xmx64m", "-cp", System.getProperty("java.class.path"),
+        ShareRankMain.class.getName(), root.toString(), "job", Double.toString(rate * 1000))
+        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    Rank r = new Rank(p);
+    Thread t = new Thread(() -> {
+      try (BufferedReader in = new BufferedReader(
+          new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+        String line;
+        while ((line = in.readLine()) != null) {
+          if (line.startsWith("share=")) {
+            r.shares.add(Double.parseDouble(line.substring(6)));
+          }
+        }
+      } catch (IOException ignored) {
+        // the rank was killed
+      }
+    });
+    t.setDaemon(true);
+    t.start();
+    ranks.add(r);
+    return r;
+  }
+
+  private static final class Rank {
+    final Process process;
+    final List<Double> shares = new CopyOnWriteArrayList<>();
+
+    Rank(Process process) {
+      this.process = process;
+    }
+  }
+}
