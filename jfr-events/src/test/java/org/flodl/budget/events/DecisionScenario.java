@@ -84,8 +84,8 @@ final class DecisionScenario {
       recording.start();
       ConfigurationEvent.register(
           () -> {
-            ConfigurationEvent.emit("mode", "enforce", "default");
-            ConfigurationEvent.emit("heap_max_usage", "0.5", "argument");
+            ConfigurationEvent.emit("mode", "enforce", "DEFAULT");
+            ConfigurationEvent.emit("heap_max_usage", "0.5", "AGENT_ARGS");
           });
       InstrumentedEvent.emit("com.acme.data.SampleCache", SITE, "WOVEN", "put(Object,Object)");
       s.decide();

@@ -201,7 +201,7 @@ class RecordedEventsTest {
     Map<String, String> settings =
         named(ConfigurationEvent.NAME).stream()
             .collect(Collectors.toMap(e -> e.getString("key"), e -> e.getString("source"), (a, b) -> b));
-    assertEquals(Map.of("mode", "default", "heap_max_usage", "argument"), settings);
+    assertEquals(Map.of("mode", "DEFAULT", "heap_max_usage", "AGENT_ARGS"), settings);
 
     RecordedEvent woven = named(InstrumentedEvent.NAME).get(0);
     assertEquals("com.acme.data.SampleCache", woven.getString("className"));

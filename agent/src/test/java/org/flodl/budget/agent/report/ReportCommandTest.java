@@ -88,8 +88,8 @@ class ReportCommandTest {
     assertTrue(Pattern.compile("(?m)^ +depth 0 \\(asked 8\\) +x\\d+ +SYNC_FALLBACK ").matcher(out).find(), out);
     assertTrue(Pattern.compile("(?m)^ +depth [1-7] \\(asked 8\\) +x\\d+ +CAPACITY ").matcher(out).find(), out);
     assertTrue(Pattern.compile("(?m)^Reader ring\\n  djl: " + scenario.epochs + " decisions").matcher(out).find(), out);
-    assertTrue(Pattern.compile("(?m)^  heap_max_usage +0\\.5 +argument$").matcher(out).find(), out);
-    assertTrue(Pattern.compile("(?m)^  vram_probe +fixed:3G/6360465408 +system-property$").matcher(out).find(), out);
+    assertTrue(Pattern.compile("(?m)^  heap_max_usage +0\\.5 +AGENT_ARGS$").matcher(out).find(), out);
+    assertTrue(Pattern.compile("(?m)^  vram_probe +fixed:3G/6360465408 +SYSTEM_PROPERTY$").matcher(out).find(), out);
     assertTrue(out.contains("Instrumented: 2 WOVEN, 1 FAILED"), out);
     assertTrue(out.contains("FAILED com.acme.data.Evictor (site samples): no method evict"), out);
     assertTrue(Pattern.compile("(?m)^  heap +[0-9.]+ MiB / [0-9.]+ MiB +\\d+% +[0-9.]+ MiB +\\d+ probe readings$")
