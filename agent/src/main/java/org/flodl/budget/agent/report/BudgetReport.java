@@ -155,25 +155,22 @@ final class BudgetReport {
     long held = e.getLong("heldBytes");
     long budget = e.getLong("budgetBytes");
     PerDecision d = site.decisions;
-    switch (decision) {
-      case "ADMIT_MATERIALIZED":
+    boolean admitted = decision.equals("ADMIT") || decision.equals("ADMIT_MATERIALIZED");
+    boolean declined = decision.equals("DECLINE") || decision.equals("WOULD_DECLINE");
+    if (admitted) {
+      d.admissions++;
+      d.admittedBytes += charged;
+      if (decision.equals("ADMIT_MATERIALIZED")) {
         d.materialized++;
         d.materializedBytes += charged;
-        // fall through: a materialized value is admitted
-      case "ADMIT":
-        d.admissions++;
-        d.admittedBytes += charged;
-        break;
-      case "WOULD_DECLINE":
-        d.wouldDeclines++;
-        // fall through: counted with the declines, observe mode admitted it anyway
-      case "DECLINE":
-        d.declines++;
-        d.declinedBytes += charged;
-        break;
-      default:
-        d.other++;
-        break;
+      }
+    } else if (declined) {
+      // WOULD_DECLINE: observe mode admitted it anyway; counted with the declines
+      d.declines++;
+      d.declinedBytes += charged;
+      d.wouldDeclines += decision.equals("WOULD_DECLINE") ? 1 : 0;
+    } else {
+      d.other++;
     }
     site.peak(held, budget);
     series(site.tier).add(new Point(e.getStartTime(), held, budget));

@@ -137,6 +137,28 @@ class ReportCommandTest {
   }
 
   @Test
+  void observeModesWouldDeclinesCountWithTheDeclinesAndAreNamed(@TempDir Path here) throws Exception {
+    Path file = here.resolve("observe.jfr");
+    try (Recording r = new Recording()) {
+      r.enable(org.flodl.budget.events.CacheAdmissionEvent.NAME);
+      r.start();
+      org.flodl.budget.events.CacheAdmissionEvent.emit("samples", "heap", "byte[]", 600, 600, 600,
+          false, "ADMIT", 600, 1000, 4000);
+      org.flodl.budget.events.CacheAdmissionEvent.emit("samples", "heap", "byte[]", 600, 600, 600,
+          false, "WOULD_DECLINE", 1200, 1000, 4000);
+      r.stop();
+      r.dump(file);
+    }
+    Run run = report(file.toString());
+    assertEquals(0, run.code(), run.err());
+    String[] row = siteRow(run.out());
+    assertEquals("1", row[2], "admitted");
+    assertEquals("1", row[3], "declined");
+    assertEquals("1.17 KiB / 1000 B", row[8], "observe mode held past the budget");
+    assertTrue(run.out().contains("samples: 1 of the declines were WOULD_DECLINE (observe mode kept them)"), run.out());
+  }
+
+  @Test
   void aRecordingWithoutFlodlEventsSaysSo(@TempDir Path here) throws Exception {
     Path file = here.resolve("jdk-only.jfr");
     try (Recording r = new Recording()) {
