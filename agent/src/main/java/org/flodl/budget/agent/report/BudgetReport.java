@@ -173,7 +173,7 @@ final class BudgetReport {
       d.other++;
     }
     site.peak(held, budget);
-    series(site.tier).add(new Point(e.getStartTime(), held, budget));
+    addDecision(site.tier, new Point(e.getStartTime(), held, budget));
   }
 
   private void summary(RecordedEvent e) {
@@ -192,7 +192,7 @@ final class BudgetReport {
     site.summaryReleasedBytes += e.getLong("releasedBytes");
     site.summaryCount++;
     site.peak(e.getLong("heldBytes"), e.getLong("budgetBytes"));
-    series(site.tier).add(new Point(e.getStartTime(), e.getLong("heldBytes"), e.getLong("budgetBytes")));
+    addDecision(site.tier, new Point(e.getStartTime(), e.getLong("heldBytes"), e.getLong("budgetBytes")));
   }
 
   private void release(RecordedEvent e) {
@@ -202,7 +202,7 @@ final class BudgetReport {
       site.tier = tier;
     }
     site.releasedByCause.merge(Format.orElse(text(e, "cause"), "UNKNOWN"), e.getLong("bytes"), Long::sum);
-    series(tier).add(new Point(e.getStartTime(), e.getLong("heldBytes"), -1));
+    addDecision(tier, new Point(e.getStartTime(), e.getLong("heldBytes"), -1));
   }
 
   private void depth(Map<String, DepthSite> sites, RecordedEvent e, long requested, long depth,
@@ -232,12 +232,11 @@ final class BudgetReport {
     }
   }
 
-  /** Returns the decision series of {@code tier}; a nameless tier's points go nowhere. */
-  private List<Point> series(String tier) {
-    if (tier.isEmpty()) {
-      return new ArrayList<>();
+  /** Adds a decision's reading to {@code tier}'s series; a nameless tier's readings go nowhere. */
+  private void addDecision(String tier, Point p) {
+    if (!tier.isEmpty()) {
+      tiers.computeIfAbsent(tier, TierSeries::new).addDecision(p);
     }
-    return tiers.computeIfAbsent(tier, TierSeries::new).decisions;
   }
 
   private CacheSite cacheSite(String name) {
@@ -347,12 +346,35 @@ final class BudgetReport {
 
   /** One tier's held and budget over time: from the memory probe, and from the decisions. */
   static final class TierSeries {
+    static final int MAX_DECISION_POINTS = 50_000;
     final String tier;
     final List<Point> probes = new ArrayList<>();
     final List<Point> decisions = new ArrayList<>();
 
     TierSeries(String tier) {
       this.tier = tier;
+    }
+
+    /**
+     * Adds one decision's reading. A cache that decides millions of times would fill memory, so
+     * past {@link #MAX_DECISION_POINTS} neighbouring readings are merged in pairs, keeping the one
+     * that held more: the chart keeps its peaks, the report its peak.
+     */
+    void addDecision(Point p) {
+      decisions.add(p);
+      if (decisions.size() >= MAX_DECISION_POINTS) {
+        decisions.sort(Comparator.comparing(q -> q.time));
+        List<Point> merged = new ArrayList<>(decisions.size() / 2 + 1);
+        for (int i = 0; i < decisions.size(); i += 2) {
+          Point a = decisions.get(i);
+          Point b = i + 1 < decisions.size() ? decisions.get(i + 1) : a;
+          Point keep = b.held > a.held ? b : a;
+          merged.add(keep.budget >= 0 ? keep : new Point(keep.time, keep.held,
+              a.budget >= 0 ? a.budget : b.budget));
+        }
+        decisions.clear();
+        decisions.addAll(merged);
+      }
     }
 
     /** Returns the probe's series, or the decisions' when no probe reported the tier. */
