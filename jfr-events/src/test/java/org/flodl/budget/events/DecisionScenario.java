@@ -92,7 +92,7 @@ final class DecisionScenario {
       MemoryProbeEvent.register(
           e -> {
             e.host(AVAILABLE, -1, -1).heap(4 * AVAILABLE, 3 * AVAILABLE);
-            e.tier("heap", s.heldAfterRelease, s.budget.budgetBytes()).vram(5592L << 20, 6360465408L);
+            e.tier("heap", AVAILABLE, s.heldAfterRelease, s.budget.budgetBytes()).vram(5592L << 20, 6360465408L);
             probes.incrementAndGet();
           });
       SiteSummaryEvent.register(

@@ -222,8 +222,9 @@ final class BudgetReport {
     for (String tier : TIERS) {
       long held = e.getLong(tier + "HeldBytes");
       long budget = e.getLong(tier + "BudgetBytes");
+      long available = e.hasField(tier + "AvailableBytes") ? e.getLong(tier + "AvailableBytes") : -1;
       if (held >= 0 || budget >= 0) {
-        tiers.get(tier).probes.add(new Point(t, held, budget));
+        tiers.get(tier).probes.add(new Point(t, held, budget, available));
       }
     }
     if (e.getLong("vramTotalBytes") > 0) {
@@ -331,16 +332,22 @@ final class BudgetReport {
     }
   }
 
-  /** A held and budget reading at a time; -1 is unknown. */
+  /** A held, budget and (from the memory probe) available reading at a time; -1 is unknown. */
   static final class Point {
     final Instant time;
     final long held;
     final long budget;
+    final long available;
 
     Point(Instant time, long held, long budget) {
+      this(time, held, budget, -1);
+    }
+
+    Point(Instant time, long held, long budget, long available) {
       this.time = time;
       this.held = held;
       this.budget = budget;
+      this.available = available;
     }
   }
 

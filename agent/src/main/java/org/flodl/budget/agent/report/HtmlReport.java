@@ -22,6 +22,7 @@ final class HtmlReport {
       "#17becf", "#8c564b", "#e377c2"};
   private static final String HELD = "#1f77b4";
   private static final String BUDGET = "#d62728";
+  private static final String AVAILABLE = "#8c959f";
 
   private static final String STYLE =
       "body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;"
@@ -132,6 +133,7 @@ final class HtmlReport {
     for (TierSeries t : shown) {
       List<double[]> held = new ArrayList<>();
       List<double[]> budget = new ArrayList<>();
+      List<double[]> available = new ArrayList<>();
       for (Point p : t.best()) {
         double x = r.at(p.time);
         if (p.held >= 0) {
@@ -140,13 +142,20 @@ final class HtmlReport {
         if (p.budget >= 0) {
           budget.add(new double[] {x, p.budget});
         }
+        if (p.available >= 0) {
+          available.add(new double[] {x, p.available});
+        }
       }
       boolean probe = !t.probes.isEmpty();
       String title = t.tier + " tier: peak " + Format.bytes(t.peakHeld()) + " held of "
           + Format.bytes(t.budgetAtPeak()) + (probe ? "" : " (from the decisions; no memory probe)");
-      b.append(SvgChart.render(title, true, r.seconds(), List.of(
-          new SvgChart.Series("held", HELD, false, !probe, held),
-          new SvgChart.Series("budget", BUDGET, true, !probe, budget))));
+      List<SvgChart.Series> lines = new ArrayList<>();
+      if (!available.isEmpty()) {
+        lines.add(new SvgChart.Series("available", AVAILABLE, true, false, available));
+      }
+      lines.add(new SvgChart.Series("held", HELD, false, !probe, held));
+      lines.add(new SvgChart.Series("budget", BUDGET, true, !probe, budget));
+      b.append(SvgChart.render(title, true, r.seconds(), lines));
     }
     if (!r.vramTotal.isEmpty()) {
       b.append(SvgChart.render("VRAM: used and total", true, r.seconds(), List.of(

@@ -121,6 +121,7 @@ class ReportCommandTest {
     String withoutNamespace = page.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
     assertFalse(withoutNamespace.contains("http://") || withoutNamespace.contains("https://"), "no network");
     assertTrue(page.contains("aria-label=\"heap tier: peak "), "held against budget chart");
+    assertTrue(page.contains(">available</text>"), "the probe's available line in the tier chart");
     assertTrue(page.contains("aria-label=\"Prefetch depth, in batches"), "depth chart");
     assertTrue(page.contains("aria-label=\"VRAM: used and total\""), "VRAM chart");
     assertEquals(3, count(page, "<svg "), "heap, VRAM and depth charts");

@@ -111,7 +111,7 @@ final class TrainingScenario {
     MemoryProbeEvent.register(
         e -> e.host(hostAvailable, -1, -1)
             .heap(4L << 30, (1L << 30) + heap.held())
-            .tier("heap", heap.held(), heap.budget())
+            .tier("heap", hostAvailable, heap.held(), heap.budget())
             .vram(vramUsed, VRAM_TOTAL));
     SiteSummaryEvent.register(
         () -> {
