@@ -110,11 +110,11 @@ final class BudgetReport {
         release(e);
         break;
       case PREFETCH_DEPTH:
-        depth(prefetchSites, e, e.getLong("requestedDepth"), e.getLong("depth"),
-            text(e, "device"), e.getLong("batchBytes"));
+        depth(prefetchSites, e, num(e, "requestedDepth"), num(e, "depth"),
+            text(e, "device"), num(e, "batchBytes"));
         break;
       case RING_SLOTS:
-        depth(ringSites, e, -1, e.getLong("slots"), null, e.getLong("perSampleBytes") * e.getLong("batchSize"));
+        depth(ringSites, e, -1, num(e, "slots"), null, num(e, "perSampleBytes") * num(e, "batchSize"));
         break;
       case MEMORY_PROBE:
         probe(e);
@@ -151,9 +151,9 @@ final class BudgetReport {
     CacheSite site = cacheSite(text(e, "site"));
     site.tier = lower(text(e, "tier"));
     String decision = Format.orElse(text(e, "decision"), "").toUpperCase(Locale.ROOT);
-    long charged = e.getLong("chargedBytes");
-    long held = e.getLong("heldBytes");
-    long budget = e.getLong("budgetBytes");
+    long charged = num(e, "chargedBytes");
+    long held = num(e, "heldBytes");
+    long budget = num(e, "budgetBytes");
     PerDecision d = site.decisions;
     boolean admitted = decision.equals("ADMIT") || decision.equals("ADMIT_MATERIALIZED");
     boolean declined = decision.equals("DECLINE") || decision.equals("WOULD_DECLINE");
@@ -183,16 +183,16 @@ final class BudgetReport {
       site.tier = tier;
     }
     PerDecision s = site.summaries;
-    s.admissions += e.getLong("admissions");
-    s.declines += e.getLong("declines");
-    s.materialized += e.getLong("materialized");
-    s.admittedBytes += e.getLong("admittedBytes");
-    s.declinedBytes += e.getLong("declinedBytes");
-    s.materializedBytes += e.getLong("materializedBytes");
-    site.summaryReleasedBytes += e.getLong("releasedBytes");
+    s.admissions += num(e, "admissions");
+    s.declines += num(e, "declines");
+    s.materialized += num(e, "materialized");
+    s.admittedBytes += num(e, "admittedBytes");
+    s.declinedBytes += num(e, "declinedBytes");
+    s.materializedBytes += num(e, "materializedBytes");
+    site.summaryReleasedBytes += num(e, "releasedBytes");
     site.summaryCount++;
-    site.peak(e.getLong("heldBytes"), e.getLong("budgetBytes"));
-    addDecision(site.tier, new Point(e.getStartTime(), e.getLong("heldBytes"), e.getLong("budgetBytes")));
+    site.peak(num(e, "heldBytes"), num(e, "budgetBytes"));
+    addDecision(site.tier, new Point(e.getStartTime(), num(e, "heldBytes"), num(e, "budgetBytes")));
   }
 
   private void release(RecordedEvent e) {
@@ -201,8 +201,8 @@ final class BudgetReport {
     if (site.tier.isEmpty()) {
       site.tier = tier;
     }
-    site.releasedByCause.merge(Format.orElse(text(e, "cause"), "UNKNOWN"), e.getLong("bytes"), Long::sum);
-    addDecision(tier, new Point(e.getStartTime(), e.getLong("heldBytes"), -1));
+    site.releasedByCause.merge(Format.orElse(text(e, "cause"), "UNKNOWN"), num(e, "bytes"), Long::sum);
+    addDecision(tier, new Point(e.getStartTime(), num(e, "heldBytes"), -1));
   }
 
   private void depth(Map<String, DepthSite> sites, RecordedEvent e, long requested, long depth,
@@ -220,16 +220,16 @@ final class BudgetReport {
     probes++;
     Instant t = e.getStartTime();
     for (String tier : TIERS) {
-      long held = e.getLong(tier + "HeldBytes");
-      long budget = e.getLong(tier + "BudgetBytes");
-      long available = e.hasField(tier + "AvailableBytes") ? e.getLong(tier + "AvailableBytes") : -1;
+      long held = num(e, tier + "HeldBytes");
+      long budget = num(e, tier + "BudgetBytes");
+      long available = num(e, tier + "AvailableBytes");
       if (held >= 0 || budget >= 0) {
         tiers.get(tier).probes.add(new Point(t, held, budget, available));
       }
     }
-    if (e.getLong("vramTotalBytes") > 0) {
-      vramUsed.add(new Point(t, e.getLong("vramUsedBytes"), -1));
-      vramTotal.add(new Point(t, e.getLong("vramTotalBytes"), -1));
+    if (num(e, "vramTotalBytes") > 0) {
+      vramUsed.add(new Point(t, num(e, "vramUsedBytes"), -1));
+      vramTotal.add(new Point(t, num(e, "vramTotalBytes"), -1));
     }
   }
 
@@ -267,6 +267,16 @@ final class BudgetReport {
     for (DepthSite site : ringSites.values()) {
       site.points.sort(Comparator.comparing(p -> p.time));
     }
+  }
+
+  /** Returns a numeric field, or -1 when this recording's version of the event lacks it. */
+  static long num(RecordedEvent e, String field) {
+    return e.hasField(field) ? e.getLong(field) : -1;
+  }
+
+  /** Returns a fraction field, or NaN when this recording's version of the event lacks it. */
+  static double fraction(RecordedEvent e, String field) {
+    return e.hasField(field) ? e.getDouble(field) : Double.NaN;
   }
 
   private static String text(RecordedEvent e, String field) {

@@ -90,6 +90,8 @@ class ReportCommandTest {
     assertTrue(Pattern.compile("(?m)^Reader ring\\n  djl: " + scenario.epochs + " decisions").matcher(out).find(), out);
     assertTrue(Pattern.compile("(?m)^  heap_max_usage +0\\.5 +AGENT_ARGS$").matcher(out).find(), out);
     assertTrue(Pattern.compile("(?m)^  vram_probe +fixed:3G/6360465408 +SYSTEM_PROPERTY$").matcher(out).find(), out);
+    assertTrue(Pattern.compile("(?m)^  budget computed for heap 120 times, last [0-9.]+ MiB = 50% of \\([0-9.]+ MiB available \\+ [0-9.]+ MiB held\\)$")
+        .matcher(out).find(), out);
     assertTrue(out.contains("Instrumented: 2 WOVEN, 1 FAILED"), out);
     assertTrue(out.contains("FAILED com.acme.data.Evictor (site samples): no method evict"), out);
     assertTrue(Pattern.compile("(?m)^  heap +[0-9.]+ MiB / [0-9.]+ MiB +\\d+% +[0-9.]+ MiB +\\d+ probe readings$")
