@@ -34,7 +34,7 @@ public final class ConfigurationEvent extends Event {
   String value;
 
   @Label("Source")
-  @Description("Where the value came from: argument, system-property, environment or default")
+  @Description("Where the value came from: AGENT_ARGS, SYSTEM_PROPERTY, ENVIRONMENT, DEFAULT or RUNTIME")
   String source;
 
   /** Commits one setting when the event is enabled; a disabled event costs a branch. */

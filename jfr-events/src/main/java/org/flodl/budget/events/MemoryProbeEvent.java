@@ -62,6 +62,11 @@ public final class MemoryProbeEvent extends Event {
   @DataAmount
   long directMaxBytes = -1;
 
+  @Label("Heap Available")
+  @Description("What the heap tier's probe reports available (max heap minus live heap after the last GC), -1 when unknown")
+  @DataAmount
+  long heapAvailableBytes = -1;
+
   @Label("Heap Held")
   @Description("Bytes the heap tier's caches hold")
   @DataAmount
@@ -71,6 +76,11 @@ public final class MemoryProbeEvent extends Event {
   @Description("The heap tier's budget")
   @DataAmount
   long heapBudgetBytes = -1;
+
+  @Label("Direct Available")
+  @Description("What the direct tier's probe reports available (min(host available, MaxDirectMemorySize minus direct used)), -1 when unknown")
+  @DataAmount
+  long directAvailableBytes = -1;
 
   @Label("Direct Held")
   @Description("Bytes the direct tier's caches hold")
@@ -82,6 +92,11 @@ public final class MemoryProbeEvent extends Event {
   @DataAmount
   long directBudgetBytes = -1;
 
+  @Label("Native Available")
+  @Description("What the native tier's probe reports available (host available), -1 when unknown")
+  @DataAmount
+  long nativeAvailableBytes = -1;
+
   @Label("Native Held")
   @Description("Bytes the native tier's caches hold")
   @DataAmount
@@ -91,6 +106,11 @@ public final class MemoryProbeEvent extends Event {
   @Description("The native tier's budget")
   @DataAmount
   long nativeBudgetBytes = -1;
+
+  @Label("Device Available")
+  @Description("What the device tier's probe reports available (free VRAM), -1 when unknown")
+  @DataAmount
+  long deviceAvailableBytes = -1;
 
   @Label("Device Held")
   @Description("Bytes the device tier's caches hold")
@@ -139,20 +159,33 @@ public final class MemoryProbeEvent extends Event {
    * ({@code heap}, {@code direct}, {@code native}, {@code device}, any case), others are ignored.
    */
   public MemoryProbeEvent tier(String tier, long heldBytes, long budgetBytes) {
+    return tier(tier, -1, heldBytes, budgetBytes);
+  }
+
+  /**
+   * Returns this event with one tier's available, held and budget bytes set (-1 for unknown);
+   * {@code tier} is a tier label ({@code heap}, {@code direct}, {@code native}, {@code device},
+   * any case), others are ignored.
+   */
+  public MemoryProbeEvent tier(String tier, long availableBytes, long heldBytes, long budgetBytes) {
     switch (tier.toLowerCase(java.util.Locale.ROOT)) {
       case "heap":
+        heapAvailableBytes = availableBytes;
         heapHeldBytes = heldBytes;
         heapBudgetBytes = budgetBytes;
         break;
       case "direct":
+        directAvailableBytes = availableBytes;
         directHeldBytes = heldBytes;
         directBudgetBytes = budgetBytes;
         break;
       case "native":
+        nativeAvailableBytes = availableBytes;
         nativeHeldBytes = heldBytes;
         nativeBudgetBytes = budgetBytes;
         break;
       case "device":
+        deviceAvailableBytes = availableBytes;
         deviceHeldBytes = heldBytes;
         deviceBudgetBytes = budgetBytes;
         break;

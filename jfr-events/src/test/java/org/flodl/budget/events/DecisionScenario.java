@@ -84,15 +84,15 @@ final class DecisionScenario {
       recording.start();
       ConfigurationEvent.register(
           () -> {
-            ConfigurationEvent.emit("mode", "enforce", "default");
-            ConfigurationEvent.emit("heap_max_usage", "0.5", "argument");
+            ConfigurationEvent.emit("mode", "enforce", "DEFAULT");
+            ConfigurationEvent.emit("heap_max_usage", "0.5", "AGENT_ARGS");
           });
       InstrumentedEvent.emit("com.acme.data.SampleCache", SITE, "WOVEN", "put(Object,Object)");
       s.decide();
       MemoryProbeEvent.register(
           e -> {
             e.host(AVAILABLE, -1, -1).heap(4 * AVAILABLE, 3 * AVAILABLE);
-            e.tier("heap", s.heldAfterRelease, s.budget.budgetBytes()).vram(5592L << 20, 6360465408L);
+            e.tier("heap", AVAILABLE, s.heldAfterRelease, s.budget.budgetBytes()).vram(5592L << 20, 6360465408L);
             probes.incrementAndGet();
           });
       SiteSummaryEvent.register(

@@ -186,9 +186,11 @@ class RecordedEventsTest {
   void periodicEventsCarryWhatTheirFillersSet() {
     RecordedEvent probe = named(MemoryProbeEvent.NAME).get(0);
     assertEquals(DecisionScenario.AVAILABLE, probe.getLong("hostAvailableBytes"));
+    assertEquals(DecisionScenario.AVAILABLE, probe.getLong("heapAvailableBytes"));
     assertEquals(310_000, probe.getLong("heapHeldBytes"));
     assertEquals(500_000, probe.getLong("heapBudgetBytes"));
     assertEquals(-1, probe.getLong("directHeldBytes"), "a tier the filler left unset reads -1");
+    assertEquals(-1, probe.getLong("directAvailableBytes"));
     assertEquals(5592L << 20, probe.getLong("vramUsedBytes"));
     assertEquals(6360465408L, probe.getLong("vramTotalBytes"));
 
@@ -201,7 +203,7 @@ class RecordedEventsTest {
     Map<String, String> settings =
         named(ConfigurationEvent.NAME).stream()
             .collect(Collectors.toMap(e -> e.getString("key"), e -> e.getString("source"), (a, b) -> b));
-    assertEquals(Map.of("mode", "default", "heap_max_usage", "argument"), settings);
+    assertEquals(Map.of("mode", "DEFAULT", "heap_max_usage", "AGENT_ARGS"), settings);
 
     RecordedEvent woven = named(InstrumentedEvent.NAME).get(0);
     assertEquals("com.acme.data.SampleCache", woven.getString("className"));

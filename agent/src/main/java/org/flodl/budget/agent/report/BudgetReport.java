@@ -110,11 +110,11 @@ final class BudgetReport {
         release(e);
         break;
       case PREFETCH_DEPTH:
-        depth(prefetchSites, e, e.getLong("requestedDepth"), e.getLong("depth"),
-            text(e, "device"), e.getLong("batchBytes"));
+        depth(prefetchSites, e, num(e, "requestedDepth"), num(e, "depth"),
+            text(e, "device"), num(e, "batchBytes"));
         break;
       case RING_SLOTS:
-        depth(ringSites, e, -1, e.getLong("slots"), null, e.getLong("perSampleBytes") * e.getLong("batchSize"));
+        depth(ringSites, e, -1, num(e, "slots"), null, num(e, "perSampleBytes") * num(e, "batchSize"));
         break;
       case MEMORY_PROBE:
         probe(e);
@@ -151,32 +151,29 @@ final class BudgetReport {
     CacheSite site = cacheSite(text(e, "site"));
     site.tier = lower(text(e, "tier"));
     String decision = Format.orElse(text(e, "decision"), "").toUpperCase(Locale.ROOT);
-    long charged = e.getLong("chargedBytes");
-    long held = e.getLong("heldBytes");
-    long budget = e.getLong("budgetBytes");
+    long charged = num(e, "chargedBytes");
+    long held = num(e, "heldBytes");
+    long budget = num(e, "budgetBytes");
     PerDecision d = site.decisions;
-    switch (decision) {
-      case "ADMIT_MATERIALIZED":
+    boolean admitted = decision.equals("ADMIT") || decision.equals("ADMIT_MATERIALIZED");
+    boolean declined = decision.equals("DECLINE") || decision.equals("WOULD_DECLINE");
+    if (admitted) {
+      d.admissions++;
+      d.admittedBytes += charged;
+      if (decision.equals("ADMIT_MATERIALIZED")) {
         d.materialized++;
         d.materializedBytes += charged;
-        // fall through: a materialized value is admitted
-      case "ADMIT":
-        d.admissions++;
-        d.admittedBytes += charged;
-        break;
-      case "WOULD_DECLINE":
-        d.wouldDeclines++;
-        // fall through: counted with the declines, observe mode admitted it anyway
-      case "DECLINE":
-        d.declines++;
-        d.declinedBytes += charged;
-        break;
-      default:
-        d.other++;
-        break;
+      }
+    } else if (declined) {
+      // WOULD_DECLINE: observe mode admitted it anyway; counted with the declines
+      d.declines++;
+      d.declinedBytes += charged;
+      d.wouldDeclines += decision.equals("WOULD_DECLINE") ? 1 : 0;
+    } else {
+      d.other++;
     }
     site.peak(held, budget);
-    series(site.tier).add(new Point(e.getStartTime(), held, budget));
+    addDecision(site.tier, new Point(e.getStartTime(), held, budget));
   }
 
   private void summary(RecordedEvent e) {
@@ -186,16 +183,16 @@ final class BudgetReport {
       site.tier = tier;
     }
     PerDecision s = site.summaries;
-    s.admissions += e.getLong("admissions");
-    s.declines += e.getLong("declines");
-    s.materialized += e.getLong("materialized");
-    s.admittedBytes += e.getLong("admittedBytes");
-    s.declinedBytes += e.getLong("declinedBytes");
-    s.materializedBytes += e.getLong("materializedBytes");
-    site.summaryReleasedBytes += e.getLong("releasedBytes");
+    s.admissions += num(e, "admissions");
+    s.declines += num(e, "declines");
+    s.materialized += num(e, "materialized");
+    s.admittedBytes += num(e, "admittedBytes");
+    s.declinedBytes += num(e, "declinedBytes");
+    s.materializedBytes += num(e, "materializedBytes");
+    site.summaryReleasedBytes += num(e, "releasedBytes");
     site.summaryCount++;
-    site.peak(e.getLong("heldBytes"), e.getLong("budgetBytes"));
-    series(site.tier).add(new Point(e.getStartTime(), e.getLong("heldBytes"), e.getLong("budgetBytes")));
+    site.peak(num(e, "heldBytes"), num(e, "budgetBytes"));
+    addDecision(site.tier, new Point(e.getStartTime(), num(e, "heldBytes"), num(e, "budgetBytes")));
   }
 
   private void release(RecordedEvent e) {
@@ -204,8 +201,8 @@ final class BudgetReport {
     if (site.tier.isEmpty()) {
       site.tier = tier;
     }
-    site.releasedByCause.merge(Format.orElse(text(e, "cause"), "UNKNOWN"), e.getLong("bytes"), Long::sum);
-    series(tier).add(new Point(e.getStartTime(), e.getLong("heldBytes"), -1));
+    site.releasedByCause.merge(Format.orElse(text(e, "cause"), "UNKNOWN"), num(e, "bytes"), Long::sum);
+    addDecision(tier, new Point(e.getStartTime(), num(e, "heldBytes"), -1));
   }
 
   private void depth(Map<String, DepthSite> sites, RecordedEvent e, long requested, long depth,
@@ -223,24 +220,24 @@ final class BudgetReport {
     probes++;
     Instant t = e.getStartTime();
     for (String tier : TIERS) {
-      long held = e.getLong(tier + "HeldBytes");
-      long budget = e.getLong(tier + "BudgetBytes");
+      long held = num(e, tier + "HeldBytes");
+      long budget = num(e, tier + "BudgetBytes");
+      long available = num(e, tier + "AvailableBytes");
       if (held >= 0 || budget >= 0) {
-        tiers.get(tier).probes.add(new Point(t, held, budget));
+        tiers.get(tier).probes.add(new Point(t, held, budget, available));
       }
     }
-    if (e.getLong("vramTotalBytes") > 0) {
-      vramUsed.add(new Point(t, e.getLong("vramUsedBytes"), -1));
-      vramTotal.add(new Point(t, e.getLong("vramTotalBytes"), -1));
+    if (num(e, "vramTotalBytes") > 0) {
+      vramUsed.add(new Point(t, num(e, "vramUsedBytes"), -1));
+      vramTotal.add(new Point(t, num(e, "vramTotalBytes"), -1));
     }
   }
 
-  /** Returns the decision series of {@code tier}; a nameless tier's points go nowhere. */
-  private List<Point> series(String tier) {
-    if (tier.isEmpty()) {
-      return new ArrayList<>();
+  /** Adds a decision's reading to {@code tier}'s series; a nameless tier's readings go nowhere. */
+  private void addDecision(String tier, Point p) {
+    if (!tier.isEmpty()) {
+      tiers.computeIfAbsent(tier, TierSeries::new).addDecision(p);
     }
-    return tiers.computeIfAbsent(tier, TierSeries::new).decisions;
   }
 
   private CacheSite cacheSite(String name) {
@@ -270,6 +267,16 @@ final class BudgetReport {
     for (DepthSite site : ringSites.values()) {
       site.points.sort(Comparator.comparing(p -> p.time));
     }
+  }
+
+  /** Returns a numeric field, or -1 when this recording's version of the event lacks it. */
+  static long num(RecordedEvent e, String field) {
+    return e.hasField(field) ? e.getLong(field) : -1;
+  }
+
+  /** Returns a fraction field, or NaN when this recording's version of the event lacks it. */
+  static double fraction(RecordedEvent e, String field) {
+    return e.hasField(field) ? e.getDouble(field) : Double.NaN;
   }
 
   private static String text(RecordedEvent e, String field) {
@@ -335,27 +342,56 @@ final class BudgetReport {
     }
   }
 
-  /** A held and budget reading at a time; -1 is unknown. */
+  /** A held, budget and (from the memory probe) available reading at a time; -1 is unknown. */
   static final class Point {
     final Instant time;
     final long held;
     final long budget;
+    final long available;
 
     Point(Instant time, long held, long budget) {
+      this(time, held, budget, -1);
+    }
+
+    Point(Instant time, long held, long budget, long available) {
       this.time = time;
       this.held = held;
       this.budget = budget;
+      this.available = available;
     }
   }
 
   /** One tier's held and budget over time: from the memory probe, and from the decisions. */
   static final class TierSeries {
+    static final int MAX_DECISION_POINTS = 50_000;
     final String tier;
     final List<Point> probes = new ArrayList<>();
     final List<Point> decisions = new ArrayList<>();
 
     TierSeries(String tier) {
       this.tier = tier;
+    }
+
+    /**
+     * Adds one decision's reading. A cache that decides millions of times would fill memory, so
+     * past {@link #MAX_DECISION_POINTS} neighbouring readings are merged in pairs, keeping the one
+     * that held more: the chart keeps its peaks, the report its peak.
+     */
+    void addDecision(Point p) {
+      decisions.add(p);
+      if (decisions.size() >= MAX_DECISION_POINTS) {
+        decisions.sort(Comparator.comparing(q -> q.time));
+        List<Point> merged = new ArrayList<>(decisions.size() / 2 + 1);
+        for (int i = 0; i < decisions.size(); i += 2) {
+          Point a = decisions.get(i);
+          Point b = i + 1 < decisions.size() ? decisions.get(i + 1) : a;
+          Point keep = b.held > a.held ? b : a;
+          merged.add(keep.budget >= 0 ? keep : new Point(keep.time, keep.held,
+              a.budget >= 0 ? a.budget : b.budget));
+        }
+        decisions.clear();
+        decisions.addAll(merged);
+      }
     }
 
     /** Returns the probe's series, or the decisions' when no probe reported the tier. */

@@ -25,6 +25,14 @@ final class Format {
     return String.format(Locale.ROOT, "%.0f%%", 100.0 * part / whole);
   }
 
+  /** Returns a fraction as a percentage ({@code 0.5} is {@code 50%}), or {@code ?} when unknown. */
+  static String fraction(double f) {
+    if (Double.isNaN(f)) {
+      return "?";
+    }
+    return String.format(Locale.ROOT, "%.0f%%", 100.0 * f);
+  }
+
   /** Returns seconds with one decimal. */
   static String seconds(double seconds) {
     return String.format(Locale.ROOT, "%.1f s", seconds);

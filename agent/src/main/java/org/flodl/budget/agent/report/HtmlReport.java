@@ -22,15 +22,16 @@ final class HtmlReport {
       "#17becf", "#8c564b", "#e377c2"};
   private static final String HELD = "#1f77b4";
   private static final String BUDGET = "#d62728";
+  private static final String AVAILABLE = "#8c959f";
 
   private static final String STYLE =
       "body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;"
-          + "margin:24px auto;max-width:1080px;padding:0 16px;color:#1b1f24;background:#fff}"
+          + "margin:24px auto;max-width:1200px;padding:0 16px;color:#1b1f24;background:#fff}"
           + "h1{font-size:24px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;"
           + "border-bottom:1px solid #d0d7de;padding-bottom:4px}"
           + ".meta{color:#57606a;margin:0 0 12px}"
           + "table{border-collapse:collapse;width:100%;margin:6px 0 4px;font-variant-numeric:tabular-nums}"
-          + "th,td{padding:4px 10px;border-bottom:1px solid #eaeef2;text-align:right;white-space:nowrap}"
+          + "th,td{padding:4px 8px;border-bottom:1px solid #eaeef2;text-align:right;white-space:nowrap}"
           + "th{background:#f6f8fa;font-weight:600}th:first-child,td:first-child,td.l,th.l{text-align:left}"
           + "td.why{text-align:left;white-space:normal;color:#57606a}"
           + ".note{color:#57606a;margin:4px 0}.warn{color:#9a6700}"
@@ -132,6 +133,7 @@ final class HtmlReport {
     for (TierSeries t : shown) {
       List<double[]> held = new ArrayList<>();
       List<double[]> budget = new ArrayList<>();
+      List<double[]> available = new ArrayList<>();
       for (Point p : t.best()) {
         double x = r.at(p.time);
         if (p.held >= 0) {
@@ -140,13 +142,20 @@ final class HtmlReport {
         if (p.budget >= 0) {
           budget.add(new double[] {x, p.budget});
         }
+        if (p.available >= 0) {
+          available.add(new double[] {x, p.available});
+        }
       }
       boolean probe = !t.probes.isEmpty();
       String title = t.tier + " tier: peak " + Format.bytes(t.peakHeld()) + " held of "
           + Format.bytes(t.budgetAtPeak()) + (probe ? "" : " (from the decisions; no memory probe)");
-      b.append(SvgChart.render(title, true, r.seconds(), List.of(
-          new SvgChart.Series("held", HELD, false, !probe, held),
-          new SvgChart.Series("budget", BUDGET, true, !probe, budget))));
+      List<SvgChart.Series> lines = new ArrayList<>();
+      if (!available.isEmpty()) {
+        lines.add(new SvgChart.Series("available", AVAILABLE, true, false, available));
+      }
+      lines.add(new SvgChart.Series("held", HELD, false, !probe, held));
+      lines.add(new SvgChart.Series("budget", BUDGET, true, !probe, budget));
+      b.append(SvgChart.render(title, true, r.seconds(), lines));
     }
     if (!r.vramTotal.isEmpty()) {
       b.append(SvgChart.render("VRAM: used and total", true, r.seconds(), List.of(
@@ -234,7 +243,7 @@ final class HtmlReport {
       b.append("<p class=\"note\">Not recorded (flodl.agent.Configuration was off).</p>\n");
       return;
     }
-    b.append("<table><tr><th>key</th><th class=\"l\">value</th><th class=\"l\">source</th></tr>\n");
+    b.append("<table style=\"width:auto\"><tr><th>key</th><th class=\"l\">value</th><th class=\"l\">source</th></tr>\n");
     for (Setting s : r.configuration.values()) {
       b.append("<tr><td>").append(Format.html(s.key)).append("</td><td class=\"l\">")
           .append(Format.html(s.value)).append("</td><td class=\"l\">").append(Format.html(s.source))

@@ -12,7 +12,7 @@ final class Reasons {
           "CPU_OVERLAP", "not a GPU: the double buffer, for overlap",
           "UNPRICED_BATCH", "no batch priced yet: the seed's default, claiming nothing",
           "PROBE_FAILED", "the VRAM probe failed: the floor is declined",
-          "REQUESTED", "prefetch=cap kept the application's lower request");
+          "REQUESTED", "prefetch=cap kept the request, below the policy's depth");
 
   private static final Map<String, String> RING =
       Map.of(

@@ -73,9 +73,12 @@ public final class ReportCommand {
     BudgetReport report;
     try {
       report = BudgetReport.read(recording);
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException e) {
       err.println("flodl-budget report: " + recording + " is not a JFR recording ("
           + Format.orElse(e.getMessage(), e.getClass().getSimpleName()) + ")");
+      return BAD_INPUT;
+    } catch (RuntimeException e) {
+      err.println("flodl-budget report: cannot read " + recording + " (" + e + ")");
       return BAD_INPUT;
     }
     if (report.flodlEvents() == 0) {

@@ -158,22 +158,23 @@ final class TextReport {
       RecordedEvent last = e.getValue();
       b.append("  budget computed for ").append(Format.orElse(e.getKey(), "?")).append(' ')
           .append(Format.count(r.budgetCounts.get(e.getKey()))).append(" times, last ")
-          .append(Format.bytes(last.getLong("budgetBytes"))).append(" = ")
-          .append(Format.share(Math.round(last.getDouble("maxUsage") * 1000), 1000)).append(" of (")
-          .append(Format.bytes(last.getLong("availableBytes"))).append(" available + ")
-          .append(Format.bytes(last.getLong("heldBytes"))).append(" held)");
-      if (last.getDouble("hostShare") != 1.0) {
-        b.append(" x host share ").append(Format.share(Math.round(last.getDouble("hostShare") * 1000), 1000));
+          .append(Format.bytes(BudgetReport.num(last, "budgetBytes"))).append(" = ")
+          .append(Format.fraction(BudgetReport.fraction(last, "maxUsage"))).append(" of (")
+          .append(Format.bytes(BudgetReport.num(last, "availableBytes"))).append(" available + ")
+          .append(Format.bytes(BudgetReport.num(last, "heldBytes"))).append(" held)");
+      double share = BudgetReport.fraction(last, "hostShare");
+      if (!Double.isNaN(share) && share != 1.0) {
+        b.append(" x host share ").append(Format.fraction(share));
       }
-      if (last.getLong("ringBytes") > 0) {
-        b.append(" - ring ").append(Format.bytes(last.getLong("ringBytes")));
+      if (BudgetReport.num(last, "ringBytes") > 0) {
+        b.append(" - ring ").append(Format.bytes(BudgetReport.num(last, "ringBytes")));
       }
       b.append('\n');
     }
     if (r.lastSplit != null) {
-      b.append("  stager split: ").append(Format.bytes(r.lastSplit.getLong("totalBytes")))
-          .append(" = pinned ").append(Format.bytes(r.lastSplit.getLong("pinnedBytes")))
-          .append(" + stream ").append(Format.bytes(r.lastSplit.getLong("streamBytes"))).append('\n');
+      b.append("  stager split: ").append(Format.bytes(BudgetReport.num(r.lastSplit, "totalBytes")))
+          .append(" = pinned ").append(Format.bytes(BudgetReport.num(r.lastSplit, "pinnedBytes")))
+          .append(" + stream ").append(Format.bytes(BudgetReport.num(r.lastSplit, "streamBytes"))).append('\n');
     }
     if (rows.size() > 1 || !r.lastBudget.isEmpty() || r.lastSplit != null) {
       b.append('\n');

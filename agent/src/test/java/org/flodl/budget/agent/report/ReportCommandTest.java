@@ -84,12 +84,14 @@ class ReportCommandTest {
   void textReportsDepthsWithTheirReasonsAndTheConfiguration() {
     String out = report(recording.toString()).out();
     assertTrue(out.contains("djl (cuda:0): " + scenario.epochs + " decisions, last depth " + scenario.lastDepth), out);
-    assertTrue(Pattern.compile("(?m)^ +depth 8 \\(asked 8\\) +x\\d+ +REQUESTED +prefetch=cap kept").matcher(out).find(), out);
+    assertTrue(Pattern.compile("(?m)^ +depth 8 \\(asked 8\\) +x\\d+ +REQUESTED +prefetch=cap kept the request").matcher(out).find(), out);
     assertTrue(Pattern.compile("(?m)^ +depth 0 \\(asked 8\\) +x\\d+ +SYNC_FALLBACK ").matcher(out).find(), out);
     assertTrue(Pattern.compile("(?m)^ +depth [1-7] \\(asked 8\\) +x\\d+ +CAPACITY ").matcher(out).find(), out);
     assertTrue(Pattern.compile("(?m)^Reader ring\\n  djl: " + scenario.epochs + " decisions").matcher(out).find(), out);
-    assertTrue(Pattern.compile("(?m)^  heap_max_usage +0\\.5 +argument$").matcher(out).find(), out);
-    assertTrue(Pattern.compile("(?m)^  vram_probe +fixed:3G/6360465408 +system-property$").matcher(out).find(), out);
+    assertTrue(Pattern.compile("(?m)^  heap_max_usage +0\\.5 +AGENT_ARGS$").matcher(out).find(), out);
+    assertTrue(Pattern.compile("(?m)^  vram_probe +fixed:3G/6360465408 +SYSTEM_PROPERTY$").matcher(out).find(), out);
+    assertTrue(Pattern.compile("(?m)^  budget computed for heap 120 times, last [0-9.]+ MiB = 50% of \\([0-9.]+ MiB available \\+ [0-9.]+ MiB held\\)$")
+        .matcher(out).find(), out);
     assertTrue(out.contains("Instrumented: 2 WOVEN, 1 FAILED"), out);
     assertTrue(out.contains("FAILED com.acme.data.Evictor (site samples): no method evict"), out);
     assertTrue(Pattern.compile("(?m)^  heap +[0-9.]+ MiB / [0-9.]+ MiB +\\d+% +[0-9.]+ MiB +\\d+ probe readings$")
@@ -121,6 +123,7 @@ class ReportCommandTest {
     String withoutNamespace = page.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
     assertFalse(withoutNamespace.contains("http://") || withoutNamespace.contains("https://"), "no network");
     assertTrue(page.contains("aria-label=\"heap tier: peak "), "held against budget chart");
+    assertTrue(page.contains(">available</text>"), "the probe's available line in the tier chart");
     assertTrue(page.contains("aria-label=\"Prefetch depth, in batches"), "depth chart");
     assertTrue(page.contains("aria-label=\"VRAM: used and total\""), "VRAM chart");
     assertEquals(3, count(page, "<svg "), "heap, VRAM and depth charts");
@@ -134,6 +137,28 @@ class ReportCommandTest {
       n++;
     }
     return n;
+  }
+
+  @Test
+  void observeModesWouldDeclinesCountWithTheDeclinesAndAreNamed(@TempDir Path here) throws Exception {
+    Path file = here.resolve("observe.jfr");
+    try (Recording r = new Recording()) {
+      r.enable(org.flodl.budget.events.CacheAdmissionEvent.NAME);
+      r.start();
+      org.flodl.budget.events.CacheAdmissionEvent.emit("samples", "heap", "byte[]", 600, 600, 600,
+          false, "ADMIT", 600, 1000, 4000);
+      org.flodl.budget.events.CacheAdmissionEvent.emit("samples", "heap", "byte[]", 600, 600, 600,
+          false, "WOULD_DECLINE", 1200, 1000, 4000);
+      r.stop();
+      r.dump(file);
+    }
+    Run run = report(file.toString());
+    assertEquals(0, run.code(), run.err());
+    String[] row = siteRow(run.out());
+    assertEquals("1", row[2], "admitted");
+    assertEquals("1", row[3], "declined");
+    assertEquals("1.17 KiB / 1000 B", row[8], "observe mode held past the budget");
+    assertTrue(run.out().contains("samples: 1 of the declines were WOULD_DECLINE (observe mode kept them)"), run.out());
   }
 
   @Test

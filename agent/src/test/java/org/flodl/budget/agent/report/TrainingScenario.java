@@ -102,16 +102,16 @@ final class TrainingScenario {
   private void register() {
     ConfigurationEvent.register(
         () -> {
-          ConfigurationEvent.emit("mode", "enforce", "default");
-          ConfigurationEvent.emit("heap_max_usage", "0.5", "argument");
-          ConfigurationEvent.emit("prefetch", "cap", "default");
-          ConfigurationEvent.emit("sites", "sites.properties", "argument");
-          ConfigurationEvent.emit("vram_probe", "fixed:3G/" + VRAM_TOTAL, "system-property");
+          ConfigurationEvent.emit("mode", "enforce", "DEFAULT");
+          ConfigurationEvent.emit("heap_max_usage", "0.5", "AGENT_ARGS");
+          ConfigurationEvent.emit("prefetch", "cap", "DEFAULT");
+          ConfigurationEvent.emit("sites", "sites.properties", "AGENT_ARGS");
+          ConfigurationEvent.emit("vram_probe", "fixed:3G/" + VRAM_TOTAL, "SYSTEM_PROPERTY");
         });
     MemoryProbeEvent.register(
         e -> e.host(hostAvailable, -1, -1)
             .heap(4L << 30, (1L << 30) + heap.held())
-            .tier("heap", heap.held(), heap.budget())
+            .tier("heap", hostAvailable, heap.held(), heap.budget())
             .vram(vramUsed, VRAM_TOTAL));
     SiteSummaryEvent.register(
         () -> {
