@@ -22,6 +22,7 @@ import org.flodl.budget.agent.record.BudgetRecording;
 import org.flodl.budget.agent.gate.Gate;
 import org.flodl.budget.agent.gate.GateEngine;
 import org.flodl.budget.agent.gate.Log;
+import org.flodl.budget.agent.gate.Recorder;
 import org.flodl.budget.agent.weave.SiteTransformer;
 import org.flodl.budget.agent.weave.WeavePoint;
 import org.flodl.budget.events.ConfigurationEvent;
@@ -113,13 +114,20 @@ final class Bootstrap {
     List<WeavePoint> points = bind(engine, specs);
     Gate.install(engine);
     AgentControl control = new AgentControl(engine, config);
-    Listener listener = new Listener(engine, control, attached);
+    engine.onStart(new Runnable() {
+      @Override
+      public void run() {
+        Recorder.whenInitialized(() -> registerConfiguration(control));
+        control.register();
+      }
+    });
+    Listener listener = new Listener();
     SiteTransformer transformer = new SiteTransformer(points, listener);
     inst.addTransformer(transformer, true);
     warnMissingClasses(specs);
     retransformLoaded(inst, transformer);
     if (attached) {
-      listener.startEngine();
+      engine.start();
     }
     Log.info("enforcing in mode=" + config.mode().label() + " with " + specs.size()
         + " site(s) over " + transformer.classNames().size() + " class(es)");
@@ -252,46 +260,24 @@ final class Bootstrap {
     }
   }
 
-  /** Reports each weave outcome and starts the engine at the first woven class. */
+  /** Reports each weave outcome: one line (info when woven, warning when not) and an event. */
   private static final class Listener implements org.flodl.budget.agent.weave.WeaveListener {
-    private final GateEngine engine;
-    private final AgentControl control;
-    private volatile boolean engineStarted;
-
-    Listener(GateEngine engine, AgentControl control, boolean attached) {
-      this.engine = engine;
-      this.control = control;
-    }
-
-    void startEngine() {
-      if (engineStarted) {
-        return;
-      }
-      synchronized (this) {
-        if (engineStarted) {
-          return;
-        }
-        engineStarted = true;
-      }
-      engine.start(() -> {
-        registerConfiguration(control);
-        control.register();
-      });
-    }
-
     @Override
     public void woven(String className, WeavePoint point) {
       Log.info("wove " + point.role().name().toLowerCase(java.util.Locale.ROOT) + " of site '"
           + point.site() + "' into " + point.methodText());
-      org.flodl.budget.events.InstrumentedEvent.emit(className, point.site(), "WOVEN",
-          point.role().name() + " " + point.methodText());
-      startEngine();
+      if (Recorder.on()) {
+        org.flodl.budget.events.InstrumentedEvent.emit(className, point.site(), "WOVEN",
+            point.role().name() + " " + point.methodText());
+      }
     }
 
     @Override
     public void failed(String className, WeavePoint point, String reason) {
       Log.warn("site '" + point.site() + "': " + className + " loads unwoven: " + reason);
-      org.flodl.budget.events.InstrumentedEvent.emit(className, point.site(), "FAILED", reason);
+      if (Recorder.on()) {
+        org.flodl.budget.events.InstrumentedEvent.emit(className, point.site(), "FAILED", reason);
+      }
     }
   }
 

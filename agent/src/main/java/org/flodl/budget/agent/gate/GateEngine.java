@@ -63,6 +63,8 @@ public final class GateEngine {
   private volatile Mode mode;
   private volatile boolean prefetchAuto;
   private volatile boolean cacheActive;
+  private volatile boolean started;
+  private volatile Runnable afterFirstRefresh;
 
   private static final byte CACHE = 1;
   private static final byte RELEASE = 2;
@@ -137,11 +139,26 @@ public final class GateEngine {
     return id;
   }
 
-  /** Starts the probe thread and the periodic events; returns at once. */
-  public void start(Runnable afterFirstRefresh) {
+  /**
+   * Sets what runs once the probes have been read the first time (the MBean, the configuration
+   * hook); the probe thread itself starts at the first decision, or at {@link #start()}.
+   */
+  public void onStart(Runnable afterFirstRefresh) {
+    this.afterFirstRefresh = afterFirstRefresh;
+  }
+
+  /** Starts the probe thread and the periodic events now (attach); returns at once. */
+  public void start() {
+    if (started) {
+      return;
+    }
+    started = true;
+    Runnable after = afterFirstRefresh;
     budgets.start(() -> {
-      registerPeriodicEvents();
-      afterFirstRefresh.run();
+      Recorder.whenInitialized(this::registerPeriodicEvents);
+      if (after != null) {
+        after.run();
+      }
     });
   }
 
@@ -202,7 +219,9 @@ public final class GateEngine {
       return value;
     }
     CacheSite site = (CacheSite) points[id];
-    budgets.ensureRefreshed();
+    if (!started) {
+      start();
+    }
     if (!cacheActive) {
       cacheActive = true;
     }
@@ -217,11 +236,14 @@ public final class GateEngine {
         String msg = "site '" + site.name() + "': pricing a " + value.getClass().getName()
             + " failed (" + t + "); its values are admitted unpriced and unbooked";
         Log.warn(msg);
-        InstrumentedEvent.emit(value.getClass().getName(), site.name(), "PRICER_FAILED", msg);
+        if (Recorder.on()) {
+          InstrumentedEvent.emit(value.getClass().getName(), site.name(), "PRICER_FAILED", msg);
+        }
       }
       return value;
     }
     Tier tier = price.tier();
+    budgets.ensureRefreshed(tier);
     long charged = price.chargedBytes();
     if (tier == Tier.HEAP) {
       charged = budgets.heapFootprint(value, charged);
@@ -261,18 +283,20 @@ public final class GateEngine {
 
   private void record(CacheSite site, Priced p, long charged, boolean copied, String decision,
       long held, long budget) {
+    if (!Recorder.on()) {
+      return;
+    }
     CacheAdmissionEvent.emit(site.name(), p.tier().label(), p.valueType(), p.logicalBytes(),
         p.storageBytes(), charged, copied, decision, held, budget,
         availableOf(p.tier()));
   }
 
   private long availableOf(Tier tier) {
-    MemorySnapshot s = budgets.snapshot();
     if (tier == Tier.DEVICE) {
       VramReading v = budgets.vram(0);
       return v == null || v.failed() ? -1 : Math.max(0, v.totalBytes() - v.usedBytes());
     }
-    return s == null ? -1 : s.availableBytes(tier);
+    return budgets.available(tier);
   }
 
   int depth(int id, int requested) {
@@ -280,6 +304,9 @@ public final class GateEngine {
       return requested;
     }
     DepthSite site = (DepthSite) points[id];
+    if (!started) {
+      start();
+    }
     budgets.ensureRefreshed();
     long batch = site.batchBytes();
     PrefetchDepth d;
@@ -293,9 +320,11 @@ public final class GateEngine {
       OptionalLong available = budgets.hostAvailable();
       RingSlots r = BudgetPolicy.ringSlotsFromRam(batch, 1, budgets.ramMaxUsage(), available,
           Long.MAX_VALUE, cacheActive);
-      RingSlotsEvent.emit(site.name(), r.perSampleBytes(), r.batchSize(), r.ramMaxUsage(),
-          r.availableBytes(), r.epochBatches(), r.cacheActive(), r.budgetBytes(), r.slots(),
-          r.reason().name());
+      if (Recorder.on()) {
+        RingSlotsEvent.emit(site.name(), r.perSampleBytes(), r.batchSize(), r.ramMaxUsage(),
+            r.availableBytes(), r.epochBatches(), r.cacheActive(), r.budgetBytes(), r.slots(),
+            r.reason().name());
+      }
       d = new PrefetchDepth(-1, r.availableBytes(), r.ramMaxUsage(), 0, batch, 0,
           r.budgetBytes(), r.slots(), ringReason(r.reason()));
     }
@@ -303,9 +332,11 @@ public final class GateEngine {
       d = d.cappedAt(requested);
     }
     int applied = (int) Math.min(Integer.MAX_VALUE, Math.max(0, d.depth()));
-    PrefetchDepthEvent.emit(site.name(), site.device(), d.usedBytes(), d.totalBytes(),
-        d.maxUsage(), d.activationReserve(), d.batchBytes(), requested, applied,
-        d.reason().name());
+    if (Recorder.on()) {
+      PrefetchDepthEvent.emit(site.name(), site.device(), d.usedBytes(), d.totalBytes(),
+          d.maxUsage(), d.activationReserve(), d.batchBytes(), requested, applied,
+          d.reason().name());
+    }
     return mode == Mode.OBSERVE ? requested : applied;
   }
 
