@@ -21,6 +21,7 @@ import org.flodl.budget.agent.control.AgentControl;
 import org.flodl.budget.agent.record.BudgetRecording;
 import org.flodl.budget.agent.gate.Gate;
 import org.flodl.budget.agent.gate.GateEngine;
+import org.flodl.budget.agent.gate.HostShareSource;
 import org.flodl.budget.agent.gate.Log;
 import org.flodl.budget.agent.gate.Recorder;
 import org.flodl.budget.agent.weave.SiteTransformer;
@@ -110,7 +111,7 @@ final class Bootstrap {
         config.ramMaxUsage(),
         config.heapMaxUsage(),
         config.vramMaxUsage(),
-        hostShare(config.hostShare()));
+        hostShare(config.hostShare(), config.job()));
     List<WeavePoint> points = bind(engine, specs);
     Gate.install(engine);
     AgentControl control = new AgentControl(engine, config);
@@ -208,12 +209,12 @@ final class Bootstrap {
     }
   }
 
-  private static DoubleSupplier hostShare(OptionalDouble configured) {
+  private static DoubleSupplier hostShare(OptionalDouble configured, String job) {
     if (configured.isPresent()) {
       double share = configured.getAsDouble();
       return () -> share;
     }
-    return () -> 1.0;
+    return new HostShareSource(job);
   }
 
   private static int level(LogLevel level) {

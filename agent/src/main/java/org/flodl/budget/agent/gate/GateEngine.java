@@ -60,6 +60,7 @@ public final class GateEngine {
   private volatile RetentionPricer pricer;
   private final Budgets budgets;
   private final Holdings holdings = new Holdings();
+  private final HostShareSource hostShareSource;
   private volatile Mode mode;
   private volatile boolean prefetchAuto;
   private volatile boolean cacheActive;
@@ -78,6 +79,7 @@ public final class GateEngine {
     this.mode = mode;
     this.prefetchAuto = prefetchAuto;
     this.pricerFactory = pricerFactory;
+    this.hostShareSource = hostShare instanceof HostShareSource ? (HostShareSource) hostShare : null;
     this.budgets = new Budgets(probeFactory, probeInterval, ramMaxUsage, heapMaxUsage,
         vramMaxUsage, hostShare);
   }
@@ -154,7 +156,11 @@ public final class GateEngine {
     }
     started = true;
     Runnable after = afterFirstRefresh;
+    HostShareSource share = hostShareSource;
     budgets.start(() -> {
+      if (share != null) {
+        share.start();
+      }
       Recorder.whenInitialized(this::registerPeriodicEvents);
       if (after != null) {
         after.run();
@@ -224,6 +230,9 @@ public final class GateEngine {
     }
     if (!cacheActive) {
       cacheActive = true;
+    }
+    if (hostShareSource != null) {
+      hostShareSource.count();
     }
     if (holdings.holds(value)) {
       return value; // retained already, charged once
@@ -371,6 +380,9 @@ public final class GateEngine {
       return;
     }
     DepthSite site = (DepthSite) points[id];
+    if (hostShareSource != null) {
+      hostShareSource.count();
+    }
     Priced p = pricer().estimate(batch);
     site.batchPriced(site.cuda() ? p.logicalBytes() : p.chargedBytes());
   }
