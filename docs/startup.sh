@@ -32,16 +32,26 @@ site.store.method = demo.Store#put(java.lang.Object,java.lang.Object)
 site.store.value = 1
 PROPS
 : > "$W/empty.properties"
+# A reference agent whose premain does nothing: the JVM's own cost of -javaagent.
+mkdir -p "$W/empty-agent"
+cat > "$W/src/EmptyAgent.java" <<'JAVA'
+public final class EmptyAgent { public static void premain(String a, java.lang.instrument.Instrumentation i) {} }
+JAVA
+javac -d "$W/empty-agent" "$W/src/EmptyAgent.java"
+printf 'Premain-Class: EmptyAgent\n' > "$W/empty-agent.mf"
+jar cfm "$W/empty-agent.jar" "$W/empty-agent.mf" -C "$W/empty-agent" .
 JAVA=${JAVA:-java}
 CP="-cp $W/classes demo.Main"
-declare -a NAMES=("no agent" "agent, mode=off" "agent, no sites" "agent, one woven class")
+declare -a NAMES=("no agent" "empty agent" "agent, mode=off" "agent, no sites" "agent, one woven class")
 declare -a CMDS=(
   "$JAVA $CP"
+  "$JAVA -javaagent:$W/empty-agent.jar $CP"
   "$JAVA -javaagent:$JAR=mode=off $CP"
   "$JAVA -javaagent:$JAR=sites=$W/empty.properties $CP"
   "$JAVA -javaagent:$JAR=sites=$W/sites.properties $CP"
 )
 "$JAVA" -version 2>&1 | head -1
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
 if command -v hyperfine > /dev/null; then
   args=()
   for i in "${!CMDS[@]}"; do args+=(-n "${NAMES[$i]}" "${CMDS[$i]}"); done

@@ -17,7 +17,7 @@ import javax.management.openmbean.TabularData;
  * A training loop with an unbounded cache, for the agent's child-JVM tests: every sample is read,
  * cached with {@link SampleStore#put} and trained on (a checksum), so at {@code -Xmx256m} 400
  * samples of 1 MiB end in OutOfMemoryError without a budget. Options {@code --key=value}:
- * samples, sample-bytes, threads, kind (heap | direct-slice | poison), evict-at-end, clear-at-end
+ * samples, sample-bytes, threads, kind (heap | direct | direct-slice | poison), evict-at-end, clear-at-end
  * (drops the cache with no release site), shrink-at (sample index where heap_max_usage is set to
  * 0.01 through the agent's MBean), pace-ms (sleep per sample), ready (print READY and the pid).
  * Prints {@code DELIVERED=}, {@code CACHED=} and the agent's held bytes as the MBean shows them.
@@ -62,6 +62,10 @@ public final class CacheApp {
             int at = (i % 16) * sampleBytes;
             dup.position(at).limit(at + sampleBytes);
             sample = dup.slice();
+          } else if (kind.equals("direct")) {
+            ByteBuffer b = ByteBuffer.allocateDirect(sampleBytes);
+            b.put(0, (byte) i);
+            sample = b;
           } else if (kind.equals("poison")) {
             sample = new Poison(sampleBytes);
           } else {

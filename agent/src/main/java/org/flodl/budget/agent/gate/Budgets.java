@@ -210,7 +210,8 @@ final class Budgets {
   }
 
   /**
-   * Asks the probe thread to refresh now when {@code tier} has grown by an eighth of its budget
+   * Asks the probe thread to refresh now when {@code tier} (the heap: its live figure is only as
+   * fresh as the last collection) has grown by an eighth of its budget
    * since the last refresh: what the tier holds may cost the memory more than its price (a heap
    * object larger than half a G1 region takes whole regions), and the probes see that cost only
    * when read. The caller never waits and never reads a file.

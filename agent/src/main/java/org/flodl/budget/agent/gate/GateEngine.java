@@ -234,9 +234,6 @@ public final class GateEngine {
     if (hostShareSource != null) {
       hostShareSource.count();
     }
-    if (holdings.holds(value)) {
-      return value; // retained already, charged once
-    }
     Priced price;
     try {
       price = pricer().estimate(value);
@@ -282,9 +279,13 @@ public final class GateEngine {
         return Gate.DECLINED;
       }
     }
-    holdings.track(stored, a.reservation(), site);
+    if (!holdings.track(stored, a.reservation(), site)) {
+      return stored; // the same object is retained already, and charged once
+    }
     site.admitted(tier, charged, copied);
-    budgets.grew(tier, a.heldAfter(), a.budget());
+    if (tier == Tier.HEAP) {
+      budgets.grew(tier, a.heldAfter(), a.budget());
+    }
     record(site, price, charged, copied, price.materialize() ? ADMIT_MATERIALIZED : ADMIT,
         a.heldAfter(), a.budget());
     return stored;
@@ -295,7 +296,7 @@ public final class GateEngine {
     if (!Recorder.on()) {
       return;
     }
-    CacheAdmissionEvent.emit(site.name(), p.tier().label(), p.valueType(), p.logicalBytes(),
+    CacheAdmissionEvent.emit(site.name(), Labels.of(p.tier()), p.valueType(), p.logicalBytes(),
         p.storageBytes(), charged, copied, decision, held, budget,
         availableOf(p.tier()));
   }
@@ -367,7 +368,9 @@ public final class GateEngine {
     if (roles[id] != RELEASE) {
       return;
     }
-    holdings.release(returned);
+    if (holdings.release(returned) > 0) {
+      return; // the common shape: evict(key) returns the value it let go
+    }
     if (arguments != null) {
       for (Object a : arguments) {
         holdings.release(a);

@@ -1,16 +1,20 @@
 package org.flodl.budget.agent.gate;
 
-import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
+import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.util.concurrent.ConcurrentHashMap;
 import org.flodl.budget.events.ReleaseEvent;
 import org.flodl.budget.policy.TierLedger;
 
 /**
- * What the caches retain, by identity: each admitted value maps to its reservation, held weakly,
- * so a release site that sees the value (as an argument or a return value) hands its bytes back,
- * and a value the cache drops without a release site hands them back when it is collected (a
- * {@link Cleaner}). Whichever comes first releases, exactly once; the other finds nothing.
+ * What the caches retain, by identity: each admitted value maps to its reservation through one
+ * weak reference, so a release site that sees the value (as an argument or a return value) hands
+ * its bytes back, and a value the cache drops without a release site hands them back when it is
+ * collected (the reference is enqueued and a daemon thread, {@code flodl-budget-release},
+ * releases it). Whichever comes first releases, exactly once ({@link
+ * TierLedger.Reservation#release()} is idempotent, and a release site clears the reference so it
+ * is never enqueued). One allocation and one map operation per admission, none per lookup miss.
  */
 final class Holdings {
   /** Cause recorded when a release site saw the value. */
@@ -19,23 +23,24 @@ final class Holdings {
   static final String COLLECTED = "COLLECTED";
 
   private final ConcurrentHashMap<Object, Holding> byValue = new ConcurrentHashMap<>();
-  private volatile Cleaner cleaner;
+  private final ReferenceQueue<Object> collected = new ReferenceQueue<>();
+  private volatile Thread releaser;
 
-  /** Returns whether {@code value} is already held. */
-  boolean holds(Object value) {
-    return byValue.containsKey(new Lookup(value));
-  }
-
-  /** Records that {@code value} holds {@code reservation} for {@code site}. */
-  void track(Object value, TierLedger.Reservation reservation, CacheSite site) {
-    WeakKey key = new WeakKey(value);
-    Holding holding = new Holding(key, reservation, site, this);
-    if (byValue.putIfAbsent(key, holding) != null) {
-      // Held already (the same object admitted twice): one charge is enough.
-      reservation.release();
-      return;
+  /**
+   * Records that {@code value} holds {@code reservation} for {@code site}; returns false (and
+   * gives the reservation back) when the same object is held already: one charge is enough.
+   */
+  boolean track(Object value, TierLedger.Reservation reservation, CacheSite site) {
+    if (releaser == null) {
+      startReleaser();
     }
-    holding.cleanable = cleaner().register(value, holding);
+    Holding holding = new Holding(value, collected, reservation, site);
+    if (byValue.putIfAbsent(holding, holding) != null) {
+      holding.clear();
+      reservation.release();
+      return false;
+    }
+    return true;
   }
 
   /** Releases what {@code value} holds, if anything; returns the bytes handed back. */
@@ -43,16 +48,12 @@ final class Holdings {
     if (value == null) {
       return 0;
     }
-    Holding holding = byValue.get(new Lookup(value));
+    Holding holding = byValue.remove(new Lookup(value));
     if (holding == null) {
       return 0;
     }
-    long bytes = holding.release(RELEASE_SITE);
-    Cleaner.Cleanable c = holding.cleanable;
-    if (c != null) {
-      c.clean(); // deregisters; the action finds the reservation released and does nothing
-    }
-    return bytes;
+    holding.clear(); // never enqueued now: the release site was first
+    return holding.release(RELEASE_SITE);
   }
 
   /** Returns the number of values held. */
@@ -60,74 +61,65 @@ final class Holdings {
     return byValue.size();
   }
 
-  private Cleaner cleaner() {
-    Cleaner c = cleaner;
-    if (c == null) {
-      synchronized (this) {
-        c = cleaner;
-        if (c == null) {
-          c = Cleaner.create(r -> {
-            Thread t = new Thread(r, "flodl-budget-release");
-            t.setDaemon(true);
-            return t;
-          });
-          cleaner = c;
-        }
-      }
+  private synchronized void startReleaser() {
+    if (releaser != null) {
+      return;
     }
-    return c;
+    Thread t = new Thread(this::drain, "flodl-budget-release");
+    t.setDaemon(true);
+    releaser = t;
+    t.start();
   }
 
-  /** One admitted value's reservation; its run() is the Cleaner action (collected). */
-  private static final class Holding implements Runnable {
-    private final WeakKey key;
+  private void drain() {
+    while (true) {
+      try {
+        Reference<?> r = collected.remove();
+        if (r instanceof Holding) {
+          Holding h = (Holding) r;
+          byValue.remove(h, h);
+          h.release(COLLECTED);
+        }
+      } catch (InterruptedException e) {
+        return;
+      } catch (Throwable t) {
+        Log.warnOnce("releaser", "releasing a collected value failed (" + t + "); going on");
+      }
+    }
+  }
+
+  /**
+   * One admitted value: a weak reference to it, compared by the referent's identity, carrying
+   * its reservation. The map's key and value both.
+   */
+  private static final class Holding extends WeakReference<Object> {
+    private final int hash;
     private final TierLedger.Reservation reservation;
     private final CacheSite site;
-    private final Holdings owner;
-    volatile Cleaner.Cleanable cleanable;
 
-    Holding(WeakKey key, TierLedger.Reservation reservation, CacheSite site, Holdings owner) {
-      this.key = key;
+    Holding(Object value, ReferenceQueue<Object> queue, TierLedger.Reservation reservation,
+        CacheSite site) {
+      super(value, queue);
+      this.hash = System.identityHashCode(value);
       this.reservation = reservation;
       this.site = site;
-      this.owner = owner;
     }
 
     long release(String cause) {
-      owner.byValue.remove(key, this);
       if (!reservation.release()) {
         return 0;
       }
-      site.released(reservation.bytes());
-      try {
-        if (!Recorder.on()) {
-          return reservation.bytes();
+      long bytes = reservation.bytes();
+      site.released(bytes);
+      if (Recorder.on()) {
+        try {
+          ReleaseEvent.emit(site.name(), Labels.of(reservation.tier()), bytes, cause,
+              site.ledgerHeld(reservation.tier()));
+        } catch (Throwable ignored) {
+          // Recording is best effort; the books are already right.
         }
-        ReleaseEvent.emit(site.name(), reservation.tier().label(), reservation.bytes(), cause,
-            site.ledgerHeld(reservation.tier()));
-      } catch (Throwable ignored) {
-        // Recording is best effort; the books are already right.
       }
-      return reservation.bytes();
-    }
-
-    @Override
-    public void run() {
-      try {
-        release(COLLECTED);
-      } catch (Throwable ignored) {
-        // The cleaner thread must survive whatever happens here.
-      }
-    }
-  }
-
-  /** The map key: a weak reference compared by the referent's identity. */
-  private static final class WeakKey extends WeakReference<Object> {
-    private final int hash;
-
-    WeakKey(Object referent) {
-      super(referent);
-      this.hash = System.identityHashCode(referent);
+      return bytes;
     }
 
     @Override
@@ -147,7 +139,7 @@ final class Holdings {
       if (o instanceof Lookup) {
         return v == ((Lookup) o).value;
       }
-      return o instanceof WeakKey && v == ((WeakKey) o).get();
+      return o instanceof Holding && v == ((Holding) o).get();
     }
   }
 
@@ -166,8 +158,8 @@ final class Holdings {
 
     @Override
     public boolean equals(Object o) {
-      if (o instanceof WeakKey) {
-        Object v = ((WeakKey) o).get();
+      if (o instanceof Holding) {
+        Object v = ((Holding) o).get();
         return v != null && v == value;
       }
       return o instanceof Lookup && ((Lookup) o).value == value;

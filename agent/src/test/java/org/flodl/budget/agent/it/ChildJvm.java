@@ -95,9 +95,19 @@ final class ChildJvm {
 
   /** Starts {@code mainClass} from the test classes with {@code args}; returns the process. */
   Process start(String mainClass, String... args) throws IOException {
+    return start(APP_CLASSES.toAbsolutePath().toString(), mainClass, args);
+  }
+
+  /** Runs {@code mainClass} on {@code classPath} to the end. */
+  Result runWithClassPath(String classPath, String mainClass, String... args)
+      throws IOException, InterruptedException {
+    return await(start(classPath, mainClass, args));
+  }
+
+  private Process start(String classPath, String mainClass, String... args) throws IOException {
     List<String> cmd = new ArrayList<>(command);
     cmd.add("-cp");
-    cmd.add(APP_CLASSES.toAbsolutePath().toString());
+    cmd.add(classPath);
     cmd.add(mainClass);
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd);

@@ -1,0 +1,64 @@
+package org.flodl.budget.agent.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * One jar, every class under the agent's own package: an application with its own ByteBuddy runs
+ * unchanged next to the agent's relocated copy, and the jar carries no {@code net.bytebuddy} or
+ * JNA class that could shadow the application's from the boot class path.
+ */
+class PackagingIT {
+
+  @Test
+  void everyClassInTheJarIsUnderTheAgentsPackage() throws Exception {
+    List<String> foreign = new ArrayList<>();
+    try (JarFile jar = new JarFile(ChildJvm.AGENT_JAR.toFile())) {
+      assertEquals("flodl-budget-agent.jar",
+          jar.getManifest().getMainAttributes().getValue("Boot-Class-Path"));
+      Enumeration<JarEntry> entries = jar.entries();
+      while (entries.hasMoreElements()) {
+        String name = entries.nextElement().getName();
+        if (name.endsWith(".class") && !name.startsWith("org/flodl/budget/")) {
+          foreign.add(name);
+        }
+      }
+    }
+    assertEquals(List.of(), foreign, "classes outside org.flodl.budget");
+  }
+
+  @ParameterizedTest
+  @EnumSource(Jdk.class)
+  void anApplicationWithItsOwnByteBuddyRunsUnchanged(Jdk jdk) throws Exception {
+    String byteBuddy = null;
+    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+      if (entry.contains("byte-buddy")) {
+        byteBuddy = entry;
+      }
+    }
+    assertTrue(byteBuddy != null, "the test class path has the application's ByteBuddy");
+    Path sites = Sites.write("store", Sites.STORE);
+    ChildJvm child = ChildJvm.on("own-bytebuddy", jdk).jvm("-Xmx256m")
+        .agent("sites=" + sites + ",log=info");
+    ChildJvm.Result r = child.runWithClassPath(
+        ChildJvm.APP_CLASSES.toAbsolutePath() + File.pathSeparator + byteBuddy,
+        "com.acme.it.OwnByteBuddyApp");
+    assertEquals(0, r.exitCode, r.toString());
+    assertEquals("generated", r.value("TOSTRING"));
+    assertEquals("app", r.value("LOADER"), "the application's ByteBuddy is its own");
+    assertTrue(Integer.parseInt(r.value("CACHED")) < 300, "and the agent still bounds the cache");
+    assertTrue(r.stderr.contains("wove cache_admit"), r.toString());
+  }
+}
