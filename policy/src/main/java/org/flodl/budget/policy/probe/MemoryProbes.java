@@ -54,7 +54,7 @@ public final class MemoryProbes implements AutoCloseable {
 
   /**
    * Returns the probes {@code ram_probe} and {@code vram_probe} name, the JNA probes on {@code
-   * jnaLoader}'s JNA (null: the application's).
+   * jnaLoader}'s JNA (null: {@link JnaLoaders#defaultLoader()}).
    *
    * @throws IllegalArgumentException naming the setting that is not valid
    */
