@@ -142,23 +142,19 @@ final class JdkAccess {
     return limitation;
   }
 
-  /** Returns the buffer (or other object) that owns {@code direct}'s memory, or null if unknown. */
+  /**
+   * Returns the buffer that owns {@code direct}'s memory ({@code direct} itself when it is the
+   * owner), or null when that cannot be seen. The JDK points every slice, duplicate and typed view
+   * straight at the root buffer (it never chains), so one call suffices; memory owned by something
+   * that is not a buffer (a JNI object, a memory segment) leaves {@code direct} as far as we see.
+   */
   Object directOwner(Buffer direct) {
     if (attachment == null || !directBuffer.isInstance(direct)) {
       return null;
     }
-    Object current = direct;
     try {
-      for (int hops = 0; hops < 8; hops++) {
-        Object owner = (Object) attachment.invokeExact(current);
-        if (owner == null || !directBuffer.isInstance(owner)) {
-          // The root (no attachment), or memory owned by something that is not a buffer (a JNI
-          // object, a memory segment): the last buffer on the chain is as far as we can see.
-          return current;
-        }
-        current = owner;
-      }
-      return current;
+      Object owner = (Object) attachment.invokeExact((Object) direct);
+      return owner != null && directBuffer.isInstance(owner) ? owner : direct;
     } catch (Throwable t) {
       return null;
     }

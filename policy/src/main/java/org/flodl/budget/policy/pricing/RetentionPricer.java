@@ -97,9 +97,10 @@ public final class RetentionPricer {
   }
 
   /**
-   * Returns null when direct buffers are priced by their owner's capacity, else the one line that
-   * says why they are not (and what else cannot be seen); also said once, to the notice, the
-   * first time a value is priced short of it.
+   * Returns null when the pricer sees all it prices by (the owner of a direct view, whether a
+   * buffer is a file mapping, the array behind a read-only heap buffer), else the one line that
+   * says what it cannot see and why (first of all: owner tracking of direct buffers unavailable);
+   * also said once, to the notice, the first time a value is priced short of it.
    */
   public String limitation() {
     return jdk.limitation();
@@ -110,7 +111,11 @@ public final class RetentionPricer {
     return shallow.limitation();
   }
 
-  /** Returns what retaining {@code value} will charge, copying nothing. */
+  /**
+   * Returns what retaining {@code value} will charge, copying nothing. Throws (unchecked) only when
+   * a container changes while it is walked or a DJL value cannot be read; the caller's gate
+   * catches that like any other failure.
+   */
   public Priced estimate(Object value) {
     if (value == null) {
       return NULL_PRICE;
@@ -310,7 +315,8 @@ public final class RetentionPricer {
       }
     } else {
       Object owner = jdk.directOwner(b);
-      if (jdk.fileMapped(b) || (owner != null && owner != b && jdk.fileMapped(owner))) {
+      // A slice or typed view of a mapping points at the mapped root, which carries the file.
+      if (jdk.fileMapped(owner != null ? owner : b)) {
         return new Priced(Tier.MAPPED, k.typeName, logical, logical, logical, false);
       }
       tier = Tier.DIRECT;
@@ -390,13 +396,21 @@ public final class RetentionPricer {
   private void tellPartial() {
     if (!toldPartial.get() && toldPartial.compareAndSet(false, true)) {
       String line = jdk.limitation();
-      notice.accept(line != null ? line : "a buffer's backing storage could not be seen; charged its capacity");
+      tell(line != null ? line : "a buffer's backing storage could not be seen; charged its capacity");
+    }
+  }
+
+  private void tell(String line) {
+    try {
+      notice.accept(line);
+    } catch (RuntimeException e) {
+      // a notice that fails is not the pricing's problem
     }
   }
 
   private void tellPricerFailed(ValuePricer p, Throwable e) {
     if (!toldPricer.get() && toldPricer.compareAndSet(false, true)) {
-      notice.accept(
+      tell(
           "ValuePricer "
               + p.getClass().getName()
               + " failed, values it could not price are charged their shallow size: "

@@ -115,9 +115,9 @@ final class CgroupMemory {
     } else {
       relative = "/"; // the mount shows another subtree (a namespaced container): its top is ours
     }
-    Path leaf = under(mountPoint, relative);
-    if (!Files.isDirectory(leaf)) {
-      leaf = mountPoint;
+    Path leaf = under(mountPoint, relative).normalize();
+    if (!leaf.startsWith(mountPoint) || !Files.isDirectory(leaf)) {
+      leaf = mountPoint; // a path outside the namespace's view ("/../..") or not mounted here
     }
     List<Path> levels = new ArrayList<>();
     for (Path p = leaf; p != null && p.startsWith(mountPoint); p = p.getParent()) {

@@ -15,15 +15,27 @@ final class CudaRuntimeVramProbe extends NativeVramProbe {
   private Object memGetInfo;
   private Object errorName;
 
+  private final boolean driverCheck;
+
   CudaRuntimeVramProbe(ClassLoader jnaLoader) {
+    this(jnaLoader, true);
+  }
+
+  /** {@code driverCheck}: look for a driver in Java first ({@link NvidiaDriver}); tests say no. */
+  CudaRuntimeVramProbe(ClassLoader jnaLoader, boolean driverCheck) {
     super("cuda");
     this.jnaLoader = jnaLoader;
+    this.driverCheck = driverCheck;
   }
 
   @Override
   void open() {
     if (isMac()) {
       throw new IllegalStateException("no CUDA on macOS");
+    }
+    String absent = driverCheck ? NvidiaDriver.absence() : null;
+    if (absent != null) {
+      throw new IllegalStateException(absent);
     }
     jna = Jna.load(jnaLoader);
     try {

@@ -18,7 +18,8 @@ import java.util.stream.Collectors;
  * as the most recent collection left it ({@code com.sun.management.GcInfo}), the number a GC log
  * prints after the arrow. The pools' own collection usage is not enough: measured on JDK 17, a
  * young collection leaves {@code G1 Old Gen}'s (and Serial's {@code Tenured Gen}'s) collection
- * usage at 0 while it promotes into it. Before the first collection, or on a JDK without {@code
+ * usage at 0 while it promotes into it; ZGC's pause collector reports an empty heap and is
+ * skipped. Before the first collection, or on a JDK without {@code
  * com.sun.management}, the probe reports current usage (conservative). Collections are counted,
  * so a read with no collection since the last one re-reads nothing but the current usage.
  */
@@ -82,13 +83,22 @@ public final class HeapProbe {
       return lastLive;
     }
     com.sun.management.GcInfo latest = null;
+    long live = -1;
     try {
       for (GarbageCollectorMXBean gc : collectors) {
         com.sun.management.GcInfo info =
             ((com.sun.management.GarbageCollectorMXBean) gc).getLastGcInfo();
-        if (info != null && (latest == null || info.getEndTime() >= latest.getEndTime())) {
-          latest = info;
+        if (info == null || (latest != null && info.getEndTime() < latest.getEndTime())) {
+          continue;
         }
+        // ZGC's "ZGC Pauses" (JDK 17) reports an empty heap before and after: no accounting.
+        long before = heapUsed(info.getMemoryUsageBeforeGc());
+        long after = heapUsed(info.getMemoryUsageAfterGc());
+        if (before == 0 && after == 0) {
+          continue;
+        }
+        latest = info;
+        live = after;
       }
     } catch (RuntimeException e) {
       return -1;
@@ -96,14 +106,18 @@ public final class HeapProbe {
     if (latest == null) {
       return -1;
     }
-    long live = 0;
-    for (Map.Entry<String, MemoryUsage> pool : latest.getMemoryUsageAfterGc().entrySet()) {
-      if (heapPools.contains(pool.getKey())) {
-        live += pool.getValue().getUsed();
-      }
-    }
     seenCollections = count;
     lastLive = live;
     return live;
+  }
+
+  private long heapUsed(Map<String, MemoryUsage> pools) {
+    long sum = 0;
+    for (Map.Entry<String, MemoryUsage> pool : pools.entrySet()) {
+      if (heapPools.contains(pool.getKey())) {
+        sum += pool.getValue().getUsed();
+      }
+    }
+    return sum;
   }
 }

@@ -1,11 +1,14 @@
 package org.flodl.budget.policy.probe;
 
 import java.io.IOException;
-import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * The {@code proc} host-RAM probe: {@code MemAvailable} from {@code /proc/meminfo}, bounded by
@@ -15,15 +18,18 @@ import java.util.Arrays;
  * hierarchical_memory_limit}); {@code max} and values of 2<sup>62</sup> or more mean no limit.
  * Every level from the leaf to the mount point is read and the tightest one binds. The root folder
  * is a parameter so tests can feed it the files of real machines; {@link #system()} reads {@code
- * /}. Reads reuse one buffer and parse bytes in place; the cgroup is located once.
+ * /}. The cgroup is located once; each file is opened once and re-read from offset 0 (the kernel
+ * regenerates {@code /proc} and cgroup files on every read from the start), into one reused
+ * buffer parsed in place, so a refresh makes no open or close calls and allocates little.
  */
-public final class HostMemoryProbe implements RamProbe {
+public final class HostMemoryProbe implements RamProbe, AutoCloseable {
   /** Limits at or above this are the kernel's "unlimited" (v1 prints LONG_MAX rounded to a page). */
   static final long NO_LIMIT = 1L << 62;
 
   private final Path root;
   private final Path meminfo;
-  private byte[] buf = new byte[8192];
+  private final Map<Path, FileChannel> open = new HashMap<>();
+  private ByteBuffer buf = ByteBuffer.allocate(8192);
   private int len;
   private CgroupMemory.Location location;
   private boolean located;
@@ -69,7 +75,7 @@ public final class HostMemoryProbe implements RamProbe {
     long memAvailable = -1;
     String meminfoProblem = null;
     if (load(meminfo)) {
-      long kb = field(buf, len, "MemAvailable:");
+      long kb = field(buf.array(), len, "MemAvailable:");
       if (kb >= 0) {
         memAvailable = kb > Long.MAX_VALUE / 1024 ? Long.MAX_VALUE : kb * 1024;
       } else {
@@ -90,13 +96,7 @@ public final class HostMemoryProbe implements RamProbe {
         Path level = loc.levels().get(i);
         boolean leaf = i == 0;
         long levelLimit = loadNumber(level.resolve(v.limitFile));
-        long hierarchical = -1;
-        if (leaf && v == CgroupMemory.Version.V1 && load(level.resolve("memory.stat"))) {
-          hierarchical = field(buf, len, "hierarchical_memory_limit");
-        }
         boolean limited = levelLimit >= 0 && levelLimit < NO_LIMIT;
-        boolean hierLimited = hierarchical >= 0 && hierarchical < NO_LIMIT
-            && (!limited || hierarchical < levelLimit);
         if (!leaf && !limited) {
           continue;
         }
@@ -105,12 +105,18 @@ public final class HostMemoryProbe implements RamProbe {
           continue;
         }
         long inactive = -1;
+        long hierarchical = -1;
         if (load(level.resolve("memory.stat"))) {
-          inactive = field(buf, len, v.inactiveFileKey);
+          inactive = field(buf.array(), len, v.inactiveFileKey);
           if (inactive < 0 && v == CgroupMemory.Version.V1) {
-            inactive = field(buf, len, "inactive_file");
+            inactive = field(buf.array(), len, "inactive_file");
+          }
+          if (leaf && v == CgroupMemory.Version.V1) {
+            hierarchical = field(buf.array(), len, "hierarchical_memory_limit");
           }
         }
+        boolean hierLimited = hierarchical >= 0 && hierarchical < NO_LIMIT
+            && (!limited || hierarchical < levelLimit);
         long levelWs = levelUsage - Math.max(inactive, 0);
         levelWs = Math.max(levelWs, 0);
         long effectiveLimit = hierLimited ? hierarchical : limited ? levelLimit : -1;
@@ -153,21 +159,48 @@ public final class HostMemoryProbe implements RamProbe {
 
   /** Reads {@code file} into the reused buffer; returns false when it cannot be read. */
   private boolean load(Path file) {
-    try (InputStream in = Files.newInputStream(file)) {
-      len = 0;
-      while (true) {
-        if (len == buf.length) {
-          buf = Arrays.copyOf(buf, buf.length * 2);
+    for (int attempt = 0; attempt < 2; attempt++) {
+      FileChannel ch = open.get(file);
+      try {
+        if (ch == null) {
+          ch = FileChannel.open(file, StandardOpenOption.READ);
+          open.put(file, ch);
         }
-        int n = in.read(buf, len, buf.length - len);
-        if (n < 0) {
-          return true;
+        buf.clear();
+        while (true) {
+          if (!buf.hasRemaining()) {
+            buf = ByteBuffer.allocate(buf.capacity() * 2).put(buf.flip());
+          }
+          int n = ch.read(buf, buf.position());
+          if (n <= 0) {
+            len = buf.position();
+            return true;
+          }
         }
-        len += n;
+      } catch (IOException | RuntimeException e) {
+        closeQuietly(file); // a stale descriptor gets one fresh open
       }
-    } catch (IOException | RuntimeException e) {
-      len = 0;
-      return false;
+    }
+    len = 0;
+    return false;
+  }
+
+  private void closeQuietly(Path file) {
+    FileChannel ch = open.remove(file);
+    if (ch != null) {
+      try {
+        ch.close();
+      } catch (IOException ignored) {
+        // nothing to do: the descriptor is gone either way
+      }
+    }
+  }
+
+  /** Closes the files this probe keeps open; a later read opens them again. */
+  @Override
+  public synchronized void close() {
+    for (Path p : open.keySet().toArray(new Path[0])) {
+      closeQuietly(p);
     }
   }
 
@@ -176,14 +209,15 @@ public final class HostMemoryProbe implements RamProbe {
     if (!load(file)) {
       return -1;
     }
+    byte[] b = buf.array();
     int i = 0;
-    while (i < len && isSpace(buf[i])) {
+    while (i < len && isSpace(b[i])) {
       i++;
     }
-    if (i + 3 <= len && buf[i] == 'm' && buf[i + 1] == 'a' && buf[i + 2] == 'x') {
+    if (i + 3 <= len && b[i] == 'm' && b[i + 1] == 'a' && b[i + 2] == 'x') {
       return Long.MAX_VALUE;
     }
-    return number(buf, i, len);
+    return number(b, i, len);
   }
 
   /**

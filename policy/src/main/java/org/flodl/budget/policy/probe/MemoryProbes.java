@@ -157,12 +157,19 @@ public final class MemoryProbes implements AutoCloseable {
     return t;
   }
 
-  /** Stops the background refresher, if one runs. */
+  /** Stops the background refresher, if one runs, and closes the files the host probe holds. */
   @Override
   public synchronized void close() {
     if (refresher != null) {
       refresher.interrupt();
       refresher = null;
+    }
+    if (ram instanceof AutoCloseable closeable) {
+      try {
+        closeable.close();
+      } catch (Exception e) {
+        // closing is best effort: a probe read later reopens what it needs
+      }
     }
   }
 

@@ -20,16 +20,28 @@ final class NvmlVramProbe extends NativeVramProbe {
   private Object memoryInfo;
   private Object errorString;
 
+  private final boolean driverCheck;
+
   NvmlVramProbe(ClassLoader jnaLoader, String visibleDevices) {
+    this(jnaLoader, visibleDevices, true);
+  }
+
+  /** {@code driverCheck}: look for a driver in Java first ({@link NvidiaDriver}); tests say no. */
+  NvmlVramProbe(ClassLoader jnaLoader, String visibleDevices, boolean driverCheck) {
     super("nvml");
     this.jnaLoader = jnaLoader;
     this.visibleDevices = visibleDevices;
+    this.driverCheck = driverCheck;
   }
 
   @Override
   void open() {
     if (isMac()) {
       throw new IllegalStateException("no NVML on macOS");
+    }
+    String absent = driverCheck ? NvidiaDriver.absence() : null;
+    if (absent != null) {
+      throw new IllegalStateException(absent);
     }
     jna = Jna.load(jnaLoader);
     Object nvml = jna.library(isWindows() ? new String[] {"nvml"}

@@ -16,7 +16,7 @@ class HeapAndDirectProbeTest {
   private static final long MIB = 1 << 20;
 
   @ParameterizedTest
-  @ValueSource(strings = {"-XX:+UseG1GC", "-XX:+UseSerialGC", "-XX:+UseParallelGC"})
+  @ValueSource(strings = {"-XX:+UseG1GC", "-XX:+UseSerialGC", "-XX:+UseParallelGC", "-XX:+UseZGC"})
   void aSmallHeapsBudgetShrinksWithACacheAndGrowsBackAfterItIsDroppedAndCollected(String gc)
       throws Exception {
     Map<String, String> v = ChildJvm.run(ChildJvm.testClassPath(),
@@ -77,6 +77,24 @@ class HeapAndDirectProbeTest {
     assertTrue(Long.parseLong(v.get("after.budget")) < 64 * MIB, out);
     assertEquals(8 * MIB, Long.parseLong(v.get("tightHost.available")), "never more than host\n"
         + out);
+  }
+
+  @Test
+  void theProbesWorkWithoutJnaOnTheClassPath() throws Exception {
+    String classPath = String.join(java.io.File.pathSeparator,
+        java.nio.file.Path.of("target", "classes").toAbsolutePath().toString(),
+        java.nio.file.Path.of("target", "test-classes").toAbsolutePath().toString());
+    Map<String, String> v = ChildJvm.run(classPath, List.of(), ProbeChildMain.class, "nojna");
+    String out = v.get("_output");
+    assertEquals("false", v.get("jna.visible"), out);
+    assertTrue(Long.parseLong(v.get("heap.available")) > 0, out);
+    assertEquals(Long.toString(Long.MAX_VALUE), v.get("vram.used"), out);
+    assertEquals("0", v.get("vram.total"), out);
+    // Without JNA the JNA probes say why they cannot work: no driver here, or no JNA.
+    String failure = v.get("vram.failure");
+    assertTrue(failure.contains("jcuda: no JCuda on the class path; cuda: no "), out);
+    assertTrue(failure.contains("; nvml: no "), out);
+    assertFalse(failure.contains("Exception"), out);
   }
 
   @Test

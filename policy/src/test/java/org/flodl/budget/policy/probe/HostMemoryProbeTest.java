@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -120,11 +121,30 @@ class HostMemoryProbeTest {
 
   @Test
   void thisMachineIsReadThroughProc() throws IOException {
+    assumeTrue(Files.isReadable(Path.of("/proc/meminfo")), "no /proc here");
     HostMemory m = HostMemoryProbe.system().read();
     assertNull(m.failure());
     assertTrue(m.source().startsWith("proc"), m.source());
     long memTotal = kb(Path.of("/proc/meminfo"), "MemTotal:") * 1024;
     assertTrue(m.availableBytes() > 0 && m.availableBytes() <= memTotal, m.toString());
+  }
+
+  @Test
+  void aCgroupPathOutsideTheNamespacesViewFallsBackToTheMountPoint() {
+    Path root = fixture("v2-container-limit");
+    CgroupMemory.Location loc = CgroupMemory.locate(root, "0::/../../system.slice/x.scope\n",
+        "1275 1274 0:30 / /sys/fs/cgroup ro,nosuid - cgroup2 cgroup rw,nsdelegate\n");
+    assertEquals(CgroupMemory.Version.V2, loc.version());
+    assertEquals(java.util.List.of(root.resolve("sys/fs/cgroup")), loc.levels());
+  }
+
+  @Test
+  void mountinfoEscapesAreDecoded(@TempDir Path root) throws IOException {
+    Path mount = Files.createDirectories(root.resolve("cg roup/memory"));
+    CgroupMemory.Location loc = CgroupMemory.locate(root, "4:memory:/\n",
+        "30 23 0:32 / /cg\\040roup/memory rw,relatime - cgroup cgroup rw,memory\n");
+    assertEquals(CgroupMemory.Version.V1, loc.version());
+    assertEquals(java.util.List.of(mount), loc.levels());
   }
 
   @Test

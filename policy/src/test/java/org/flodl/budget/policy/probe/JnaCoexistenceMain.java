@@ -30,8 +30,10 @@ public final class JnaCoexistenceMain {
     Object libc = jna.library("c", "libc.so.6");
     System.out.println("ours.getpid=" + jna.invokeInt(jna.function(libc, "getpid")));
     System.out.println("ours.loader=" + ours.getName());
-    VramReading auto = VramProbes.fromSpec("auto", ours).read(0);
-    System.out.println("ours.auto=" + auto.failure());
+    // NVML through our JNA, past the pure-Java driver check: a real library search.
+    VramReading nvml = new NvmlVramProbe(ours, null, false).read(0);
+    System.out.println("ours.nvml=" + nvml.failure());
+    System.out.println("ours.auto=" + VramProbes.fromSpec("auto", ours).read(0).failure());
     app(appFirst ? "app2" : "app1");
     System.out.println("ours.getpid.again=" + jna.invokeInt(jna.function(libc, "getpid")));
   }

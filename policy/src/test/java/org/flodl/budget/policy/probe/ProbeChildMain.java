@@ -12,12 +12,12 @@ import org.flodl.budget.policy.BudgetPolicy;
 public final class ProbeChildMain {
   private ProbeChildMain() {}
 
-  /** Runs the scenario {@code args[0]}: {@code heap} or {@code direct}. */
+  /** Runs the scenario {@code args[0]}: {@code heap}, {@code direct} or {@code nojna}. */
   public static void main(String[] args) {
-    if (args[0].equals("heap")) {
-      heap();
-    } else {
-      direct();
+    switch (args[0]) {
+      case "heap" -> heap();
+      case "direct" -> direct();
+      default -> withoutJna();
     }
   }
 
@@ -74,5 +74,20 @@ public final class ProbeChildMain {
         + BudgetPolicy.anchoredRamBudget(after.availableBytes(), 0, 0.50));
     System.out.println("tightHost.available=" + tightHost.availableBytes());
     System.out.println("held.capacity=" + held.capacity());
+  }
+
+  private static void withoutJna() {
+    System.out.println("jna.visible="
+        + (ProbeChildMain.class.getClassLoader().getResource("com/sun/jna/Native.class") != null));
+    try (MemoryProbes probes = MemoryProbes.fromSpecs("auto", "auto",
+        MemoryProbes.DEFAULT_INTERVAL, null)) {
+      MemorySnapshot s = probes.snapshot();
+      System.out.println("host.available=" + s.host().availableBytes());
+      System.out.println("heap.available=" + s.heap().availableBytes());
+      VramReading r = probes.vram(0);
+      System.out.println("vram.used=" + r.usedBytes());
+      System.out.println("vram.total=" + r.totalBytes());
+      System.out.println("vram.failure=" + r.failure());
+    }
   }
 }

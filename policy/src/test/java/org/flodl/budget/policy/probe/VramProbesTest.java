@@ -2,10 +2,11 @@ package org.flodl.budget.policy.probe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import org.flodl.budget.policy.BudgetPolicy;
 import org.flodl.budget.policy.PrefetchDepth;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** GPU probes: specs, the seed's rig numbers end to end, and clean failure on a GPU-less host. */
 class VramProbesTest {
@@ -76,7 +78,7 @@ class VramProbesTest {
 
   @Test
   void onThisMachineAutoFailsFastWithEachProbesReason() {
-    assumeFalse(Files.exists(Path.of("/dev/nvidiactl")), "a GPU driver is present");
+    assumeTrue(noGpuDriverOnLinux(), "not a Linux machine without a GPU driver");
     VramProbe auto = VramProbes.fromSpec("auto");
     long t0 = System.nanoTime();
     VramReading r = auto.read(0);
@@ -87,32 +89,76 @@ class VramProbesTest {
     assertEquals(0, r.totalBytes());
     assertEquals("auto", r.probe());
     assertTrue(r.failure().contains("jcuda: no JCuda on the class path"), r.failure());
-    assertTrue(r.failure().contains("cuda: no CUDA driver"), r.failure());
-    assertTrue(r.failure().contains("nvml: libnvidia-ml.so.1, nvidia-ml not found"), r.failure());
+    assertTrue(r.failure().contains("; cuda: no NVIDIA driver (no /dev/nvidiactl"), r.failure());
+    assertTrue(r.failure().contains("; nvml: no NVIDIA driver (no /dev/nvidiactl"), r.failure());
     assertTrue(firstMs < 5_000, "the issue asks for under 1 s; measured " + firstMs + " ms");
     VramReading again = auto.read(0);
     assertEquals(r.failure(), again.failure(), "a missing library is not looked up again");
   }
 
   @Test
-  void theCudaProbeChecksForTheDriverBeforeTouchingTheRuntime() {
-    assumeFalse(Files.exists(Path.of("/dev/nvidiactl")), "a GPU driver is present");
-    VramReading r = VramProbes.fromSpec("cuda").read(0);
+  void throughJnaTheCudaProbeLooksForTheDriverBeforeTouchingTheRuntime() {
+    assumeTrue(noGpuDriverOnLinux(), "not a Linux machine without a GPU driver");
+    // Past the pure-Java driver check: JNA loads, finds libcudart here but no libcuda.
+    long t0 = System.nanoTime();
+    VramReading r = new CudaRuntimeVramProbe(JnaLoaders.application(), false).read(0);
+    VramReading n = new NvmlVramProbe(JnaLoaders.application(), null, false).read(0);
+    System.out.println("[probe] cuda and nvml through JNA failed in "
+        + (System.nanoTime() - t0) / 1_000_000 + " ms");
     assertTrue(r.failed());
     assertEquals("cuda", r.probe());
-    assertTrue(r.failure().startsWith("no CUDA driver: libcuda.so.1, cuda not found"),
-        r.failure());
+    assertEquals("no CUDA driver: libcuda.so.1, cuda not found", r.failure());
+    assertEquals("nvml", n.probe());
+    assertEquals("libnvidia-ml.so.1, nvidia-ml not found", n.failure());
+  }
+
+  /** Returns whether this is Linux with no NVIDIA driver (device node or libcuda) to be found. */
+  static boolean noGpuDriverOnLinux() {
+    if (!System.getProperty("os.name").equals("Linux")) {
+      return false;
+    }
+    for (String p : new String[] {"/dev/nvidiactl", "/usr/lib/x86_64-linux-gnu/libcuda.so.1",
+        "/usr/lib64/libcuda.so.1", "/usr/lib/aarch64-linux-gnu/libcuda.so.1",
+        "/usr/lib/wsl/lib/libcuda.so.1", "/usr/local/nvidia/lib64/libcuda.so.1"}) {
+      if (Files.exists(Path.of(p))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Test
   void withoutJnaTheJnaProbesSaySo() {
     ClassLoader noJna = new URLClassLoader(new URL[0], ClassLoader.getPlatformClassLoader());
-    for (String spec : new String[] {"cuda", "nvml"}) {
-      VramReading r = VramProbes.fromSpec(spec, noJna).read(0);
+    for (VramProbe p : new VramProbe[] {
+        new CudaRuntimeVramProbe(noJna, false), new NvmlVramProbe(noJna, null, false)}) {
+      VramReading r = p.read(0);
       assertTrue(r.failed());
       assertEquals("no JNA on the class path (the agent ships one)", r.failure());
     }
     assertNull(JnaLoaders.version(noJna));
+  }
+
+  @Test
+  void theDriverCheckFindsNodesModulesAndLibraries(@TempDir Path root) throws Exception {
+    String none = NvidiaDriver.absence("Linux", root, null);
+    assertTrue(none.startsWith("no NVIDIA driver"), none);
+    assertNull(NvidiaDriver.absence("Mac OS X", root, null), "elsewhere it says nothing");
+    Path lib = Files.createDirectories(root.resolve("opt/nv/lib"));
+    Files.createFile(lib.resolve("libnvidia-ml.so.1"));
+    assertNotNull(NvidiaDriver.absence("Linux", root, null), "not on any library path yet");
+    assertNull(NvidiaDriver.absence("Linux", root, "/opt/nv/lib"), "LD_LIBRARY_PATH");
+    Files.createDirectories(root.resolve("etc/ld.so.conf.d"));
+    Files.writeString(root.resolve("etc/ld.so.conf"), "include /etc/ld.so.conf.d/*.conf\n");
+    Files.writeString(root.resolve("etc/ld.so.conf.d/nvidia.conf"), "# driver\n/opt/nv/lib\n");
+    assertNull(NvidiaDriver.absence("Linux", root, null), "ld.so.conf include");
+    Path other = Files.createDirectories(root.resolve("other"));
+    Files.createDirectories(other.resolve("dev"));
+    Files.createFile(other.resolve("dev/nvidiactl"));
+    assertNull(NvidiaDriver.absence("Linux", other, null), "a device node");
+    Path wsl = Files.createDirectories(root.resolve("wsl/usr/lib/wsl/lib"));
+    Files.createFile(wsl.resolve("libcuda.so.1"));
+    assertNull(NvidiaDriver.absence("Linux", root.resolve("wsl"), null), "WSL's libcuda");
   }
 
   @Test

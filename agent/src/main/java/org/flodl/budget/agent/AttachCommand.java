@@ -1,0 +1,81 @@
+package org.flodl.budget.agent;
+
+import com.sun.tools.attach.AgentInitializationException;
+import com.sun.tools.attach.VirtualMachine;
+import java.io.File;
+import java.io.PrintStream;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+
+/**
+ * {@code attach PID [args]}: loads this jar as an agent into the running JVM {@code PID} with the
+ * JDK's attach API; the agent's {@code agentmain} retransforms the site classes already loaded and
+ * starts deciding without a restart. Returns 0 when the agent started, 1 when not.
+ */
+final class AttachCommand {
+  private AttachCommand() {}
+
+  static int run(String[] args, PrintStream out, PrintStream err) {
+    if (args.length < 1 || args.length > 2) {
+      err.println("usage: java -jar flodl-budget-agent.jar attach PID [key=value,...]");
+      return 2;
+    }
+    String pid = args[0].trim();
+    if (!pid.matches("[0-9]+")) {
+      err.println("flodl-budget: attach: '" + pid + "' is not a process id");
+      return 2;
+    }
+    String agentArgs = args.length == 2 ? args[1] : null;
+    Path jar;
+    try {
+      jar = agentJar();
+    } catch (IllegalStateException e) {
+      err.println("flodl-budget: attach: " + e.getMessage());
+      return 1;
+    }
+    VirtualMachine vm;
+    try {
+      vm = VirtualMachine.attach(pid);
+    } catch (Exception e) {
+      err.println("flodl-budget: attach: cannot attach to " + pid + " (" + e.getMessage()
+          + "); same user, and a JVM that allows attach?");
+      return 1;
+    }
+    try {
+      vm.loadAgent(jar.toString(), agentArgs);
+      out.println("flodl-budget: attached to " + pid + " with " + jar
+          + (agentArgs == null ? "" : " (" + agentArgs + ")"));
+      return 0;
+    } catch (AgentInitializationException e) {
+      err.println("flodl-budget: attach: the agent refused to start in " + pid
+          + "; see that process's stderr (" + e.getMessage() + ")");
+      return 1;
+    } catch (Exception e) {
+      err.println("flodl-budget: attach: loading the agent into " + pid + " failed (" + e + ")");
+      return 1;
+    } finally {
+      try {
+        vm.detach();
+      } catch (Exception ignored) {
+        // detached or gone: nothing left to do
+      }
+    }
+  }
+
+  /** Returns the path of the jar this class came from. */
+  static Path agentJar() {
+    try {
+      java.security.CodeSource cs = AttachCommand.class.getProtectionDomain().getCodeSource();
+      if (cs == null || cs.getLocation() == null) {
+        throw new IllegalStateException("cannot tell which jar the agent runs from");
+      }
+      Path p = Path.of(cs.getLocation().toURI()).toAbsolutePath();
+      if (!p.toString().endsWith(".jar") || !new File(p.toString()).isFile()) {
+        throw new IllegalStateException("run it as java -jar flodl-budget-agent.jar, not from " + p);
+      }
+      return p;
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException("cannot tell which jar the agent runs from: " + e);
+    }
+  }
+}

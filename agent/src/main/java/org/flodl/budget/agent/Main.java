@@ -1,0 +1,65 @@
+package org.flodl.budget.agent;
+
+import java.io.PrintStream;
+import java.util.Arrays;
+
+/**
+ * The jar's command line: {@code java -jar flodl-budget-agent.jar attach PID [args]} starts the
+ * agent in a running JVM, {@code report FILE [--html out.html]} summarizes a recording. Returns
+ * its exit code through {@link System#exit}: 0 done, 1 failed, 2 bad usage.
+ */
+public final class Main {
+  private Main() {}
+
+  /** Runs the command. */
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  /** Returns the exit code of the command {@code args}. */
+  static int run(String[] args, PrintStream out, PrintStream err) {
+    if (args.length == 0) {
+      return usage(err);
+    }
+    String[] rest = Arrays.copyOfRange(args, 1, args.length);
+    switch (args[0]) {
+      case "attach":
+        return AttachCommand.run(rest, out, err);
+      case "report":
+        return report(rest, out, err);
+      case "-h":
+      case "--help":
+      case "help":
+        usage(out);
+        return 0;
+      default:
+        err.println("flodl-budget: unknown command '" + args[0] + "'");
+        return usage(err);
+    }
+  }
+
+  /** Runs the events helper's report command, found by name so the CLI works without it. */
+  private static int report(String[] args, PrintStream out, PrintStream err) {
+    try {
+      Class<?> c = Class.forName("org.flodl.budget.agent.report.ReportCommand");
+      Object code = c.getMethod("run", String[].class, PrintStream.class, PrintStream.class)
+          .invoke(null, args, out, err);
+      return (Integer) code;
+    } catch (ClassNotFoundException e) {
+      err.println("flodl-budget: report is not in this build of the agent");
+      return 1;
+    } catch (java.lang.reflect.InvocationTargetException e) {
+      err.println("flodl-budget: report failed: " + e.getCause());
+      return 1;
+    } catch (ReflectiveOperationException | ClassCastException e) {
+      err.println("flodl-budget: report cannot run: " + e);
+      return 1;
+    }
+  }
+
+  private static int usage(PrintStream s) {
+    s.println("usage: java -jar flodl-budget-agent.jar attach PID [key=value,...]");
+    s.println("       java -jar flodl-budget-agent.jar report FILE.jfr [--html out.html]");
+    return 2;
+  }
+}

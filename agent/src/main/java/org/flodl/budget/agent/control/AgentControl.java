@@ -1,0 +1,131 @@
+package org.flodl.budget.agent.control;
+
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import javax.management.ObjectName;
+import org.flodl.budget.agent.config.AgentConfig;
+import org.flodl.budget.agent.config.Mode;
+import org.flodl.budget.agent.config.Setting;
+import org.flodl.budget.agent.gate.GateEngine;
+import org.flodl.budget.agent.gate.Log;
+import org.flodl.budget.events.ConfigurationEvent;
+import org.flodl.budget.policy.Tier;
+
+/**
+ * Live control of a running agent through the platform MBean server: reads and changes the mode
+ * and the knobs of the {@link GateEngine}, keeps the effective configuration (changed settings
+ * get the source {@code RUNTIME}) and records each change as a {@code Configuration} event.
+ * A refused value is an {@link IllegalArgumentException} to the JMX client, never a change.
+ */
+public final class AgentControl implements AgentControlMXBean {
+  /** The MBean's name. */
+  public static final String OBJECT_NAME = "org.flodl.budget:type=Agent";
+
+  private final GateEngine engine;
+  private volatile AgentConfig config;
+
+  /** Returns the control of {@code engine}, started with {@code config}. */
+  public AgentControl(GateEngine engine, AgentConfig config) {
+    this.engine = engine;
+    this.config = config;
+  }
+
+  /** Registers the MBean; a failure is one line and the agent runs on without it. */
+  public void register() {
+    try {
+      ManagementFactory.getPlatformMBeanServer().registerMBean(this, new ObjectName(OBJECT_NAME));
+    } catch (Throwable t) {
+      Log.warn("the " + OBJECT_NAME + " MBean could not be registered (" + t + ")");
+    }
+  }
+
+  /** Returns the effective settings, live changes included. */
+  public synchronized List<Setting> settings() {
+    return new ArrayList<>(config.settings().values());
+  }
+
+  @Override
+  public String getMode() {
+    return engine.mode().name().toLowerCase(Locale.ROOT);
+  }
+
+  @Override
+  public synchronized void setMode(String mode) {
+    String m = mode == null ? "" : mode.trim().toLowerCase(Locale.ROOT);
+    GateEngine.Mode next;
+    if (m.equals("enforce")) {
+      next = GateEngine.Mode.ENFORCE;
+    } else if (m.equals("observe")) {
+      next = GateEngine.Mode.OBSERVE;
+    } else {
+      throw new IllegalArgumentException(
+          "mode '" + mode + "': expected enforce or observe (off needs a restart)");
+    }
+    engine.mode(next);
+    config = config.withMode(next == GateEngine.Mode.OBSERVE ? Mode.OBSERVE : Mode.ENFORCE);
+    changed(AgentConfig.MODE, m);
+  }
+
+  @Override
+  public double getRamMaxUsage() {
+    return engine.knobs()[0];
+  }
+
+  @Override
+  public void setRamMaxUsage(double value) {
+    setKnob(AgentConfig.RAM_MAX_USAGE, value, 0);
+  }
+
+  @Override
+  public double getHeapMaxUsage() {
+    return engine.knobs()[1];
+  }
+
+  @Override
+  public void setHeapMaxUsage(double value) {
+    setKnob(AgentConfig.HEAP_MAX_USAGE, value, 1);
+  }
+
+  @Override
+  public double getVramMaxUsage() {
+    return engine.knobs()[2];
+  }
+
+  @Override
+  public void setVramMaxUsage(double value) {
+    setKnob(AgentConfig.VRAM_MAX_USAGE, value, 2);
+  }
+
+  private synchronized void setKnob(String key, double value, int index) {
+    config = config.withKnob(key, value); // refuses a bad value with IllegalArgumentException
+    double[] k = engine.knobs();
+    k[index] = value;
+    engine.knobs(k[0], k[1], k[2]);
+    changed(key, Double.toString(value));
+  }
+
+  private void changed(String key, String value) {
+    ConfigurationEvent.emit(key, value, Setting.Source.RUNTIME.name());
+    Log.info("live change: " + key + "=" + value);
+  }
+
+  @Override
+  public Map<String, Long> getHeldBytes() {
+    return byLabel(engine.held());
+  }
+
+  @Override
+  public Map<String, Long> getBudgetBytes() {
+    return byLabel(engine.budgets());
+  }
+
+  private static Map<String, Long> byLabel(Map<Tier, Long> m) {
+    Map<String, Long> out = new LinkedHashMap<>();
+    m.forEach((t, v) -> out.put(t.label(), v));
+    return out;
+  }
+}

@@ -1,0 +1,286 @@
+package org.flodl.budget.agent.gate;
+
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.function.DoubleSupplier;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+import org.flodl.budget.events.RamBudgetEvent;
+import org.flodl.budget.policy.BudgetPolicy;
+import org.flodl.budget.policy.RamBudget;
+import org.flodl.budget.policy.Tier;
+import org.flodl.budget.policy.TierLedger;
+import org.flodl.budget.policy.probe.MemoryProbes;
+import org.flodl.budget.policy.probe.MemorySnapshot;
+import org.flodl.budget.policy.probe.VramReading;
+
+/**
+ * The budget of each tier, anchored at what the tier held when the probes were last read: a
+ * daemon thread ({@code flodl-budget-probe}) refreshes the probes every {@code probe_interval}
+ * and sets each ledger's budget ({@code heap}: {@code heap_max_usage} of heap available plus
+ * held; {@code direct}, {@code native}, {@code mapped}: {@code ram_max_usage}; {@code device}:
+ * {@code vram_max_usage} of device 0's free VRAM plus held), recording a {@code RamBudget} event
+ * when a budget moves. The hot path reads ledgers and the last snapshot, never a file. Until the
+ * first refresh every budget is 0; the gate makes that refresh before its first decision.
+ */
+final class Budgets {
+  private final Map<Tier, TierLedger> ledgers = new EnumMap<>(Tier.class);
+  private final Supplier<MemoryProbes> probeFactory;
+  private volatile MemoryProbes probes;
+  private final long intervalMillis;
+  private volatile double ramMaxUsage;
+  private volatile double heapMaxUsage;
+  private volatile double vramMaxUsage;
+  private final DoubleSupplier hostShare;
+  private final Map<Tier, Long> lastRecorded = new EnumMap<>(Tier.class);
+  private volatile MemorySnapshot last;
+  private volatile boolean refreshed;
+  private volatile Thread thread;
+  private final long[] heldAtRefresh = new long[Tier.values().length];
+  private volatile boolean refreshRequested;
+  private volatile long g1RegionBytes = -1;
+  private static final long ARRAY_HEADER_MAX = 24;
+
+  Budgets(Supplier<MemoryProbes> probeFactory, Duration interval, double ramMaxUsage,
+      double heapMaxUsage, double vramMaxUsage, DoubleSupplier hostShare) {
+    this.probeFactory = probeFactory;
+    this.intervalMillis = Math.max(10, interval.toMillis());
+    this.ramMaxUsage = ramMaxUsage;
+    this.heapMaxUsage = heapMaxUsage;
+    this.vramMaxUsage = vramMaxUsage;
+    this.hostShare = hostShare;
+    for (Tier t : Tier.values()) {
+      ledgers.put(t, new TierLedger(t, 0));
+    }
+  }
+
+  /** Returns the ledger of {@code tier}. */
+  TierLedger ledger(Tier tier) {
+    return ledgers.get(tier);
+  }
+
+  /** Returns the probes, made on first use (their MXBeans cost start-up time). */
+  private MemoryProbes probes() {
+    MemoryProbes p = probes;
+    if (p == null) {
+      synchronized (this) {
+        p = probes;
+        if (p == null) {
+          p = probeFactory.get();
+          probes = p;
+        }
+      }
+    }
+    return p;
+  }
+
+  /** Returns the last snapshot, reading the probes first if they never were. */
+  MemorySnapshot snapshot() {
+    ensureRefreshed();
+    return last;
+  }
+
+  /** Returns the knob of the host-RAM tiers. */
+  double ramMaxUsage() {
+    return ramMaxUsage;
+  }
+
+  /** Returns the knob of the heap tier. */
+  double heapMaxUsage() {
+    return heapMaxUsage;
+  }
+
+  /** Returns the knob of the device tier. */
+  double vramMaxUsage() {
+    return vramMaxUsage;
+  }
+
+  /** Sets the knobs (live control) and re-budgets at once. */
+  void knobs(double ram, double heap, double vram) {
+    this.ramMaxUsage = ram;
+    this.heapMaxUsage = heap;
+    this.vramMaxUsage = vram;
+    refresh();
+  }
+
+  /** Returns host available bytes from the last snapshot, empty when unknown. */
+  OptionalLong hostAvailable() {
+    MemorySnapshot s = snapshot();
+    long a = s == null || s.host() == null ? -1 : s.host().availableBytes();
+    return a < 0 ? OptionalLong.empty() : OptionalLong.of(a);
+  }
+
+  /** Returns the reading of {@code device} (cached by the probes, refreshed with them). */
+  VramReading vram(int device) {
+    ensureRefreshed();
+    return probes().vram(device);
+  }
+
+  /** Makes the first refresh now if none has happened (the first decision waits for it). */
+  void ensureRefreshed() {
+    if (!refreshed) {
+      refresh();
+    }
+  }
+
+  /** Starts the refresh thread once; later calls do nothing. */
+  synchronized void start(Runnable afterFirstRefresh) {
+    if (thread != null) {
+      return;
+    }
+    Thread t = new Thread(() -> loop(afterFirstRefresh), "flodl-budget-probe");
+    t.setDaemon(true);
+    thread = t;
+    t.start();
+  }
+
+  private void loop(Runnable afterFirstRefresh) {
+    refresh();
+    // The MBean server and the recorder's periodic hooks take a while to start: off this thread,
+    // so the budgets keep up with a cache that fills in its first second.
+    Thread later = new Thread(() -> {
+      try {
+        afterFirstRefresh.run();
+      } catch (Throwable e) {
+        Log.warn("start-up after the first probe failed: " + e);
+      }
+    }, "flodl-budget-start");
+    later.setDaemon(true);
+    later.start();
+    while (!Thread.currentThread().isInterrupted()) {
+      long deadline = System.nanoTime() + intervalMillis * 1_000_000L;
+      while (!refreshRequested) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          break;
+        }
+        LockSupport.parkNanos(this, left);
+        if (Thread.currentThread().isInterrupted()) {
+          return;
+        }
+      }
+      refreshRequested = false;
+      refresh();
+    }
+  }
+
+  /**
+   * Asks the probe thread to refresh now when {@code tier} has grown by an eighth of its budget
+   * since the last refresh: what the tier holds may cost the memory more than its price (a heap
+   * object larger than half a G1 region takes whole regions), and the probes see that cost only
+   * when read. The caller never waits and never reads a file.
+   */
+  void grew(Tier tier, long heldNow, long budget) {
+    if (heldNow - heldAtRefresh[tier.ordinal()] > budget / 8 && !refreshRequested) {
+      refreshRequested = true;
+      Thread t = thread;
+      if (t != null) {
+        LockSupport.unpark(t);
+      }
+    }
+  }
+
+  /**
+   * Returns what retaining a heap value of {@code charged} bytes costs the heap: under G1 an
+   * object of half a region or more is humongous and takes whole regions (measured: a 1 MiB
+   * {@code byte[]} at {@code -Xmx256m}, 1 MiB regions, takes 2 MiB: its header tips it over one
+   * region), so the charge with an array header is rounded up
+   * to whole regions; anything else costs its charge. Only single arrays and heap buffers are
+   * rounded: they are one allocation.
+   */
+  long heapFootprint(Object value, long charged) {
+    long region = g1RegionBytes;
+    if (region <= 0 || charged < region / 2) {
+      return charged;
+    }
+    if (!value.getClass().isArray() && !(value instanceof java.nio.ByteBuffer)) {
+      return charged;
+    }
+    // The pricer charges the payload; the array's header (at most 24 bytes) comes on top.
+    long regions = (charged + ARRAY_HEADER_MAX + region - 1) / region;
+    return regions > Long.MAX_VALUE / region ? charged : regions * region;
+  }
+
+  private static long g1RegionSize() {
+    try {
+      boolean g1 = false;
+      for (java.lang.management.GarbageCollectorMXBean gc :
+          java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+        g1 |= gc.getName().startsWith("G1 ");
+      }
+      if (!g1) {
+        return 0;
+      }
+      com.sun.management.HotSpotDiagnosticMXBean hs =
+          java.lang.management.ManagementFactory.getPlatformMXBean(
+              com.sun.management.HotSpotDiagnosticMXBean.class);
+      return Long.parseLong(hs.getVMOption("G1HeapRegionSize").getValue());
+    } catch (Throwable t) {
+      return 0;
+    }
+  }
+
+  /** Reads the probes now and re-budgets every tier. Never throws. */
+  synchronized void refresh() {
+    try {
+      if (g1RegionBytes < 0) {
+        g1RegionBytes = g1RegionSize();
+      }
+      MemoryProbes probes = probes();
+      MemorySnapshot s = probes.refresh();
+      last = s;
+      double share = share();
+      for (Tier tier : Tier.values()) {
+        TierLedger ledger = ledgers.get(tier);
+        long held = ledger.held();
+        heldAtRefresh[tier.ordinal()] = held;
+        RamBudget b;
+        if (tier == Tier.DEVICE) {
+          VramReading v = probes.vram(0);
+          if (v == null || v.failed()) {
+            setBudget(tier, ledger, new RamBudget(-1, held, vramMaxUsage, 0, share, 0, 0));
+            continue;
+          }
+          long free = Math.max(0, v.totalBytes() - v.usedBytes());
+          b = BudgetPolicy.anchored(free, held, vramMaxUsage, share, 0, "vram_max_usage");
+        } else {
+          long available = s.availableBytes(tier);
+          double knob = tier == Tier.HEAP ? heapMaxUsage : ramMaxUsage;
+          if (available < 0) {
+            Log.warnOnce("unknown-" + tier, "the " + tier.label() + " tier's available memory "
+                + "cannot be measured; it admits nothing until it can");
+            b = new RamBudget(-1, held, knob, 0, share, 0, 0);
+          } else {
+            b = BudgetPolicy.anchored(available, held, knob, share, 0,
+                tier == Tier.HEAP ? "heap_max_usage" : "ram_max_usage");
+          }
+        }
+        setBudget(tier, ledger, b);
+      }
+      refreshed = true;
+    } catch (Throwable e) {
+      Log.warnOnce("refresh", "reading the memory probes failed, budgets kept as they were: " + e);
+      refreshed = true;
+    }
+  }
+
+  private double share() {
+    try {
+      double s = hostShare.getAsDouble();
+      return s > 0 && s <= 1 ? s : 1.0;
+    } catch (Throwable e) {
+      return 1.0;
+    }
+  }
+
+  private void setBudget(Tier tier, TierLedger ledger, RamBudget b) {
+    ledger.setBudget(b.budgetBytes());
+    Long previous = lastRecorded.put(tier, b.budgetBytes());
+    if (previous == null || previous != b.budgetBytes()) {
+      RamBudgetEvent.emit(tier.label(), b.availableBytes(), b.heldBytes(), b.maxUsage(),
+          b.hostShare(), b.ringBytes(), b.budgetBytes());
+    }
+  }
+}

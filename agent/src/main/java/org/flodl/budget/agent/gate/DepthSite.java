@@ -1,0 +1,49 @@
+package org.flodl.budget.agent.gate;
+
+/**
+ * A prefetch-depth site at run time: its name, its device ({@code cpu} or {@code cuda:N}), a
+ * fixed batch price when the sites file gives one, and the price of the last batch its batch
+ * site saw (0 until one has passed: the decision is then {@code UNPRICED_BATCH}).
+ */
+final class DepthSite {
+  private final String name;
+  private final String device;
+  private final int deviceIndex;
+  private final long fixedBatchBytes;
+  private volatile long lastBatchBytes;
+
+  DepthSite(String name, String device, int deviceIndex, long fixedBatchBytes) {
+    this.name = name;
+    this.device = device;
+    this.deviceIndex = deviceIndex;
+    this.fixedBatchBytes = Math.max(0, fixedBatchBytes);
+  }
+
+  String name() {
+    return name;
+  }
+
+  String device() {
+    return device;
+  }
+
+  boolean cuda() {
+    return deviceIndex >= 0;
+  }
+
+  int deviceIndex() {
+    return deviceIndex;
+  }
+
+  /** Returns the batch price the next decision uses, 0 when none is known yet. */
+  long batchBytes() {
+    return fixedBatchBytes > 0 ? fixedBatchBytes : lastBatchBytes;
+  }
+
+  /** Records the price of a batch that passed the batch site. */
+  void batchPriced(long bytes) {
+    if (bytes > 0) {
+      lastBatchBytes = bytes;
+    }
+  }
+}

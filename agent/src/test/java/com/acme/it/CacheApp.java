@@ -1,0 +1,181 @@
+package com.acme.it;
+
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import javax.management.openmbean.CompositeData;
+import javax.management.openmbean.TabularData;
+
+/**
+ * A training loop with an unbounded cache, for the agent's child-JVM tests: every sample is read,
+ * cached with {@link SampleStore#put} and trained on (a checksum), so at {@code -Xmx256m} 400
+ * samples of 1 MiB end in OutOfMemoryError without a budget. Options {@code --key=value}:
+ * samples, sample-bytes, threads, kind (heap | direct-slice | poison), evict-at-end, clear-at-end
+ * (drops the cache with no release site), shrink-at (sample index where heap_max_usage is set to
+ * 0.01 through the agent's MBean), pace-ms (sleep per sample), ready (print READY and the pid).
+ * Prints {@code DELIVERED=}, {@code CACHED=} and the agent's held bytes as the MBean shows them.
+ */
+public final class CacheApp {
+  private static final String MBEAN = "org.flodl.budget:type=Agent";
+  private static long mbeanWaitMs = 5000;
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> o = new HashMap<>();
+    for (String a : args) {
+      int eq = a.indexOf('=');
+      o.put(a.substring(2, eq < 0 ? a.length() : eq), eq < 0 ? "true" : a.substring(eq + 1));
+    }
+    int samples = Integer.parseInt(o.getOrDefault("samples", "400"));
+    int sampleBytes = Integer.parseInt(o.getOrDefault("sample-bytes", "1048576"));
+    int threads = Integer.parseInt(o.getOrDefault("threads", "1"));
+    String kind = o.getOrDefault("kind", "heap");
+    int shrinkAt = Integer.parseInt(o.getOrDefault("shrink-at", "-1"));
+    long paceMs = Long.parseLong(o.getOrDefault("pace-ms", "0"));
+    mbeanWaitMs = Long.parseLong(o.getOrDefault("mbean-wait-ms", "5000"));
+    if (o.containsKey("ready")) {
+      System.out.println("READY " + ProcessHandle.current().pid());
+      System.out.flush();
+    }
+    SampleStore store = new SampleStore();
+    AtomicLong checksum = new AtomicLong();
+    AtomicInteger delivered = new AtomicInteger();
+    AtomicInteger next = new AtomicInteger();
+    ByteBuffer rowGroup = kind.equals("direct-slice")
+        ? ByteBuffer.allocateDirect(16 * sampleBytes) : null;
+    int[] cachedAtShrink = {-1};
+    List<Thread> workers = new ArrayList<>();
+    Throwable[] failure = {null};
+    for (int t = 0; t < threads; t++) {
+      Thread w = new Thread(() -> {
+        int i;
+        while ((i = next.getAndIncrement()) < samples) {
+          Object sample;
+          if (kind.equals("direct-slice")) {
+            ByteBuffer dup = rowGroup.duplicate();
+            int at = (i % 16) * sampleBytes;
+            dup.position(at).limit(at + sampleBytes);
+            sample = dup.slice();
+          } else if (kind.equals("poison")) {
+            sample = new Poison(sampleBytes);
+          } else {
+            byte[] b = new byte[sampleBytes];
+            b[i % sampleBytes] = (byte) i;
+            sample = b;
+          }
+          if (i == shrinkAt) {
+            synchronized (cachedAtShrink) {
+              cachedAtShrink[0] = store.size();
+              setHeapUsage(0.01);
+            }
+          }
+          store.put(i, sample);
+          checksum.addAndGet(train(sample));
+          delivered.incrementAndGet();
+          if (paceMs > 0) {
+            try {
+              Thread.sleep(paceMs);
+            } catch (InterruptedException e) {
+              return;
+            }
+          }
+        }
+      }, "worker-" + t);
+      w.setUncaughtExceptionHandler((th, e) -> {
+        synchronized (failure) {
+          failure[0] = e;
+        }
+      });
+      workers.add(w);
+      w.start();
+    }
+    for (Thread w : workers) {
+      w.join();
+    }
+    if (failure[0] != null) {
+      System.err.println("TRAINING FAILED " + failure[0]);
+      System.exit(1);
+    }
+    System.out.println("DELIVERED=" + delivered.get() + " CHECKSUM=" + checksum.get());
+    System.out.println("CACHED=" + store.size());
+    if (cachedAtShrink[0] >= 0) {
+      System.out.println("CACHED_AT_SHRINK=" + cachedAtShrink[0]);
+    }
+    if (o.containsKey("evict-at-end") || o.containsKey("clear-at-end")) {
+      System.out.println("HELD_BEFORE_RELEASE=" + held());
+    }
+    if (o.containsKey("evict-at-end")) {
+      for (Object k : store.keys()) {
+        store.evict(k);
+      }
+      System.out.println("HELD_AFTER_EVICT=" + held());
+    }
+    if (o.containsKey("clear-at-end")) {
+      store.clear();
+      String h = held();
+      for (int i = 0; i < 100 && !h.endsWith("heap=0"); i++) {
+        System.gc();
+        Thread.sleep(50);
+        h = held();
+      }
+      System.out.println("HELD_AFTER_CLEAR=" + h);
+    }
+    System.out.println("DONE");
+  }
+
+  private static long train(Object sample) {
+    if (sample instanceof byte[]) {
+      byte[] b = (byte[]) sample;
+      return b.length + b[0];
+    }
+    if (sample instanceof ByteBuffer) {
+      ByteBuffer b = (ByteBuffer) sample;
+      return b.remaining() + b.get(0);
+    }
+    return 1;
+  }
+
+  /** Returns the agent's heap held bytes as "heap=N", or "none" when no agent MBean is there. */
+  static String held() {
+    try {
+      MBeanServer s = ManagementFactory.getPlatformMBeanServer();
+      ObjectName n = new ObjectName(MBEAN);
+      for (int i = 0; i < mbeanWaitMs / 50 && !s.isRegistered(n); i++) {
+        Thread.sleep(50);
+      }
+      if (!s.isRegistered(n)) {
+        return "none";
+      }
+      TabularData t = (TabularData) s.getAttribute(n, "HeldBytes");
+      for (Object row : t.values()) {
+        CompositeData c = (CompositeData) row;
+        if ("heap".equals(c.get("key"))) {
+          return "heap=" + c.get("value");
+        }
+      }
+      return "heap=?";
+    } catch (Exception e) {
+      return "error " + e;
+    }
+  }
+
+  private static void setHeapUsage(double v) {
+    try {
+      MBeanServer s = ManagementFactory.getPlatformMBeanServer();
+      ObjectName n = new ObjectName(MBEAN);
+      for (int i = 0; i < 100 && !s.isRegistered(n); i++) {
+        Thread.sleep(50);
+      }
+      s.setAttribute(n, new javax.management.Attribute("HeapMaxUsage", v));
+      System.out.println("SHRUNK heap_max_usage=" + v);
+    } catch (Exception e) {
+      System.out.println("SHRINK FAILED " + e);
+    }
+  }
+}

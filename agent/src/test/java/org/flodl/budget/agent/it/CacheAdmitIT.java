@@ -1,0 +1,85 @@
+package org.flodl.budget.agent.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The product's promise on an unmodified app: an unbounded cache of 1 MiB samples dies of
+ * OutOfMemoryError at -Xmx256m without the agent and completes with it, every sample trained on,
+ * declines recorded, and no admission leaving the heap tier's held bytes over its budget.
+ */
+class CacheAdmitIT {
+
+  @ParameterizedTest
+  @EnumSource(Jdk.class)
+  void enforceTurnsAnOutOfMemoryErrorIntoDeclines(Jdk jdk) throws Exception {
+    ChildJvm.Result bare = ChildJvm.on("oom-bare", jdk).jvm("-Xmx256m")
+        .run("com.acme.it.CacheApp", "--samples=400");
+    assertNotEquals(0, bare.exitCode, "without the agent the app must fail: " + bare);
+    assertTrue(bare.stderr.contains("OutOfMemoryError"), bare.toString());
+
+    Path sites = Sites.write("store", Sites.STORE);
+    ChildJvm.Result r = ChildJvm.on("oom-enforce", jdk).jvm("-Xmx256m")
+        .agent("sites=" + sites).record()
+        .run("com.acme.it.CacheApp", "--samples=400", "--evict-at-end");
+    assertEquals(0, r.exitCode, r.toString());
+    assertEquals("400", r.value("DELIVERED"), r.toString());
+    int cached = Integer.parseInt(r.value("CACHED"));
+    assertTrue(cached > 0 && cached < 400, "the cache kept part of the samples: " + r);
+
+    List<RecordedEvent> admissions = r.events("flodl.budget.CacheAdmission");
+    assertEquals(400, admissions.size(), "one decision per put");
+    long admits = admissions.stream().filter(e -> e.getString("decision").startsWith("ADMIT"))
+        .count();
+    long declines = admissions.stream().filter(e -> e.getString("decision").equals("DECLINE"))
+        .count();
+    assertEquals(cached, admits, "what the cache kept is what was admitted");
+    assertEquals(400 - cached, declines);
+    for (RecordedEvent e : admissions) {
+      assertEquals("samples", e.getString("site"));
+      assertEquals("heap", e.getString("tier"));
+      assertEquals(1 << 20, e.getLong("logicalBytes"));
+      if (e.getString("decision").startsWith("ADMIT")) {
+        assertTrue(e.getLong("heldBytes") <= e.getLong("budgetBytes"),
+            "admission over budget: " + e);
+      }
+    }
+    assertEquals("heap=0", r.value("HELD_AFTER_EVICT"), "every admitted byte released: " + r);
+    long released = r.events("flodl.budget.Release").stream()
+        .mapToLong(e -> e.getLong("bytes")).sum();
+    long charged = admissions.stream().filter(e -> e.getString("decision").startsWith("ADMIT"))
+        .mapToLong(e -> e.getLong("chargedBytes")).sum();
+    assertEquals(charged, released, "released exactly what was admitted");
+  }
+
+  @ParameterizedTest
+  @EnumSource(Jdk.class)
+  void recordWritesTheAgentsOwnRecordingAtExit(Jdk jdk) throws Exception {
+    Path sites = Sites.write("store", Sites.STORE);
+    Path file = ChildJvm.WORK.resolve("record-" + jdk + ".jfr").toAbsolutePath();
+    java.nio.file.Files.deleteIfExists(file);
+    ChildJvm.Result r = ChildJvm.on("record", jdk).jvm("-Xmx256m")
+        .agent("sites=" + sites + ",record=" + file)
+        .run("com.acme.it.CacheApp", "--samples=200", "--pace-ms=5");
+    assertEquals(0, r.exitCode, r.toString());
+    List<RecordedEvent> events = RecordingFile.readAllEvents(file);
+    java.util.Set<String> names = new java.util.TreeSet<>();
+    events.forEach(e -> names.add(e.getEventType().getName()));
+    for (String n : List.of("flodl.budget.CacheAdmission", "flodl.budget.RamBudget",
+        "flodl.agent.Instrumented", "flodl.agent.Configuration", "flodl.budget.MemoryProbe")) {
+      assertTrue(names.contains(n), n + " missing from " + names);
+    }
+    assertTrue(events.stream().anyMatch(e -> e.getEventType().getName()
+        .equals("flodl.agent.Configuration") && e.getString("key").equals("sites")
+        && e.getString("source").equals("AGENT_ARGS")), "settings and their source recorded");
+  }
+}

@@ -1,0 +1,203 @@
+package org.flodl.budget.agent.it;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * Runs a test application in a child JVM the way users run the agent: {@code
+ * -javaagent:target/flodl-budget-agent.jar=ARGS}, a flight recording dumped at exit, stdout and
+ * stderr captured; a child that outlives its timeout is killed and fails the test.
+ */
+final class ChildJvm {
+  static final Path AGENT_JAR = Path.of(System.getProperty("flodl.it.agentJar",
+      "target/flodl-budget-agent.jar"));
+  static final Path APP_CLASSES = Path.of(System.getProperty("flodl.it.appClasses",
+      "target/test-classes"));
+  static final Path WORK = Path.of(System.getProperty("flodl.it.workDir", "target/it-work"));
+  static final String JDK25_HOME = System.getProperty("flodl.it.jdk25",
+      "/usr/lib/jvm/temurin-25-jdk-amd64");
+
+  /** The JDKs the application JVM runs on: this one (17) and Temurin 25. */
+  enum Jdk {
+    JDK17, JDK25;
+
+    /** Returns the java launcher, or aborts the test with a visible line when it is missing. */
+    Path java() {
+      if (this == JDK17) {
+        return Path.of(System.getProperty("java.home"), "bin", "java");
+      }
+      Path java = Path.of(JDK25_HOME, "bin", "java");
+      if (!Files.isExecutable(java)) {
+        String line = "SKIPPED on JDK 25: no " + java + " on this machine (set -Dit.jdk25.home)";
+        System.out.println(line);
+        Assumptions.abort(line);
+      }
+      return java;
+    }
+  }
+
+  private final List<String> command = new ArrayList<>();
+  private final Path recording;
+  private final String name;
+  private long timeoutSeconds = 120;
+
+  private ChildJvm(String name, Jdk jdk) throws IOException {
+    this.name = name + "-" + jdk.name().toLowerCase();
+    Files.createDirectories(WORK);
+    this.recording = WORK.resolve(this.name + ".jfr");
+    Files.deleteIfExists(recording);
+    command.add(jdk.java().toString());
+  }
+
+  /** Returns a child named {@code name} (its files in target/it-work) running on {@code jdk}. */
+  static ChildJvm on(String name, Jdk jdk) throws IOException {
+    return new ChildJvm(name, jdk);
+  }
+
+  /** Adds {@code -javaagent:<jar>=args} (no '=' when args is null). */
+  ChildJvm agent(String args) {
+    command.add("-javaagent:" + AGENT_JAR.toAbsolutePath() + (args == null ? "" : "=" + args));
+    return this;
+  }
+
+  /** Adds JVM options. */
+  ChildJvm jvm(String... options) {
+    command.addAll(List.of(options));
+    return this;
+  }
+
+  /** Records flight events from start, dumped at exit to this child's .jfr. */
+  ChildJvm record() {
+    command.add("-XX:StartFlightRecording=filename=" + recording.toAbsolutePath()
+        + ",dumponexit=true");
+    return this;
+  }
+
+  /** Sets the timeout. */
+  ChildJvm timeout(long seconds) {
+    this.timeoutSeconds = seconds;
+    return this;
+  }
+
+  /** Returns the recording's path. */
+  Path recording() {
+    return recording;
+  }
+
+  /** Starts {@code mainClass} from the test classes with {@code args}; returns the process. */
+  Process start(String mainClass, String... args) throws IOException {
+    List<String> cmd = new ArrayList<>(command);
+    cmd.add("-cp");
+    cmd.add(APP_CLASSES.toAbsolutePath().toString());
+    cmd.add(mainClass);
+    cmd.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(cmd);
+    pb.redirectOutput(WORK.resolve(name + ".out").toFile());
+    pb.redirectError(WORK.resolve(name + ".err").toFile());
+    pb.environment().keySet().removeIf(k -> k.startsWith("FLODL_BUDGET_"));
+    return pb.start();
+  }
+
+  /** Runs {@code mainClass} to the end; returns what it printed and recorded. */
+  Result run(String mainClass, String... args) throws IOException, InterruptedException {
+    Process p = start(mainClass, args);
+    return await(p);
+  }
+
+  /** Waits for {@code p} (killed on timeout) and returns its result. */
+  Result await(Process p) throws IOException, InterruptedException {
+    if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+      p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      throw new AssertionError(name + " ran past " + timeoutSeconds + " s and was killed; stdout:\n"
+          + read(WORK.resolve(name + ".out")) + "\nstderr:\n" + read(WORK.resolve(name + ".err")));
+    }
+    return new Result(name, p.exitValue(), read(WORK.resolve(name + ".out")),
+        read(WORK.resolve(name + ".err")), recording);
+  }
+
+  /** Returns the text of this child's stdout so far. */
+  String stdoutSoFar() throws IOException {
+    return read(WORK.resolve(name + ".out"));
+  }
+
+  private static String read(Path p) throws IOException {
+    return Files.exists(p) ? Files.readString(p, StandardCharsets.UTF_8) : "";
+  }
+
+  /** What a child printed, its exit code and its recording. */
+  static final class Result {
+    final String name;
+    final int exitCode;
+    final String stdout;
+    final String stderr;
+    final Path recording;
+
+    Result(String name, int exitCode, String stdout, String stderr, Path recording) {
+      this.name = name;
+      this.exitCode = exitCode;
+      this.stdout = stdout;
+      this.stderr = stderr;
+      this.recording = recording;
+    }
+
+    /** Returns the value of the first stdout line {@code KEY=value} (up to a space). */
+    String value(String key) {
+      for (String line : stdout.split("\n")) {
+        for (String part : line.trim().split(" ")) {
+          if (part.startsWith(key + "=")) {
+            return part.substring(key.length() + 1);
+          }
+        }
+      }
+      throw new AssertionError(name + ": no " + key + "= in stdout:\n" + stdout + "\nstderr:\n"
+          + stderr);
+    }
+
+    /** Returns the first stdout line starting with {@code KEY=} , the rest of the line. */
+    String line(String key) {
+      for (String line : stdout.split("\n")) {
+        if (line.startsWith(key + "=")) {
+          return line.substring(key.length() + 1).trim();
+        }
+      }
+      throw new AssertionError(name + ": no " + key + "= line in stdout:\n" + stdout
+          + "\nstderr:\n" + stderr);
+    }
+
+    /** Returns the recorded events named {@code eventName}, in time order. */
+    List<RecordedEvent> events(String eventName) throws IOException {
+      if (!Files.exists(recording)) {
+        return List.of();
+      }
+      return RecordingFile.readAllEvents(recording).stream()
+          .filter(e -> e.getEventType().getName().equals(eventName))
+          .sorted((a, b) -> a.getStartTime().compareTo(b.getStartTime()))
+          .collect(Collectors.toList());
+    }
+
+    /** Returns every recorded event whose name starts with {@code flodl.}. */
+    List<RecordedEvent> flodlEvents() throws IOException {
+      if (!Files.exists(recording)) {
+        return List.of();
+      }
+      return RecordingFile.readAllEvents(recording).stream()
+          .filter(e -> e.getEventType().getName().startsWith("flodl."))
+          .collect(Collectors.toList());
+    }
+
+    /** Returns this result for assertion messages. */
+    @Override
+    public String toString() {
+      return name + " exit=" + exitCode + "\nstdout:\n" + stdout + "\nstderr:\n" + stderr;
+    }
+  }
+}
