@@ -6,9 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalDouble;
 import java.util.Properties;
-import java.util.function.DoubleSupplier;
 import org.flodl.budget.agent.config.AgentConfig;
 import org.flodl.budget.agent.config.ConfigException;
 import org.flodl.budget.agent.config.LogLevel;
@@ -20,6 +18,7 @@ import org.flodl.budget.agent.config.SitesFile;
 import org.flodl.budget.agent.control.AgentControl;
 import org.flodl.budget.agent.record.BudgetRecording;
 import org.flodl.budget.agent.gate.Gate;
+import org.flodl.budget.agent.share.HostShares;
 import org.flodl.budget.agent.gate.GateEngine;
 import org.flodl.budget.agent.gate.Log;
 import org.flodl.budget.agent.weave.SiteTransformer;
@@ -109,8 +108,9 @@ final class Bootstrap {
         config.ramMaxUsage(),
         config.heapMaxUsage(),
         config.vramMaxUsage(),
-        hostShare(config.hostShare()));
+        HostShares.start(config.hostShare(), config.job()));
     List<WeavePoint> points = bind(engine, specs);
+    engine.stager(specs.stream().anyMatch(SiteSpec::isStager));
     Gate.install(engine);
     AgentControl control = new AgentControl(engine, config);
     Listener listener = new Listener(engine, control, attached);
@@ -198,14 +198,6 @@ final class Bootstrap {
         Log.warn("cannot retransform " + c.getName() + " (" + t + "); it stays as loaded");
       }
     }
-  }
-
-  private static DoubleSupplier hostShare(OptionalDouble configured) {
-    if (configured.isPresent()) {
-      double share = configured.getAsDouble();
-      return () -> share;
-    }
-    return () -> 1.0;
   }
 
   private static int level(LogLevel level) {
