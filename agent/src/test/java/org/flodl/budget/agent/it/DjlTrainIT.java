@@ -97,4 +97,24 @@ class DjlTrainIT {
       assertEquals("SYNC_FALLBACK", e.getString("reason"));
     }
   }
+
+  @Test
+  void aSubtypeWithItsOwnFetchIsWovenAtItsFirstConstructionAndPriced() throws Exception {
+    // --dataset=rows: not an ArrayDataset (the first epoch is unpriced), iterated by its own
+    // DataIterable subtype whose fetch never calls super.
+    ChildJvm.Result r = DjlApp.run("djl-train-rows", "", TRAIN, "--epochs=3", "--dataset=rows");
+    assertEquals(0, r.exitCode, r.toString());
+    assertEquals("true", r.value("loss_fell"), r.toString());
+    assertEquals(List.of(BATCHES, BATCHES, BATCHES), DjlApp.batches(r));
+    List<RecordedEvent> woven = r.events("flodl.agent.Instrumented");
+    assertTrue(woven.stream().anyMatch(e -> e.getString("className")
+        .equals("com.acme.djl.RowDataset$RowIterable") && e.getString("outcome").equals("WOVEN")
+        && e.getString("message").contains("batch pricing at fetch")), woven.toString());
+    List<RecordedEvent> depth = r.events("flodl.budget.PrefetchDepth");
+    assertEquals(3, depth.size(), depth.toString());
+    assertEquals("UNPRICED_BATCH", depth.get(0).getString("reason"), depth.toString());
+    assertEquals(0, depth.get(0).getLong("batchBytes"));
+    assertEquals(BATCH_BYTES, depth.get(1).getLong("batchBytes"), "priced by the subtype's fetch");
+    assertEquals(BATCH_BYTES, depth.get(2).getLong("batchBytes"));
+  }
 }
