@@ -128,6 +128,10 @@ final class Bootstrap {
     inst.addTransformer(transformer, true);
     warnMissingClasses(specs);
     retransformLoaded(inst, transformer);
+    if (config.djl()) {
+      // DJL hook: the built-in DataIterable site, no sites file needed (org.flodl.budget.agent.djl).
+      org.flodl.budget.agent.djl.Djl.install(inst, engine, config.vramProbe(), listener::startEngine);
+    }
     if (attached) {
       engine.start();
     }

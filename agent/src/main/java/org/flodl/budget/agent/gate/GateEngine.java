@@ -223,6 +223,28 @@ public final class GateEngine {
     return budgets.ledger(tier);
   }
 
+  // ------------------------------------------------------------------------------ DJL hook
+
+  /**
+   * Returns the probes read now, every tier re-budgeted: an epoch boundary (DJL's {@code
+   * DataIterable}, org.flodl.budget.agent.djl) decides on fresh numbers, not the last tick's.
+   */
+  public MemorySnapshot refreshAtEpoch() {
+    budgets.refresh();
+    return budgets.snapshot();
+  }
+
+  /** Returns device {@code index}'s VRAM reading from the last refresh (failed when unknown). */
+  public VramReading vram(int index) {
+    VramReading v = budgets.vram(index);
+    return v == null ? VramReading.failure("none", "no reading") : v;
+  }
+
+  /** Returns whether a cache-admit site has decided (a host ring then leaves it room). */
+  public boolean cacheActive() {
+    return cacheActive;
+  }
+
   // ------------------------------------------------------------------------------ decisions
 
   Object admit(int id, Object value) {
