@@ -24,6 +24,7 @@ import javax.management.openmbean.TabularData;
  */
 public final class CacheApp {
   private static final String MBEAN = "org.flodl.budget:type=Agent";
+  private static long mbeanWaitMs = 5000;
 
   public static void main(String[] args) throws Exception {
     Map<String, String> o = new HashMap<>();
@@ -37,6 +38,7 @@ public final class CacheApp {
     String kind = o.getOrDefault("kind", "heap");
     int shrinkAt = Integer.parseInt(o.getOrDefault("shrink-at", "-1"));
     long paceMs = Long.parseLong(o.getOrDefault("pace-ms", "0"));
+    mbeanWaitMs = Long.parseLong(o.getOrDefault("mbean-wait-ms", "5000"));
     if (o.containsKey("ready")) {
       System.out.println("READY " + ProcessHandle.current().pid());
       System.out.flush();
@@ -144,7 +146,7 @@ public final class CacheApp {
     try {
       MBeanServer s = ManagementFactory.getPlatformMBeanServer();
       ObjectName n = new ObjectName(MBEAN);
-      for (int i = 0; i < 100 && !s.isRegistered(n); i++) {
+      for (int i = 0; i < mbeanWaitMs / 50 && !s.isRegistered(n); i++) {
         Thread.sleep(50);
       }
       if (!s.isRegistered(n)) {

@@ -1,13 +1,12 @@
 package org.flodl.budget.agent;
 
+import java.io.IOException;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalDouble;
 import java.util.Properties;
-import java.util.function.DoubleSupplier;
 import org.flodl.budget.agent.config.AgentConfig;
 import org.flodl.budget.agent.config.ConfigException;
 import org.flodl.budget.agent.config.LogLevel;
@@ -17,7 +16,9 @@ import org.flodl.budget.agent.config.Setting;
 import org.flodl.budget.agent.config.SiteSpec;
 import org.flodl.budget.agent.config.SitesFile;
 import org.flodl.budget.agent.control.AgentControl;
+import org.flodl.budget.agent.record.BudgetRecording;
 import org.flodl.budget.agent.gate.Gate;
+import org.flodl.budget.agent.share.HostShares;
 import org.flodl.budget.agent.gate.GateEngine;
 import org.flodl.budget.agent.gate.Log;
 import org.flodl.budget.agent.weave.SiteTransformer;
@@ -75,6 +76,7 @@ final class Bootstrap {
         return;
       }
       started = true;
+      record(config);
       install(config, specs, inst, attached);
     } catch (StrictFailure e) {
       throw e;
@@ -106,8 +108,9 @@ final class Bootstrap {
         config.ramMaxUsage(),
         config.heapMaxUsage(),
         config.vramMaxUsage(),
-        hostShare(config.hostShare()));
+        HostShares.start(config.hostShare(), config.job()));
     List<WeavePoint> points = bind(engine, specs);
+    engine.stager(specs.stream().anyMatch(SiteSpec::isStager));
     Gate.install(engine);
     AgentControl control = new AgentControl(engine, config);
     Listener listener = new Listener(engine, control, attached);
@@ -120,6 +123,21 @@ final class Bootstrap {
     }
     Log.info("enforcing in mode=" + config.mode().label() + " with " + specs.size()
         + " site(s) over " + transformer.classNames().size() + " class(es)");
+  }
+
+  /** Starts the {@code record=FILE} recording, written at exit; a failure is one line. */
+  private static void record(AgentConfig config) {
+    if (config.record().isEmpty()) {
+      return;
+    }
+    Path file = config.record().get();
+    try {
+      BudgetRecording.start(file);
+      Log.info("recording to " + file.toAbsolutePath() + " (written at exit)");
+    } catch (IOException | RuntimeException e) {
+      Log.warn("record=" + file + ": the recording could not start (" + e.getMessage()
+          + "); the agent runs on without it");
+    }
   }
 
   /** Returns the weave points of every site, each bound to its gate id. */
@@ -180,14 +198,6 @@ final class Bootstrap {
         Log.warn("cannot retransform " + c.getName() + " (" + t + "); it stays as loaded");
       }
     }
-  }
-
-  private static DoubleSupplier hostShare(OptionalDouble configured) {
-    if (configured.isPresent()) {
-      double share = configured.getAsDouble();
-      return () -> share;
-    }
-    return () -> 1.0;
   }
 
   private static int level(LogLevel level) {
@@ -277,8 +287,4 @@ final class Bootstrap {
     }
   }
 
-  /** Returns a path's text for messages. */
-  static String text(Path p) {
-    return p == null ? "none" : p.toString();
-  }
 }

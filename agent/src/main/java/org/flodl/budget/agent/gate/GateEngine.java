@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
+import org.flodl.budget.agent.share.HostShares;
 import org.flodl.budget.events.CacheAdmissionEvent;
 import org.flodl.budget.events.InstrumentedEvent;
 import org.flodl.budget.events.MemoryProbeEvent;
@@ -96,6 +97,11 @@ public final class GateEngine {
   }
 
   // ------------------------------------------------------------------------------ binding
+
+  /** Makes this JVM a stager: budgets split 3:1 between its caches and its prefetch. */
+  public void stager(boolean on) {
+    budgets.stager(on);
+  }
 
   /** Returns the point id of cache-admit site {@code site}'s admission. */
   public synchronized int bindCacheAdmit(String site) {
@@ -202,6 +208,7 @@ public final class GateEngine {
       return value;
     }
     CacheSite site = (CacheSite) points[id];
+    HostShares.consumed(1);
     budgets.ensureRefreshed();
     if (!cacheActive) {
       cacheActive = true;
@@ -291,8 +298,12 @@ public final class GateEngine {
           budgets.vramMaxUsage(), 0);
     } else {
       OptionalLong available = budgets.hostAvailable();
-      RingSlots r = BudgetPolicy.ringSlotsFromRam(batch, 1, budgets.ramMaxUsage(), available,
-          Long.MAX_VALUE, cacheActive);
+      RingSlots r = budgets.stager() && available.isPresent()
+          // A stager's prefetch takes the flow quarter of its split.
+          ? BudgetPolicy.ringSlotsFromBudget(batch, 1, budgets.ramMaxUsage(),
+              available.getAsLong(), budgets.streamBytes(), Long.MAX_VALUE, cacheActive)
+          : BudgetPolicy.ringSlotsFromRam(batch, 1, budgets.ramMaxUsage(), available,
+              Long.MAX_VALUE, cacheActive);
       RingSlotsEvent.emit(site.name(), r.perSampleBytes(), r.batchSize(), r.ramMaxUsage(),
           r.availableBytes(), r.epochBatches(), r.cacheActive(), r.budgetBytes(), r.slots(),
           r.reason().name());
@@ -340,6 +351,7 @@ public final class GateEngine {
       return;
     }
     DepthSite site = (DepthSite) points[id];
+    HostShares.consumed(1);
     Priced p = pricer().estimate(batch);
     site.batchPriced(site.cuda() ? p.logicalBytes() : p.chargedBytes());
   }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -58,5 +59,27 @@ class CacheAdmitIT {
     long charged = admissions.stream().filter(e -> e.getString("decision").startsWith("ADMIT"))
         .mapToLong(e -> e.getLong("chargedBytes")).sum();
     assertEquals(charged, released, "released exactly what was admitted");
+  }
+
+  @ParameterizedTest
+  @EnumSource(Jdk.class)
+  void recordWritesTheAgentsOwnRecordingAtExit(Jdk jdk) throws Exception {
+    Path sites = Sites.write("store", Sites.STORE);
+    Path file = ChildJvm.WORK.resolve("record-" + jdk + ".jfr").toAbsolutePath();
+    java.nio.file.Files.deleteIfExists(file);
+    ChildJvm.Result r = ChildJvm.on("record", jdk).jvm("-Xmx256m")
+        .agent("sites=" + sites + ",record=" + file)
+        .run("com.acme.it.CacheApp", "--samples=200", "--pace-ms=5");
+    assertEquals(0, r.exitCode, r.toString());
+    List<RecordedEvent> events = RecordingFile.readAllEvents(file);
+    java.util.Set<String> names = new java.util.TreeSet<>();
+    events.forEach(e -> names.add(e.getEventType().getName()));
+    for (String n : List.of("flodl.budget.CacheAdmission", "flodl.budget.RamBudget",
+        "flodl.agent.Instrumented", "flodl.agent.Configuration", "flodl.budget.MemoryProbe")) {
+      assertTrue(names.contains(n), n + " missing from " + names);
+    }
+    assertTrue(events.stream().anyMatch(e -> e.getEventType().getName()
+        .equals("flodl.agent.Configuration") && e.getString("key").equals("sites")
+        && e.getString("source").equals("AGENT_ARGS")), "settings and their source recorded");
   }
 }

@@ -15,6 +15,19 @@ final class Sites {
           + "site.samples.value = 1   # the value\n"
           + "site.samples.release = com.acme.it.SampleStore#evict\n";
 
+  /** The feeder: constructor argument 1 is the depth, next() returns batches. */
+  static final String FEEDER =
+      "site.feed.kind = prefetch-depth\n"
+          + "site.feed.method = com.acme.it.Feeder#<init>\n"
+          + "site.feed.depth = 1\n"
+          + "site.feed.batch = com.acme.it.Feeder#next\n"
+          + "site.feed.device = cpu\n"
+          + "site.pref.kind = prefetch-depth\n"
+          + "site.pref.method = com.acme.it.Feeder#preferredDepth\n"
+          + "site.pref.depth = return\n"
+          + "site.pref.device = cuda:0\n"
+          + "site.pref.batch_bytes = 1M\n";
+
   /** Returns a sites file with {@code text}, written to the IT work folder as {@code name}. */
   static Path write(String name, String text) throws IOException {
     Files.createDirectories(ChildJvm.WORK);

@@ -1,0 +1,91 @@
+package org.flodl.budget.agent.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import jdk.jfr.consumer.RecordedEvent;
+import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Exact books under concurrency and release: 8 threads admitting at once never push the heap tier
+ * past its budget, and once everything is handed back (a release site, or the collector when the
+ * cache drops values unseen) held is exactly 0, each admitted byte released once. A budget shrunk
+ * through the MBean below what is held stops admissions and evicts nothing.
+ */
+class ConcurrencyIT {
+
+  @ParameterizedTest
+  @EnumSource(Jdk.class)
+  void eightThreadsNeverPassTheBudgetAndReleaseToZero(Jdk jdk) throws Exception {
+    Path sites = Sites.write("store", Sites.STORE);
+    ChildJvm.Result r = ChildJvm.on("threads8", jdk).jvm("-Xmx128m")
+        .agent("sites=" + sites).record()
+        .run("com.acme.it.CacheApp", "--samples=2000", "--sample-bytes=65536", "--threads=8",
+            "--evict-at-end");
+    assertEquals(0, r.exitCode, r.toString());
+    assertEquals("2000", r.value("DELIVERED"));
+    List<RecordedEvent> admissions = r.events("flodl.budget.CacheAdmission");
+    assertEquals(2000, admissions.size());
+    assertTrue(admissions.stream().anyMatch(e -> e.getString("decision").equals("DECLINE")),
+        "the budget was reached");
+    long threads = admissions.stream().map(e -> e.getThread().getJavaName()).distinct().count();
+    assertEquals(8, threads, "all 8 threads admitted");
+    long charged = 0;
+    for (RecordedEvent e : admissions) {
+      if (e.getString("decision").startsWith("ADMIT")) {
+        assertTrue(e.getLong("heldBytes") <= e.getLong("budgetBytes"), "over budget: " + e);
+        charged += e.getLong("chargedBytes");
+      }
+    }
+    assertEquals("heap=0", r.value("HELD_AFTER_EVICT"), r.toString());
+    List<RecordedEvent> releases = r.events("flodl.budget.Release");
+    assertEquals(charged, releases.stream().mapToLong(e -> e.getLong("bytes")).sum());
+    assertTrue(releases.stream().allMatch(e -> e.getString("cause").equals("RELEASE_SITE")));
+  }
+
+  @ParameterizedTest
+  @EnumSource(Jdk.class)
+  void valuesDroppedUnseenAreReleasedWhenCollected(Jdk jdk) throws Exception {
+    Path sites = Sites.write("store", Sites.STORE);
+    ChildJvm.Result r = ChildJvm.on("collected", jdk).jvm("-Xmx128m")
+        .agent("sites=" + sites).record()
+        .run("com.acme.it.CacheApp", "--samples=200", "--sample-bytes=65536", "--clear-at-end");
+    assertEquals(0, r.exitCode, r.toString());
+    assertEquals("heap=0", r.value("HELD_AFTER_CLEAR"), r.toString());
+    long admitted = r.events("flodl.budget.CacheAdmission").stream()
+        .filter(e -> e.getString("decision").startsWith("ADMIT"))
+        .mapToLong(e -> e.getLong("chargedBytes")).sum();
+    List<RecordedEvent> releases = r.events("flodl.budget.Release");
+    assertTrue(admitted > 0);
+    assertEquals(admitted, releases.stream().mapToLong(e -> e.getLong("bytes")).sum());
+    assertTrue(releases.stream().allMatch(e -> e.getString("cause").equals("COLLECTED")),
+        "no release site saw them");
+  }
+
+  @ParameterizedTest
+  @EnumSource(Jdk.class)
+  void aShrunkBudgetStopsAdmissionsAndEvictsNothing(Jdk jdk) throws Exception {
+    Path sites = Sites.write("store", Sites.STORE);
+    ChildJvm.Result r = ChildJvm.on("shrink", jdk).jvm("-Xmx128m")
+        .agent("sites=" + sites).record()
+        .run("com.acme.it.CacheApp", "--samples=100", "--sample-bytes=65536", "--shrink-at=50");
+    assertEquals(0, r.exitCode, r.toString());
+    assertTrue(r.stdout.contains("SHRUNK heap_max_usage=0.01"), r.toString());
+    int atShrink = Integer.parseInt(r.value("CACHED_AT_SHRINK"));
+    assertEquals(50, atShrink, "the budget admitted the first 50: " + r);
+    assertEquals(atShrink, Integer.parseInt(r.value("CACHED")), "nothing admitted, nothing evicted");
+    List<RecordedEvent> admissions = r.events("flodl.budget.CacheAdmission");
+    for (int i = 50; i < admissions.size(); i++) {
+      RecordedEvent e = admissions.get(i);
+      assertEquals("DECLINE", e.getString("decision"), e.toString());
+      assertTrue(e.getLong("heldBytes") > e.getLong("budgetBytes"), "held over the new budget");
+    }
+    assertTrue(r.events("flodl.agent.Configuration").stream()
+        .anyMatch(e -> e.getString("key").equals("heap_max_usage")
+            && e.getString("source").equals("RUNTIME")), "the change is recorded");
+  }
+}

@@ -1,0 +1,106 @@
+package org.flodl.budget.agent.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The agent fails open: a bad argument, a missing sites file, a site naming a class that does not
+ * exist, a bad sites entry and a pricer that throws each leave the application running with one
+ * clear line on stderr; {@code strict=true} turns the first two into a failed start.
+ */
+class FailOpenIT {
+  private static final String APP = "com.acme.it.CacheApp";
+
+  private static void ranOn(ChildJvm.Result r) {
+    assertEquals(0, r.exitCode, r.toString());
+    assertTrue(r.stdout.contains("DONE"), r.toString());
+  }
+
+  @ParameterizedTest
+  @EnumSource(Jdk.class)
+  void aBadArgumentTurnsTheAgentOffAndStrictStopsTheStart(Jdk jdk) throws Exception {
+    Path sites = Sites.write("store", Sites.STORE);
+    ChildJvm.Result typo = ChildJvm.on("bad-key", jdk).agent("sites=" + sites + ",ram_max_usag=0.5")
+        .record().run(APP, "--samples=20");
+    ranOn(typo);
+    assertEquals("20", typo.value("CACHED"), "agent off: the cache as written");
+    assertTrue(typo.stderr.contains("flodl-budget: ") && typo.stderr.contains("'ram_max_usag'"),
+        typo.toString());
+    assertEquals(1, typo.stderr.lines().filter(l -> l.startsWith("flodl-budget:")).count(),
+        "one line: " + typo.stderr);
+    assertEquals(0, typo.flodlEvents().size());
+
+    ChildJvm.Result value = ChildJvm.on("bad-value", jdk).agent("ram_max_usage=2.5")
+        .run(APP, "--samples=5");
+    ranOn(value);
+    assertTrue(value.stderr.contains("ram_max_usage"), value.toString());
+
+    ChildJvm.Result strict = ChildJvm.on("bad-key-strict", jdk)
+        .agent("sites=" + sites + ",ram_max_usag=0.5,strict=true").run(APP, "--samples=5");
+    assertNotEquals(0, strict.exitCode, strict.toString());
+    assertFalse(strict.stdout.contains("DONE"), "main never ran: " + strict);
+    assertTrue(strict.stderr.contains("'ram_max_usag'") && strict.stderr.contains("strict=true"),
+        strict.toString());
+  }
+
+  @ParameterizedTest
+  @EnumSource(Jdk.class)
+  void aMissingSitesFileIsOneLineAndStrictStopsTheStart(Jdk jdk) throws Exception {
+    String missing = ChildJvm.WORK.resolve("no-such-sites.properties").toAbsolutePath().toString();
+    ChildJvm.Result r = ChildJvm.on("no-sites", jdk).agent("sites=" + missing).run(APP,
+        "--samples=5");
+    ranOn(r);
+    assertTrue(r.stderr.contains("flodl-budget:") && r.stderr.contains("no-such-sites"),
+        r.toString());
+    ChildJvm.Result strict = ChildJvm.on("no-sites-strict", jdk)
+        .agent("sites=" + missing + ",strict=true").run(APP, "--samples=5");
+    assertNotEquals(0, strict.exitCode, strict.toString());
+    assertFalse(strict.stdout.contains("DONE"), strict.toString());
+    assertTrue(strict.stderr.contains("no-such-sites"), strict.toString());
+  }
+
+  @ParameterizedTest
+  @EnumSource(Jdk.class)
+  void aMissingClassOrABadEntryDisablesThatSiteOnly(Jdk jdk) throws Exception {
+    Path sites = Sites.write("mixed", Sites.STORE
+        + "site.ghost.kind = cache-admit\n"
+        + "site.ghost.method = com.acme.it.NoSuchCache#put(java.lang.Object,java.lang.Object)\n"
+        + "site.ghost.value = 1\n"
+        + "site.broken.kind = cache-evict\n"
+        + "site.broken.method = com.acme.it.SampleStore#get\n"
+        + "site.wrong.kind = cache-admit\n"
+        + "site.wrong.method = com.acme.it.SampleStore#evict\n"
+        + "site.wrong.value = 3\n");
+    ChildJvm.Result r = ChildJvm.on("mixed-sites", jdk).jvm("-Xmx256m").agent("sites=" + sites)
+        .record().run(APP, "--samples=300");
+    ranOn(r);
+    assertTrue(r.stderr.contains("com.acme.it.NoSuchCache"), r.toString());
+    assertTrue(r.stderr.contains("broken"), r.toString());
+    assertTrue(r.stderr.contains("argument index 3 is out of range"), r.toString());
+    assertTrue(Integer.parseInt(r.value("CACHED")) < 300, "the good site still bounds the cache");
+    assertTrue(r.events("flodl.agent.Instrumented").stream()
+        .anyMatch(e -> e.getString("site").equals("wrong")
+            && e.getString("outcome").equals("FAILED")), "the failed weave is recorded");
+  }
+
+  @ParameterizedTest
+  @EnumSource(Jdk.class)
+  void aPricerThatThrowsLetsTheCallRunAndSaysSoOnce(Jdk jdk) throws Exception {
+    Path sites = Sites.write("store", Sites.STORE);
+    ChildJvm.Result r = ChildJvm.on("poison", jdk).agent("sites=" + sites).record()
+        .run(APP, "--samples=30", "--sample-bytes=1024", "--kind=poison");
+    ranOn(r);
+    assertEquals("30", r.value("CACHED"), "the calls ran as written: " + r);
+    assertEquals(1, r.stderr.lines().filter(l -> l.contains("poison pricer refuses")).count(),
+        "said once: " + r.stderr);
+    // The pricer falls back to the value's shallow size: the decisions go on, priced.
+    assertEquals(30, r.events("flodl.budget.CacheAdmission").size());
+  }
+}

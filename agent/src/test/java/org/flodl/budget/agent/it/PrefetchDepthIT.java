@@ -1,0 +1,77 @@
+package org.flodl.budget.agent.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import jdk.jfr.consumer.RecordedEvent;
+import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Prefetch depth on an unmodified loader: a constructor argument on the host (ring slots from
+ * host RAM, priced by the batches the batch site saw; {@code UNPRICED_BATCH} until one passed)
+ * and an {@code int} return on a GPU (VRAM depth with its floor); {@code prefetch=cap} only lowers
+ * the request, {@code prefetch=auto} applies the policy's depth, {@code observe} changes nothing.
+ */
+class PrefetchDepthIT {
+
+  private static ChildJvm.Result run(String name, Jdk jdk, String args) throws Exception {
+    Path sites = Sites.write("feeder", Sites.FEEDER);
+    return ChildJvm.on(name, jdk).agent("sites=" + sites + "," + args).record()
+        .run("com.acme.it.DepthApp", "--epochs=2", "--depth=8", "--batch-bytes=65536");
+  }
+
+  @ParameterizedTest
+  @EnumSource(Jdk.class)
+  void capLowersTheRequestToWhatHostRamAndVramBuy(Jdk jdk) throws Exception {
+    ChildJvm.Result r = run("depth-cap", jdk, "ram_probe=fixed:1M,vram_probe=fixed:1945M/2G");
+    assertEquals(0, r.exitCode, r.toString());
+    assertEquals("40", r.value("SAMPLES"), "every batch still served: " + r);
+    List<RecordedEvent> feed = r.events("flodl.budget.PrefetchDepth").stream()
+        .filter(e -> e.getString("site").equals("feed")).toList();
+    assertEquals(2, feed.size(), r.toString());
+    // Epoch 0: nothing priced yet, the host ring's fallback (4) under the request (8).
+    assertEquals("UNPRICED_BATCH", feed.get(0).getString("reason"));
+    assertEquals(4, feed.get(0).getLong("depth"));
+    assertEquals("4", r.value("EPOCH0"));
+    // Epoch 1: a batch of ~64 KiB priced; half of 1 MiB buys fewer than 8 of them.
+    RecordedEvent priced = feed.get(1);
+    assertEquals("CAPACITY", priced.getString("reason"), priced.toString());
+    long batch = priced.getLong("batchBytes");
+    assertTrue(batch >= 65536, "the batch was priced at its payload at least: " + priced);
+    assertEquals((1L << 19) / batch, priced.getLong("depth"), priced.toString());
+    assertEquals(Long.toString(priced.getLong("depth")), r.value("EPOCH1"));
+    assertTrue(r.events("flodl.budget.RingSlots").size() >= 2);
+
+    // The GPU site: 1945 MiB of 2 GiB used, no room under 90 % and too little free for the floor.
+    List<RecordedEvent> pref = r.events("flodl.budget.PrefetchDepth").stream()
+        .filter(e -> e.getString("site").equals("pref")).toList();
+    assertEquals(2, pref.size());
+    assertEquals("SYNC_FALLBACK", pref.get(0).getString("reason"), pref.get(0).toString());
+    assertEquals(16, pref.get(0).getLong("requestedDepth"));
+    assertEquals("0", r.value("PREFERRED0"));
+  }
+
+  @ParameterizedTest
+  @EnumSource(Jdk.class)
+  void autoAppliesThePolicysDepthAndObserveChangesNothing(Jdk jdk) throws Exception {
+    ChildJvm.Result auto = run("depth-auto", jdk,
+        "prefetch=auto,ram_probe=fixed:1G,vram_probe=fixed:1G/2G");
+    assertEquals(0, auto.exitCode, auto.toString());
+    assertTrue(Integer.parseInt(auto.value("EPOCH1")) > 8, "auto raises the depth: " + auto);
+    // (1.8 GiB cap - 1 GiB used) / 1 MiB batches
+    assertEquals("819", auto.value("PREFERRED0"), auto.toString());
+
+    ChildJvm.Result observe = run("depth-observe", jdk,
+        "mode=observe,ram_probe=fixed:1M,vram_probe=fixed:1945M/2G");
+    assertEquals(0, observe.exitCode, observe.toString());
+    assertEquals("8", observe.value("EPOCH0"));
+    assertEquals("8", observe.value("EPOCH1"));
+    assertEquals("16", observe.value("PREFERRED1"));
+    assertEquals(4, observe.events("flodl.budget.PrefetchDepth").size(),
+        "observe still decides and records");
+  }
+}
