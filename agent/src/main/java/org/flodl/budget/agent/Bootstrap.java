@@ -130,7 +130,7 @@ final class Bootstrap {
     retransformLoaded(inst, transformer);
     if (config.djl()) {
       // DJL hook: the built-in DataIterable site, no sites file needed (org.flodl.budget.agent.djl).
-      org.flodl.budget.agent.djl.Djl.install(inst, engine, config.vramProbe(), listener::startEngine);
+      org.flodl.budget.agent.djl.Djl.install(inst, engine, config.vramProbe(), engine::start);
     }
     if (attached) {
       engine.start();

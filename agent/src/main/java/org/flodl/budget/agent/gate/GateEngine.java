@@ -154,6 +154,13 @@ public final class GateEngine {
     this.afterFirstRefresh = afterFirstRefresh;
   }
 
+  /** Counts one unit of this rank's consumption (a batch seen elsewhere, e.g. DJL's fetch). */
+  public void consumed() {
+    if (hostShareSource != null) {
+      hostShareSource.count();
+    }
+  }
+
   /** Starts the probe thread and the periodic events now (attach); returns at once. */
   public void start() {
     if (started) {
