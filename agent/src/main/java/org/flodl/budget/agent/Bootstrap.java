@@ -113,6 +113,7 @@ final class Bootstrap {
         config.vramMaxUsage(),
         hostShare(config.hostShare(), config.job()));
     List<WeavePoint> points = bind(engine, specs);
+    engine.stager(specs.stream().anyMatch(SiteSpec::isStager));
     Gate.install(engine);
     AgentControl control = new AgentControl(engine, config);
     engine.onStart(new Runnable() {
@@ -127,6 +128,10 @@ final class Bootstrap {
     inst.addTransformer(transformer, true);
     warnMissingClasses(specs);
     retransformLoaded(inst, transformer);
+    if (config.djl()) {
+      // DJL hook: the built-in DataIterable site, no sites file needed (org.flodl.budget.agent.djl).
+      org.flodl.budget.agent.djl.Djl.install(inst, engine, config.vramProbe(), engine::start);
+    }
     if (attached) {
       engine.start();
     }

@@ -192,6 +192,32 @@ public final class BudgetPolicy {
           RingSlots.Reason.UNPRICED_BATCH);
     }
     long budget = anchoredRamBudget(avail, 0, ramMaxUsage);
+    return ringSlotsFromBudget(perSampleBytes, batchSize, ramMaxUsage, avail, budget, epoch,
+        cacheActive);
+  }
+
+  /**
+   * Returns the ring slots a given byte budget buys: {@code budget / batch}, 0 when one batch
+   * does not fit, capped at the epoch's batches and at {@link #RING_SLOTS_WITH_CACHE} when a cache
+   * is active. {@link #ringSlotsFromRam} takes its budget from the anchored share; a stager's
+   * prefetch takes the flow quarter of its split ({@link #splitStagerBudget}). An unpriced batch
+   * takes the fallback of 4.
+   */
+  public static RingSlots ringSlotsFromBudget(
+      long perSampleBytes,
+      long batchSize,
+      double ramMaxUsage,
+      long availableBytes,
+      long budgetBytes,
+      long epochBatches,
+      boolean cacheActive) {
+    long epoch = Saturating.unsigned(epochBatches);
+    long budget = Saturating.unsigned(budgetBytes);
+    long batchBytes = Saturating.mul(perSampleBytes, batchSize);
+    if (batchBytes == 0) {
+      return fallback(perSampleBytes, batchSize, ramMaxUsage, availableBytes, epoch, cacheActive,
+          RingSlots.Reason.UNPRICED_BATCH);
+    }
     long slots = budget / batchBytes;
     RingSlots.Reason reason = slots == 0 ? RingSlots.Reason.NO_FIT : RingSlots.Reason.CAPACITY;
     if (slots > epoch) {
@@ -202,8 +228,8 @@ public final class BudgetPolicy {
       slots = RING_SLOTS_WITH_CACHE;
       reason = RingSlots.Reason.CACHE_CAP;
     }
-    return ring(perSampleBytes, batchSize, ramMaxUsage, avail, epoch, cacheActive, budget, slots,
-        reason);
+    return ring(perSampleBytes, batchSize, ramMaxUsage, availableBytes, epoch, cacheActive, budget,
+        slots, reason);
   }
 
   private static RingSlots fallback(

@@ -188,4 +188,23 @@ class BudgetPolicyEdgeTest {
     assertEquals(MAX, BudgetPolicy.retainedCost(MAX, MAX));
     assertTrue(!BudgetPolicy.shouldMaterialize(MAX / 2 + 1, MAX), "2x logical saturates");
   }
+
+  @Test
+  void aStagersRingTakesTheFlowQuarterOfItsSplit() {
+    long mib = 1L << 20;
+    // Host 1000 MiB available, r = 0.5, share 0.5: stager 250 MiB, split 188 / 62 (remainder to
+    // the pinned tier): 62 MiB of flow buys 15 batches of 4 MiB.
+    long stager = BudgetPolicy.stagerRamBudget(1000 * mib, 0, 0.5, 0.5);
+    StagerSplit split = BudgetPolicy.splitStagerBudget(stager);
+    assertEquals(250 * mib, stager);
+    RingSlots ring =
+        BudgetPolicy.ringSlotsFromBudget(4 * mib, 1, 0.5, 1000 * mib, split.streamBytes(), 100,
+            false);
+    assertEquals(split.streamBytes() / (4 * mib), ring.slots());
+    assertEquals(15, ring.slots());
+    assertEquals(split.streamBytes(), ring.budgetBytes());
+    assertEquals(
+        RingSlots.Reason.UNPRICED_BATCH,
+        BudgetPolicy.ringSlotsFromBudget(0, 1, 0.5, 1, 100, 100, false).reason());
+  }
 }

@@ -8,8 +8,10 @@ import java.util.function.DoubleSupplier;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.flodl.budget.events.RamBudgetEvent;
+import org.flodl.budget.events.StagerSplitEvent;
 import org.flodl.budget.policy.BudgetPolicy;
 import org.flodl.budget.policy.RamBudget;
+import org.flodl.budget.policy.StagerSplit;
 import org.flodl.budget.policy.Tier;
 import org.flodl.budget.policy.TierLedger;
 import org.flodl.budget.policy.probe.MemoryProbes;
@@ -41,6 +43,9 @@ final class Budgets {
   private final long[] heldAtRefresh = new long[Tier.values().length];
   private volatile boolean refreshRequested;
   private volatile long g1RegionBytes = -1;
+  private volatile boolean stager;
+  private volatile long streamBytes;
+  private long lastSplitTotal = -1;
   private volatile long quickHeapAvailable = -1;
   private static final long ARRAY_HEADER_MAX = 24;
 
@@ -55,6 +60,24 @@ final class Budgets {
     for (Tier t : Tier.values()) {
       ledgers.put(t, new TierLedger(t, 0));
     }
+  }
+
+  /**
+   * Makes this JVM a stager ({@code role = stager} on a site): every host tier's budget is split
+   * 3:1, the pinned three quarters for its caches, the flow quarter of host RAM for its prefetch.
+   */
+  void stager(boolean on) {
+    stager = on;
+  }
+
+  /** Returns whether a stager site splits the budgets. */
+  boolean stager() {
+    return stager;
+  }
+
+  /** Returns the flow quarter of the host-RAM stager budget (0 until a stager refresh). */
+  long streamBytes() {
+    return streamBytes;
   }
 
   /** Returns the ledger of {@code tier}. */
@@ -294,21 +317,26 @@ final class Budgets {
         if (tier == Tier.DEVICE) {
           VramReading v = probes.vram(0);
           if (v == null || v.failed()) {
-            setBudget(tier, ledger, new RamBudget(-1, held, vramMaxUsage, 0, share, 0, 0));
+            setBudget(tier, ledger, new RamBudget(-1, held, vramMaxUsage, 0, 1.0, 0, 0));
             continue;
           }
           long free = Math.max(0, v.totalBytes() - v.usedBytes());
-          b = BudgetPolicy.anchored(free, held, vramMaxUsage, share, 0, "vram_max_usage");
+          b = BudgetPolicy.anchored(free, held, vramMaxUsage, 1.0, 0, "vram_max_usage");
         } else {
           long available = s.availableBytes(tier);
+          // The heap is this JVM's own (its -Xmx); co-hosted ranks share host RAM.
+          double tierShare = tier == Tier.HEAP ? 1.0 : share;
           double knob = tier == Tier.HEAP ? heapMaxUsage : ramMaxUsage;
           if (available < 0) {
             Log.warnOnce("unknown-" + tier, "the " + tier.label() + " tier's available memory "
                 + "cannot be measured; it admits nothing until it can");
-            b = new RamBudget(-1, held, knob, 0, share, 0, 0);
+            b = new RamBudget(-1, held, knob, 0, tierShare, 0, 0);
           } else {
-            b = BudgetPolicy.anchored(available, held, knob, share, 0,
+            b = BudgetPolicy.anchored(available, held, knob, tierShare, 0,
                 tier == Tier.HEAP ? "heap_max_usage" : "ram_max_usage");
+            if (stager) {
+              b = split(tier, b);
+            }
           }
         }
         setBudget(tier, ledger, b);
@@ -318,6 +346,24 @@ final class Budgets {
       Log.warnOnce("refresh", "reading the memory probes failed, budgets kept as they were: " + e);
       refreshed = true;
     }
+  }
+
+  /**
+   * Returns {@code b} with its budget cut to the pinned three quarters of the stager split; the
+   * native tier's (host RAM) flow quarter becomes the prefetch's budget, recorded as a
+   * {@code StagerSplit} event when it moves.
+   */
+  private RamBudget split(Tier tier, RamBudget b) {
+    StagerSplit split = BudgetPolicy.splitStagerBudget(b.budgetBytes());
+    if (tier == Tier.NATIVE) {
+      streamBytes = split.streamBytes();
+      if (split.totalBytes() != lastSplitTotal) {
+        lastSplitTotal = split.totalBytes();
+        StagerSplitEvent.emit(split.totalBytes(), split.pinnedBytes(), split.streamBytes());
+      }
+    }
+    return new RamBudget(b.availableBytes(), b.heldBytes(), b.maxUsage(), b.effectiveUsage(),
+        b.hostShare(), b.ringBytes(), split.pinnedBytes());
   }
 
   private double share() {

@@ -101,6 +101,11 @@ public final class GateEngine {
 
   // ------------------------------------------------------------------------------ binding
 
+  /** Makes this JVM a stager: budgets split 3:1 between its caches and its prefetch. */
+  public void stager(boolean on) {
+    budgets.stager(on);
+  }
+
   /** Returns the point id of cache-admit site {@code site}'s admission. */
   public synchronized int bindCacheAdmit(String site) {
     CacheSite s = cacheSites.computeIfAbsent(site, n -> new CacheSite(n, budgets));
@@ -147,6 +152,13 @@ public final class GateEngine {
    */
   public void onStart(Runnable afterFirstRefresh) {
     this.afterFirstRefresh = afterFirstRefresh;
+  }
+
+  /** Counts one unit of this rank's consumption (a batch seen elsewhere, e.g. DJL's fetch). */
+  public void consumed() {
+    if (hostShareSource != null) {
+      hostShareSource.count();
+    }
   }
 
   /** Starts the probe thread and the periodic events now (attach); returns at once. */
@@ -216,6 +228,28 @@ public final class GateEngine {
   /** Returns the ledger of {@code tier} (tests and the MBean read it). */
   public TierLedger ledger(Tier tier) {
     return budgets.ledger(tier);
+  }
+
+  // ------------------------------------------------------------------------------ DJL hook
+
+  /**
+   * Returns the probes read now, every tier re-budgeted: an epoch boundary (DJL's {@code
+   * DataIterable}, org.flodl.budget.agent.djl) decides on fresh numbers, not the last tick's.
+   */
+  public MemorySnapshot refreshAtEpoch() {
+    budgets.refresh();
+    return budgets.snapshot();
+  }
+
+  /** Returns device {@code index}'s VRAM reading from the last refresh (failed when unknown). */
+  public VramReading vram(int index) {
+    VramReading v = budgets.vram(index);
+    return v == null ? VramReading.failure("none", "no reading") : v;
+  }
+
+  /** Returns whether a cache-admit site has decided (a host ring then leaves it room). */
+  public boolean cacheActive() {
+    return cacheActive;
   }
 
   // ------------------------------------------------------------------------------ decisions
@@ -328,8 +362,12 @@ public final class GateEngine {
           budgets.vramMaxUsage(), 0);
     } else {
       OptionalLong available = budgets.hostAvailable();
-      RingSlots r = BudgetPolicy.ringSlotsFromRam(batch, 1, budgets.ramMaxUsage(), available,
-          Long.MAX_VALUE, cacheActive);
+      RingSlots r = budgets.stager() && available.isPresent()
+          // A stager's prefetch takes the flow quarter of its split.
+          ? BudgetPolicy.ringSlotsFromBudget(batch, 1, budgets.ramMaxUsage(),
+              available.getAsLong(), budgets.streamBytes(), Long.MAX_VALUE, cacheActive)
+          : BudgetPolicy.ringSlotsFromRam(batch, 1, budgets.ramMaxUsage(), available,
+              Long.MAX_VALUE, cacheActive);
       if (Recorder.on()) {
         RingSlotsEvent.emit(site.name(), r.perSampleBytes(), r.batchSize(), r.ramMaxUsage(),
             r.availableBytes(), r.epochBatches(), r.cacheActive(), r.budgetBytes(), r.slots(),

@@ -34,7 +34,11 @@ public final class HostShareSource implements DoubleSupplier {
     try {
       HostShareRegistry registry = HostShareRegistry.join(HostShareRegistry.defaultRoot(), job,
           ProcessHandle.current().pid(), HostShareRegistry.DEFAULT_STALE_MILLIS, Log::warn);
-      share = HostShare.start(registry, meter, 1_000, Log::warn);
+      HostShare started = HostShare.start(registry, meter, 1_000, Log::warn);
+      share = started;
+      // A clean exit hands the share back at once (a killed rank's goes when it is seen dead).
+      Runtime.getRuntime().addShutdownHook(
+          new Thread(started::close, "flodl-budget-host-share-exit"));
     } catch (IOException | RuntimeException e) {
       Log.warn("host_share=auto: the host-share registry could not be joined (" + e.getMessage()
           + "); this rank budgets the whole host");

@@ -50,11 +50,10 @@ class PackagingIT {
     }
     assertTrue(byteBuddy != null, "the test class path has the application's ByteBuddy");
     Path sites = Sites.write("store", Sites.STORE);
-    ChildJvm child = ChildJvm.on("own-bytebuddy", jdk).jvm("-Xmx256m")
-        .agent("sites=" + sites + ",log=info");
-    ChildJvm.Result r = child.runWithClassPath(
-        ChildJvm.APP_CLASSES.toAbsolutePath() + File.pathSeparator + byteBuddy,
-        "com.acme.it.OwnByteBuddyApp");
+    ChildJvm.Result r = ChildJvm.on("own-bytebuddy", jdk).jvm("-Xmx256m")
+        .agent("sites=" + sites + ",log=info")
+        .classPath(Path.of(ChildJvm.APP_CLASSES.toAbsolutePath() + File.pathSeparator + byteBuddy))
+        .run("com.acme.it.OwnByteBuddyApp");
     assertEquals(0, r.exitCode, r.toString());
     assertEquals("generated", r.value("TOSTRING"));
     assertEquals("app", r.value("LOADER"), "the application's ByteBuddy is its own");

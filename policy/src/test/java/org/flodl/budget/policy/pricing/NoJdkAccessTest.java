@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
  * What the pricer does in a JVM the way it starts, with nothing of java.base exported to it (a
  * child JVM without the surefire flags): a direct view is charged the capacity it shows, never
  * materialized, {@code limitation()} says why, and the standard pricer says so exactly once on
- * stderr however many views it prices. And with the access, in a JVM whose direct memory is
- * exhausted: a copy that fails declines the admission.
+ * stderr however many views it prices, from however many threads. And with the access, in a JVM
+ * whose direct memory is exhausted: a copy that fails declines the admission.
  */
 class NoJdkAccessTest {
 

@@ -1,0 +1,98 @@
+package org.flodl.budget.agent.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import jdk.jfr.consumer.RecordedEvent;
+import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Co-hosted ranks of one job (issue 9): three agent JVMs consuming at 1:1:2 discover each other
+ * through the host-share registry and settle on 25/25/50 % of the host budget, as their recorded
+ * {@code RamBudget} events of the host tier show; the rank with a {@code role = stager} site
+ * splits its budget 3:1 and records each split.
+ */
+class CoHostedIT {
+
+  @Test
+  void threeRanksShareTheHostByRateAndAStagerSplitsItsShare() throws Exception {
+    String job = "cohosted-it-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+    Path plain = Sites.write("cohosted", Sites.STORE);
+    Path stager = Sites.write("cohosted-stager", Sites.STORE + "site.samples.role = stager\n");
+    String args = ",job=" + job + ",probe_interval=250ms";
+    // 1 KiB samples: the budget never binds; the pace sets the rate (samples a second).
+    ChildJvm slowA = ChildJvm.on("cohosted-a", Jdk.JDK17).jvm("-Xmx128m")
+        .agent("sites=" + plain + args).record().timeout(90);
+    ChildJvm slowB = ChildJvm.on("cohosted-b", Jdk.JDK17).jvm("-Xmx128m")
+        .agent("sites=" + plain + args).record().timeout(90);
+    ChildJvm fast = ChildJvm.on("cohosted-c", Jdk.JDK17).jvm("-Xmx128m")
+        .agent("sites=" + stager + args).record().timeout(90);
+    Process a = slowA.start("com.acme.it.CacheApp", "--samples=700", "--sample-bytes=1024",
+        "--pace-ms=20");
+    Process b = slowB.start("com.acme.it.CacheApp", "--samples=700", "--sample-bytes=1024",
+        "--pace-ms=20");
+    Process c = fast.start("com.acme.it.CacheApp", "--samples=1400", "--sample-bytes=1024",
+        "--pace-ms=10");
+    List<ChildJvm.Result> results = List.of(slowA.await(a), slowB.await(b), fast.await(c));
+    double[] want = {0.25, 0.25, 0.50};
+    // The window all three shared: the last 3 s before the first of them finished.
+    Instant commonEnd = Instant.MAX;
+    for (ChildJvm.Result r : results) {
+      assertEquals(0, r.exitCode, r.toString());
+      List<RecordedEvent> budgets = nativeBudgets(r);
+      Instant last = budgets.get(budgets.size() - 1).getStartTime();
+      commonEnd = last.isBefore(commonEnd) ? last : commonEnd;
+    }
+    for (int i = 0; i < 3; i++) {
+      ChildJvm.Result r = results.get(i);
+      double settled = settledShare(r, commonEnd);
+      assertTrue(Math.abs(settled - want[i]) <= 0.05,
+          r.name + " settled on share " + settled + ", want " + want[i] + " +- 0.05");
+    }
+    List<RecordedEvent> splits = results.get(2).events("flodl.budget.StagerSplit");
+    assertFalse(splits.isEmpty(), "the stager recorded no split");
+    for (RecordedEvent e : splits) {
+      long total = e.getLong("totalBytes");
+      assertEquals(total / 4, e.getLong("streamBytes"), e.toString());
+      assertEquals(total - total / 4, e.getLong("pinnedBytes"), e.toString());
+    }
+    assertTrue(results.get(0).events("flodl.budget.StagerSplit").isEmpty(),
+        "a rank without a stager site does not split");
+  }
+
+  /** Returns the native-tier (host RAM) budgets {@code r} recorded, in time order. */
+  private static List<RecordedEvent> nativeBudgets(ChildJvm.Result r) throws Exception {
+    List<RecordedEvent> budgets = new ArrayList<>();
+    for (RecordedEvent e : r.events("flodl.budget.RamBudget")) {
+      if ("native".equals(e.getString("tier"))) {
+        budgets.add(e);
+      }
+    }
+    assertFalse(budgets.isEmpty(), "no native-tier budget in " + r);
+    return budgets;
+  }
+
+  /**
+   * Returns the mean host share of {@code r}'s native-tier budgets in the 3 s before {@code end},
+   * when all three ranks were alive.
+   */
+  private static double settledShare(ChildJvm.Result r, Instant end) throws Exception {
+    double sum = 0;
+    int n = 0;
+    for (RecordedEvent e : nativeBudgets(r)) {
+      Instant t = e.getStartTime();
+      if (!t.isBefore(end.minusSeconds(3)) && !t.isAfter(end)) {
+        sum += e.getDouble("hostShare");
+        n++;
+      }
+    }
+    assertTrue(n > 0, "no budget of " + r.name + " in the common window");
+    return sum / n;
+  }
+}
