@@ -48,7 +48,9 @@ final class CacheSite {
   }
 
   void admitted(Tier tier, long bytes, boolean copy) {
-    lastTier = tier;
+    if (lastTier != tier) {
+      lastTier = tier; // a volatile write only when the tier changes, not per admission
+    }
     admissions.increment();
     admittedBytes.add(bytes);
     if (copy) {
@@ -58,7 +60,9 @@ final class CacheSite {
   }
 
   void declined(Tier tier, long bytes) {
-    lastTier = tier;
+    if (lastTier != tier) {
+      lastTier = tier;
+    }
     declines.increment();
     declinedBytes.add(bytes);
   }
