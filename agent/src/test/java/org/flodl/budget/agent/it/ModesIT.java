@@ -81,15 +81,6 @@ class ModesIT {
     }
   }
 
-  private static int firstDecline(List<RecordedEvent> events) {
-    for (int i = 0; i < events.size(); i++) {
-      if (events.get(i).getString("decision").endsWith("DECLINE")) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
   @ParameterizedTest
   @EnumSource(Jdk.class)
   void offAndDisabledWeaveNothingAndRecordNothing(Jdk jdk) throws Exception {
