@@ -71,6 +71,15 @@ class ModesIT {
     }
   }
 
+  private static int firstDecline(List<RecordedEvent> events) {
+    for (int i = 0; i < events.size(); i++) {
+      if (events.get(i).getString("decision").endsWith("DECLINE")) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
   private static void sameRule(RecordedEvent x) {
     long held = x.getLong("heldBytes");
     long budget = x.getLong("budgetBytes");
