@@ -9,7 +9,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.flodl.budget.agent.djl.DjlReflection.DeviceRef;
 import org.flodl.budget.agent.gate.GateEngine;
 import org.flodl.budget.agent.gate.Log;
-import org.flodl.budget.agent.share.HostShares;
 import org.flodl.budget.events.PrefetchDepthEvent;
 import org.flodl.budget.events.RingSlotsEvent;
 import org.flodl.budget.policy.RingSlots;
@@ -158,7 +157,7 @@ public final class DjlGate {
     try {
       long bytes = DjlReflection.batchBytes(batch);
       if (bytes > 0) {
-        HostShares.consumed(1); // host_share=auto: this rank's consumption, a batch a unit
+        engine.consumed(); // host_share=auto: this rank's consumption, a batch a unit
         state(DjlReflection.datasetOf(iterable)).epochMax.accumulateAndGet(bytes, Math::max);
       }
     } catch (Throwable t) {

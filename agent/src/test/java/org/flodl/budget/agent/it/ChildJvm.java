@@ -17,21 +17,21 @@ import org.junit.jupiter.api.Assumptions;
  * -javaagent:target/flodl-budget-agent.jar=ARGS}, a flight recording dumped at exit, stdout and
  * stderr captured; a child that outlives its timeout is killed and fails the test.
  */
-final class ChildJvm {
+public final class ChildJvm {
   static final Path AGENT_JAR = Path.of(System.getProperty("flodl.it.agentJar",
       "target/flodl-budget-agent.jar"));
   static final Path APP_CLASSES = Path.of(System.getProperty("flodl.it.appClasses",
       "target/test-classes"));
-  static final Path WORK = Path.of(System.getProperty("flodl.it.workDir", "target/it-work"));
+  public static final Path WORK = Path.of(System.getProperty("flodl.it.workDir", "target/it-work"));
   static final String JDK25_HOME = System.getProperty("flodl.it.jdk25",
       "/usr/lib/jvm/temurin-25-jdk-amd64");
 
   /** The JDKs the application JVM runs on: this one (17) and Temurin 25. */
-  enum Jdk {
+  public enum Jdk {
     JDK17, JDK25;
 
     /** Returns the java launcher, or aborts the test with a visible line when it is missing. */
-    Path java() {
+    public Path java() {
       if (this == JDK17) {
         return Path.of(System.getProperty("java.home"), "bin", "java");
       }
@@ -49,6 +49,7 @@ final class ChildJvm {
   private final Path recording;
   private final String name;
   private long timeoutSeconds = 120;
+  private Path classPath = APP_CLASSES;
 
   private ChildJvm(String name, Jdk jdk) throws IOException {
     this.name = name + "-" + jdk.name().toLowerCase();
@@ -59,45 +60,51 @@ final class ChildJvm {
   }
 
   /** Returns a child named {@code name} (its files in target/it-work) running on {@code jdk}. */
-  static ChildJvm on(String name, Jdk jdk) throws IOException {
+  public static ChildJvm on(String name, Jdk jdk) throws IOException {
     return new ChildJvm(name, jdk);
   }
 
   /** Adds {@code -javaagent:<jar>=args} (no '=' when args is null). */
-  ChildJvm agent(String args) {
+  public ChildJvm agent(String args) {
     command.add("-javaagent:" + AGENT_JAR.toAbsolutePath() + (args == null ? "" : "=" + args));
     return this;
   }
 
   /** Adds JVM options. */
-  ChildJvm jvm(String... options) {
+  public ChildJvm jvm(String... options) {
     command.addAll(List.of(options));
     return this;
   }
 
   /** Records flight events from start, dumped at exit to this child's .jfr. */
-  ChildJvm record() {
+  public ChildJvm record() {
     command.add("-XX:StartFlightRecording=filename=" + recording.toAbsolutePath()
         + ",dumponexit=true");
     return this;
   }
 
+  /** Runs the main class from {@code path} (a jar or a folder) instead of the test classes. */
+  public ChildJvm classPath(Path path) {
+    this.classPath = path;
+    return this;
+  }
+
   /** Sets the timeout. */
-  ChildJvm timeout(long seconds) {
+  public ChildJvm timeout(long seconds) {
     this.timeoutSeconds = seconds;
     return this;
   }
 
   /** Returns the recording's path. */
-  Path recording() {
+  public Path recording() {
     return recording;
   }
 
   /** Starts {@code mainClass} from the test classes with {@code args}; returns the process. */
-  Process start(String mainClass, String... args) throws IOException {
+  public Process start(String mainClass, String... args) throws IOException {
     List<String> cmd = new ArrayList<>(command);
     cmd.add("-cp");
-    cmd.add(APP_CLASSES.toAbsolutePath().toString());
+    cmd.add(classPath.toAbsolutePath().toString());
     cmd.add(mainClass);
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd);
@@ -108,13 +115,13 @@ final class ChildJvm {
   }
 
   /** Runs {@code mainClass} to the end; returns what it printed and recorded. */
-  Result run(String mainClass, String... args) throws IOException, InterruptedException {
+  public Result run(String mainClass, String... args) throws IOException, InterruptedException {
     Process p = start(mainClass, args);
     return await(p);
   }
 
   /** Waits for {@code p} (killed on timeout) and returns its result. */
-  Result await(Process p) throws IOException, InterruptedException {
+  public Result await(Process p) throws IOException, InterruptedException {
     if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
       p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
       throw new AssertionError(name + " ran past " + timeoutSeconds + " s and was killed; stdout:\n"
@@ -125,7 +132,7 @@ final class ChildJvm {
   }
 
   /** Returns the text of this child's stdout so far. */
-  String stdoutSoFar() throws IOException {
+  public String stdoutSoFar() throws IOException {
     return read(WORK.resolve(name + ".out"));
   }
 
@@ -134,12 +141,12 @@ final class ChildJvm {
   }
 
   /** What a child printed, its exit code and its recording. */
-  static final class Result {
-    final String name;
-    final int exitCode;
-    final String stdout;
-    final String stderr;
-    final Path recording;
+  public static final class Result {
+    public final String name;
+    public final int exitCode;
+    public final String stdout;
+    public final String stderr;
+    public final Path recording;
 
     Result(String name, int exitCode, String stdout, String stderr, Path recording) {
       this.name = name;
@@ -150,7 +157,7 @@ final class ChildJvm {
     }
 
     /** Returns the value of the first stdout line {@code KEY=value} (up to a space). */
-    String value(String key) {
+    public String value(String key) {
       for (String line : stdout.split("\n")) {
         for (String part : line.trim().split(" ")) {
           if (part.startsWith(key + "=")) {
@@ -163,7 +170,7 @@ final class ChildJvm {
     }
 
     /** Returns the first stdout line starting with {@code KEY=} , the rest of the line. */
-    String line(String key) {
+    public String line(String key) {
       for (String line : stdout.split("\n")) {
         if (line.startsWith(key + "=")) {
           return line.substring(key.length() + 1).trim();
@@ -174,7 +181,7 @@ final class ChildJvm {
     }
 
     /** Returns the recorded events named {@code eventName}, in time order. */
-    List<RecordedEvent> events(String eventName) throws IOException {
+    public List<RecordedEvent> events(String eventName) throws IOException {
       if (!Files.exists(recording)) {
         return List.of();
       }
@@ -185,7 +192,7 @@ final class ChildJvm {
     }
 
     /** Returns every recorded event whose name starts with {@code flodl.}. */
-    List<RecordedEvent> flodlEvents() throws IOException {
+    public List<RecordedEvent> flodlEvents() throws IOException {
       if (!Files.exists(recording)) {
         return List.of();
       }

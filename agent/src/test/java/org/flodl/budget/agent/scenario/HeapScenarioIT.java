@@ -1,0 +1,70 @@
+package org.flodl.budget.agent.scenario;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import jdk.jfr.consumer.RecordedEvent;
+import org.flodl.budget.agent.it.ChildJvm;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Scenario 1, the heap: at {@code -Xmx256m} an epoch of 1 MiB samples larger than the heap, read
+ * through the app's unbounded {@code SampleCache}. Without the agent the app dies of
+ * OutOfMemoryError; with it every epoch finishes, every sample is delivered exactly once per epoch
+ * (the checksum equals a run that caches nothing), the cache keeps what the heap budget allows and
+ * serves it as hits on epoch 2. Small size here; {@code benchmarks/scenarios.sh} runs it at full size.
+ */
+class HeapScenarioIT {
+  static final List<String> APP = List.of("--sample-bytes=1M", "--samples=320", "--epochs=2",
+      "--batch-size=4", "--depth=8", "--row-group-bytes=8M");
+
+  @Test
+  void anEpochLargerThanTheHeapTrainsToTheEndWithTheAgent() throws Exception {
+    ChildJvm.Result bare = LoaderApp.child("heap-bare", "-Xmx256m")
+        .run(LoaderApp.MAIN, LoaderApp.args(APP));
+    assertNotEquals(0, bare.exitCode, "without the agent the unbounded cache must fail: " + bare);
+    assertTrue(bare.stderr.contains("OutOfMemoryError"), bare.toString());
+
+    ChildJvm.Result uncached = LoaderApp.child("heap-uncached", "-Xmx256m")
+        .run(LoaderApp.MAIN, LoaderApp.args(APP, "--cache=false"));
+    assertEquals(0, uncached.exitCode, uncached.toString());
+
+    ChildJvm.Result r = LoaderApp.child("heap-enforce", "-Xmx256m")
+        .agent("sites=" + LoaderApp.sites("sites.properties")).record()
+        .run(LoaderApp.MAIN, LoaderApp.args(APP));
+    assertEquals(0, r.exitCode, r.toString());
+    assertEquals("true", r.value("exactly_once"), r.toString());
+    assertEquals("640", r.value("samples_delivered"), r.toString());
+    assertEquals(uncached.value("checksum"), r.value("checksum"),
+        "the same samples trained on as a run that caches nothing");
+
+    LoaderApp.Epoch e1 = LoaderApp.epoch(r, 1);
+    LoaderApp.Epoch e2 = LoaderApp.epoch(r, 2);
+    assertEquals(320, e1.get("delivered"));
+    assertEquals(320, e2.get("delivered"));
+    assertEquals("true", e2.text("exactly_once"));
+    long cached = e1.get("cacheSize");
+    assertTrue(cached > 0 && cached < 320, "the cache kept part of the epoch: " + e1);
+    assertEquals(cached, e2.get("cacheHits"), "epoch 2 is served from what epoch 1 cached: " + e2);
+    System.out.printf("heap scenario: epoch 2 hit rate %d/320 (%.1f%%)%n", e2.get("cacheHits"),
+        100.0 * e2.get("cacheHits") / 320);
+
+    List<RecordedEvent> admissions = r.events("flodl.budget.CacheAdmission");
+    assertEquals(320 + e2.get("cacheMisses"), admissions.size(),
+        "one decision per put: every epoch-1 read, then every epoch-2 miss");
+    long admitted = admissions.stream().filter(e -> e.getString("decision").startsWith("ADMIT"))
+        .count();
+    long declined = admissions.stream().filter(e -> e.getString("decision").equals("DECLINE"))
+        .count();
+    assertTrue(declined > 0, "the budget declined samples");
+    assertEquals(admissions.size(), admitted + declined);
+    for (RecordedEvent e : admissions) {
+      assertEquals("heap", e.getString("tier"));
+      if (e.getString("decision").startsWith("ADMIT")) {
+        assertTrue(e.getLong("heldBytes") <= e.getLong("budgetBytes"), "over budget: " + e);
+      }
+    }
+  }
+}

@@ -1,0 +1,165 @@
+package org.flodl.budget.benchmarks;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import jdk.jfr.consumer.RecordingFile;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.CommandLineOptionException;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+
+/**
+ * The agent's cost on a cache's hot path: one put of a 1 KiB {@code byte[]} and the evict that
+ * lets it go, on {@link BenchSampleCache} (woven by the agent: priced, reserved against the heap
+ * budget, tracked, released, an event each when recorded) against the same put and remove on a
+ * plain {@code ConcurrentHashMap}. {@link #main} runs it three times side by side, in forks
+ * without the agent, with {@code -javaagent:<jar>=sites=<file>} and no recording, and with the
+ * agent and a recording of flodl-budget.jfc (the events {@code record=} records), then prints the
+ * woven variant's cost over the plain one in each. Issue #6's targets: +100 ns without a
+ * recording, +400 ns with. Run from the repository root:
+ *
+ * <pre>
+ * mvn -B -q -pl agent,benchmarks -am package -DskipTests
+ * java -Dflodl.bench.agentJar=agent/target/flodl-budget-agent.jar \
+ *      -Dflodl.bench.jfc=jfr-events/src/main/resources/flodl-budget.jfc \
+ *      -cp benchmarks/target/benchmarks.jar org.flodl.budget.benchmarks.CacheAdmitBenchmark \
+ *      -f 1 -wi 3 -i 5 -w 1s -r 1s
+ * </pre>
+ *
+ * (the two properties default to those paths; trailing arguments are JMH's). {@code java -jar
+ * benchmarks.jar CacheAdmitBenchmark} alone runs only the fork without the agent.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class CacheAdmitBenchmark {
+  private static final int KEYS = 1024;
+
+  private final ConcurrentHashMap<Object, Object> map = new ConcurrentHashMap<>();
+  private final BenchSampleCache cache = new BenchSampleCache();
+  private final Integer[] keys = new Integer[KEYS];
+  private final byte[][] values = new byte[KEYS][];
+  private int next;
+
+  @Setup
+  public void fill() {
+    for (int i = 0; i < KEYS; i++) {
+      keys[i] = i;
+      values[i] = new byte[1024];
+    }
+  }
+
+  /** Returns the value removed after a put on a plain ConcurrentHashMap. */
+  @Benchmark
+  public Object plainPut() {
+    int k = next++ & (KEYS - 1);
+    map.put(keys[k], values[k]);
+    return map.remove(keys[k]);
+  }
+
+  /** Returns the value evicted after a put on the cache the sites file names (woven with the agent). */
+  @Benchmark
+  public Object wovenPut() {
+    int k = next++ & (KEYS - 1);
+    cache.put(keys[k], values[k]);
+    return cache.evict(keys[k]);
+  }
+
+  /** Runs the three forks side by side and prints the table; arguments are JMH's. */
+  public static void main(String[] args) throws IOException, RunnerException,
+      CommandLineOptionException {
+    Path agent = Path.of(System.getProperty("flodl.bench.agentJar",
+        "agent/target/flodl-budget-agent.jar")).toAbsolutePath();
+    Path jfc = Path.of(System.getProperty("flodl.bench.jfc",
+        "jfr-events/src/main/resources/flodl-budget.jfc")).toAbsolutePath();
+    for (Path p : List.of(agent, jfc)) {
+      if (!Files.isRegularFile(p)) {
+        throw new IllegalArgumentException("no " + p + " (build the agent; run from the repo root)");
+      }
+    }
+    Path dir = Files.createTempDirectory("cache-admit-bench");
+    Path sites = Files.writeString(dir.resolve("sites.properties"), BenchSampleCache.SITES);
+    Path jfr = dir.resolve("bench.jfr");
+    String javaagent = "-javaagent:" + agent + "=sites=" + sites;
+    Map<String, String[]> forks = new LinkedHashMap<>();
+    forks.put("no agent", new String[0]);
+    forks.put("agent, no recording", new String[] {javaagent});
+    forks.put("agent, recording (flodl-budget.jfc)", new String[] {javaagent,
+        "-XX:StartFlightRecording=settings=" + jfc + ",filename=" + jfr + ",maxsize=64m,dumponexit=true"});
+
+    CommandLineOptions cli = new CommandLineOptions(args);
+    Map<String, double[]> table = new LinkedHashMap<>();
+    for (Map.Entry<String, String[]> fork : forks.entrySet()) {
+      ChainedOptionsBuilder o = new OptionsBuilder().parent(cli)
+          .include(CacheAdmitBenchmark.class.getName() + "\\.(plainPut|wovenPut)$")
+          .jvmArgsAppend(fork.getValue());
+      Collection<RunResult> results = new Runner(o.build()).run();
+      double[] row = new double[4];
+      for (RunResult r : results) {
+        String label = r.getParams().getBenchmark();
+        int at = label.endsWith("plainPut") ? 0 : 2;
+        row[at] = r.getPrimaryResult().getScore();
+        row[at + 1] = r.getPrimaryResult().getScoreError();
+      }
+      table.put(fork.getKey(), row);
+    }
+    boolean admitted = recorded(jfr, "flodl.budget.CacheAdmission");
+    boolean released = recorded(jfr, "flodl.budget.Release");
+
+    List<String> lines = new ArrayList<>();
+    lines.add("| fork | `plainPut` ns/op | `wovenPut` ns/op | woven − plain | woven / plain |");
+    lines.add("|---|---:|---:|---:|---:|");
+    for (Map.Entry<String, double[]> e : table.entrySet()) {
+      double[] v = e.getValue();
+      lines.add(String.format(Locale.ROOT, "| %s | %.1f ± %.1f | %.1f ± %.1f | %+.0f ns | %.1fx |",
+          e.getKey(), v[0], v[1], v[2], v[3], v[2] - v[0], v[2] / v[0]));
+    }
+    lines.add("");
+    lines.add("The recording fork recorded flodl.budget.CacheAdmission: " + admitted
+        + ", flodl.budget.Release: " + released + " (the woven put was decided and released).");
+    System.out.println();
+    lines.forEach(System.out::println);
+    if (!admitted || !released) {
+      System.out.println("WARNING: no admission or release recorded: the agent did not weave the cache");
+    }
+  }
+
+  private static boolean recorded(Path jfr, String event) throws IOException {
+    if (!Files.exists(jfr)) {
+      return false;
+    }
+    try (RecordingFile f = new RecordingFile(jfr)) {
+      while (f.hasMoreEvents()) {
+        if (f.readEvent().getEventType().getName().equals(event)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+}
