@@ -4,6 +4,8 @@
 # on a shared machine; EPOCHS epochs each, the first (engine warm-up) left out. Prints each run's median
 # wall and process-CPU milliseconds per epoch, then the medians over rounds and the ratios agent / bare.
 # SKIP=N (environment, default 1) leaves out the first N epochs of each run (warm-up, JIT).
+# BASE_ARGS=ARGS (environment) runs the "bare" side with the agent too, with ARGS (e.g. djl=off), to
+# isolate what AGENT_ARGS adds.
 # Usage (from the repository root, after `mvn -B -q -pl agent,test-apps/djl-app -am package -DskipTests`):
 #   test-apps/djl-app/bench-agent.sh [ROUNDS] [EPOCHS] [AGENT_ARGS] [-- TrainDjl options]
 set -euo pipefail
@@ -20,6 +22,7 @@ start() { # $1: bare|agent, $2: output file, then TrainDjl options
   local mode=$1 out=$2; shift 2
   local opts=()
   [ "$mode" = agent ] && opts=("-javaagent:$AGENT=$AGENT_ARGS")
+  [ "$mode" = bare ] && [ -n "${BASE_ARGS:-}" ] && opts=("-javaagent:$AGENT=$BASE_ARGS")
   java "${opts[@]}" -cp "$CP" com.acme.djl.TrainDjl --epochs="$EPOCHS" "$@" >"$out" 2>/dev/null &
 }
 bw=(); aw=(); bc=(); ac=(); rw=(); rc=()
