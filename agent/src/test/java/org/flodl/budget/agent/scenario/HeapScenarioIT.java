@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  */
 class HeapScenarioIT {
   static final List<String> APP = List.of("--sample-bytes=1M", "--samples=320", "--epochs=2",
-      "--batch-size=4", "--depth=8", "--row-group-bytes=8M");
+      "--batch-size=4", "--depth=4", "--row-group-bytes=8M");
 
   @Test
   void anEpochLargerThanTheHeapTrainsToTheEndWithTheAgent() throws Exception {
