@@ -6,7 +6,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.Properties;
+import java.util.function.DoubleSupplier;
 import org.flodl.budget.agent.config.AgentConfig;
 import org.flodl.budget.agent.config.ConfigException;
 import org.flodl.budget.agent.config.LogLevel;
@@ -18,9 +20,10 @@ import org.flodl.budget.agent.config.SitesFile;
 import org.flodl.budget.agent.control.AgentControl;
 import org.flodl.budget.agent.record.BudgetRecording;
 import org.flodl.budget.agent.gate.Gate;
-import org.flodl.budget.agent.share.HostShares;
 import org.flodl.budget.agent.gate.GateEngine;
+import org.flodl.budget.agent.gate.HostShareSource;
 import org.flodl.budget.agent.gate.Log;
+import org.flodl.budget.agent.gate.Recorder;
 import org.flodl.budget.agent.weave.SiteTransformer;
 import org.flodl.budget.agent.weave.WeavePoint;
 import org.flodl.budget.events.ConfigurationEvent;
@@ -108,18 +111,29 @@ final class Bootstrap {
         config.ramMaxUsage(),
         config.heapMaxUsage(),
         config.vramMaxUsage(),
-        HostShares.start(config.hostShare(), config.job()));
+        hostShare(config.hostShare(), config.job()));
     List<WeavePoint> points = bind(engine, specs);
     engine.stager(specs.stream().anyMatch(SiteSpec::isStager));
     Gate.install(engine);
     AgentControl control = new AgentControl(engine, config);
-    Listener listener = new Listener(engine, control, attached);
+    engine.onStart(new Runnable() {
+      @Override
+      public void run() {
+        Recorder.whenInitialized(() -> registerConfiguration(control));
+        control.register();
+      }
+    });
+    Listener listener = new Listener();
     SiteTransformer transformer = new SiteTransformer(points, listener);
     inst.addTransformer(transformer, true);
     warnMissingClasses(specs);
     retransformLoaded(inst, transformer);
+    if (config.djl()) {
+      // DJL hook: the built-in DataIterable site, no sites file needed (org.flodl.budget.agent.djl).
+      org.flodl.budget.agent.djl.Djl.install(inst, engine, config.vramProbe(), engine::start);
+    }
     if (attached) {
-      listener.startEngine();
+      engine.start();
     }
     Log.info("enforcing in mode=" + config.mode().label() + " with " + specs.size()
         + " site(s) over " + transformer.classNames().size() + " class(es)");
@@ -200,6 +214,14 @@ final class Bootstrap {
     }
   }
 
+  private static DoubleSupplier hostShare(OptionalDouble configured, String job) {
+    if (configured.isPresent()) {
+      double share = configured.getAsDouble();
+      return () -> share;
+    }
+    return new HostShareSource(job);
+  }
+
   private static int level(LogLevel level) {
     switch (level) {
       case DEBUG:
@@ -244,46 +266,24 @@ final class Bootstrap {
     }
   }
 
-  /** Reports each weave outcome and starts the engine at the first woven class. */
+  /** Reports each weave outcome: one line (info when woven, warning when not) and an event. */
   private static final class Listener implements org.flodl.budget.agent.weave.WeaveListener {
-    private final GateEngine engine;
-    private final AgentControl control;
-    private volatile boolean engineStarted;
-
-    Listener(GateEngine engine, AgentControl control, boolean attached) {
-      this.engine = engine;
-      this.control = control;
-    }
-
-    void startEngine() {
-      if (engineStarted) {
-        return;
-      }
-      synchronized (this) {
-        if (engineStarted) {
-          return;
-        }
-        engineStarted = true;
-      }
-      engine.start(() -> {
-        registerConfiguration(control);
-        control.register();
-      });
-    }
-
     @Override
     public void woven(String className, WeavePoint point) {
       Log.info("wove " + point.role().name().toLowerCase(java.util.Locale.ROOT) + " of site '"
           + point.site() + "' into " + point.methodText());
-      org.flodl.budget.events.InstrumentedEvent.emit(className, point.site(), "WOVEN",
-          point.role().name() + " " + point.methodText());
-      startEngine();
+      if (Recorder.on()) {
+        org.flodl.budget.events.InstrumentedEvent.emit(className, point.site(), "WOVEN",
+            point.role().name() + " " + point.methodText());
+      }
     }
 
     @Override
     public void failed(String className, WeavePoint point, String reason) {
       Log.warn("site '" + point.site() + "': " + className + " loads unwoven: " + reason);
-      org.flodl.budget.events.InstrumentedEvent.emit(className, point.site(), "FAILED", reason);
+      if (Recorder.on()) {
+        org.flodl.budget.events.InstrumentedEvent.emit(className, point.site(), "FAILED", reason);
+      }
     }
   }
 

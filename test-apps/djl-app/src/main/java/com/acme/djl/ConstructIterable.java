@@ -21,7 +21,7 @@ import java.util.concurrent.Executors;
  * {@code key=value} a line, what the iterable received: whether it holds an executor, how many batches
  * its constructor queued (the prefetch number applied, the dataset having more batches than that),
  * the dataset's requested prefetch number and the device. Options: prefetch, threads, samples,
- * batch-size, device.
+ * batch-size, features (float32 columns; a batch is batch-size × (features + 1) × 4 bytes), device.
  */
 public final class ConstructIterable {
 
@@ -34,14 +34,16 @@ public final class ConstructIterable {
         int threads;
         int samples;
         int batchSize;
+        int features;
         Device device;
         try {
             Map<String, String> o = Args.parse(args, Map.of("prefetch", "4", "threads", "2", "samples", "1024",
-                    "batch-size", "8", "device", "gpu"));
+                    "batch-size", "8", "device", "gpu", "features", "4"));
             prefetch = Args.intOf(o, "prefetch");
             threads = Args.intOf(o, "threads");
             samples = Args.intOf(o, "samples");
             batchSize = Args.intOf(o, "batch-size");
+            features = Args.intOf(o, "features");
             device = Args.device(o.get("device"));
             Args.engineDefaults(1);
         } catch (IllegalArgumentException e) {
@@ -55,7 +57,7 @@ public final class ConstructIterable {
             return t;
         }) : null;
         try (NDManager manager = NDManager.newBaseManager(Device.cpu())) {
-            NDArray[] xy = SyntheticData.regression(manager, samples, 4, 1);
+            NDArray[] xy = SyntheticData.regression(manager, samples, features, 1);
             ArrayDataset dataset = new ArrayDataset.Builder()
                     .setData(xy[0])
                     .optLabels(xy[1])

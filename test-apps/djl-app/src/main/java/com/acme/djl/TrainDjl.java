@@ -15,6 +15,7 @@ import ai.djl.training.GradientCollector;
 import ai.djl.training.Trainer;
 import ai.djl.training.dataset.ArrayDataset;
 import ai.djl.training.dataset.Batch;
+import ai.djl.training.dataset.RandomAccessDataset;
 import ai.djl.training.loss.Loss;
 import ai.djl.training.optimizer.Optimizer;
 import ai.djl.training.tracker.Tracker;
@@ -28,9 +29,11 @@ import java.util.concurrent.Executors;
  * A small DJL regression model (three {@code Linear} blocks in a {@code SequentialBlock}) trained for a
  * few epochs on an {@code ArrayDataset} of synthetic data, the batches prefetched by a fixed thread
  * pool ({@code optPrefetchNumber}), on the PyTorch engine. Prints one line per epoch
- * ({@code epoch=N loss=… batches=… millis=…}) and {@code TRAINING COMPLETE}. Options ({@code --key=value}):
+ * ({@code epoch=N loss=… batches=… millis=… cpu_millis=…}, wall and process CPU time) and {@code TRAINING COMPLETE}. Options ({@code --key=value}):
  * epochs, samples, batch-size, features, prefetch, threads (0: no executor), device (cpu|gpu), seed,
- * torch-threads (PyTorch's intra- and inter-op threads, unless set by system property; default 1).
+ * torch-threads (PyTorch's intra- and inter-op threads, unless set by system property; default 1), dataset
+ * ({@code array}: an {@code ArrayDataset}; {@code rows}: {@link RowDataset}, with its own {@code DataIterable}
+ * subtype whose {@code fetch} does not call super).
  */
 public final class TrainDjl {
 
@@ -47,9 +50,10 @@ public final class TrainDjl {
         int threads;
         Device device;
         long seed;
+        boolean rows;
         try {
             Map<String, String> o = Args.parse(args, Map.of("epochs", "5", "samples", "2048", "batch-size", "32",
-                    "features", "16", "prefetch", "4", "threads", "2", "device", "cpu", "seed", "7", "torch-threads", "1"));
+                    "features", "16", "prefetch", "4", "threads", "2", "device", "cpu", "seed", "7", "torch-threads", "1", "dataset", "array"));
             epochs = Args.intOf(o, "epochs");
             samples = Args.intOf(o, "samples");
             batchSize = Args.intOf(o, "batch-size");
@@ -58,6 +62,11 @@ public final class TrainDjl {
             threads = Args.intOf(o, "threads");
             device = Args.device(o.get("device"));
             seed = Args.intOf(o, "seed");
+            rows = switch (o.get("dataset")) {
+                case "array" -> false;
+                case "rows" -> true;
+                default -> throw new IllegalArgumentException("dataset must be array or rows, not " + o.get("dataset"));
+            };
             Args.engineDefaults(Args.intOf(o, "torch-threads"));
         } catch (IllegalArgumentException e) {
             System.err.println("djl-app: " + e.getMessage());
@@ -78,13 +87,19 @@ public final class TrainDjl {
         try (NDManager manager = NDManager.newBaseManager(device);
              Model model = Model.newInstance("mlp", device)) {
             NDArray[] xy = SyntheticData.regression(manager, samples, features, seed);
-            ArrayDataset dataset = new ArrayDataset.Builder()
-                    .setData(xy[0])
-                    .optLabels(xy[1])
-                    .setSampling(batchSize, true)
-                    .optPrefetchNumber(prefetch)
-                    .optDevice(device)
-                    .build();
+            RandomAccessDataset dataset = rows
+                    ? new RowDataset.Builder().arrays(xy[0], xy[1])
+                            .setSampling(batchSize, true)
+                            .optPrefetchNumber(prefetch)
+                            .optDevice(device)
+                            .build()
+                    : new ArrayDataset.Builder()
+                            .setData(xy[0])
+                            .optLabels(xy[1])
+                            .setSampling(batchSize, true)
+                            .optPrefetchNumber(prefetch)
+                            .optDevice(device)
+                            .build();
             model.setBlock(new SequentialBlock()
                     .add(Linear.builder().setUnits(64).build())
                     .add(Activation::relu)
@@ -105,6 +120,7 @@ public final class TrainDjl {
                 float lastLoss = Float.NaN;
                 for (int epoch = 1; epoch <= epochs; epoch++) {
                     long start = System.nanoTime();
+                    long cpuStart = processCpuNanos();
                     double lossSum = 0;
                     int batches = 0;
                     for (Batch batch : trainer.iterateDataset(dataset)) {
@@ -119,6 +135,7 @@ public final class TrainDjl {
                         batches++;
                     }
                     long millis = (System.nanoTime() - start) / 1_000_000;
+                    long cpuMillis = cpuStart < 0 ? -1 : (processCpuNanos() - cpuStart) / 1_000_000;
                     total += batches;
                     float epochLoss = batches == 0 ? Float.NaN : (float) (lossSum / batches);
                     if (batches == 0) {
@@ -128,7 +145,7 @@ public final class TrainDjl {
                         lastLoss = epochLoss;
                     }
                     System.out.println("epoch=" + epoch + " loss=" + epochLoss
-                            + " batches=" + batches + " millis=" + millis);
+                            + " batches=" + batches + " millis=" + millis + " cpu_millis=" + cpuMillis);
                     System.out.flush();
                 }
                 System.out.println("TRAINING COMPLETE batches=" + total + " first_loss=" + firstLoss
@@ -139,5 +156,12 @@ public final class TrainDjl {
                 executor.shutdownNow();
             }
         }
+    }
+
+    /** Returns this process's CPU time (all threads) in nanoseconds, or -1 where the JVM cannot say. */
+    private static long processCpuNanos() {
+        java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        return os instanceof com.sun.management.OperatingSystemMXBean
+                ? ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime() : -1;
     }
 }

@@ -12,6 +12,7 @@ import org.flodl.budget.agent.config.Mode;
 import org.flodl.budget.agent.config.Setting;
 import org.flodl.budget.agent.gate.GateEngine;
 import org.flodl.budget.agent.gate.Log;
+import org.flodl.budget.agent.gate.Recorder;
 import org.flodl.budget.events.ConfigurationEvent;
 import org.flodl.budget.policy.Tier;
 
@@ -109,7 +110,9 @@ public final class AgentControl implements AgentControlMXBean {
   }
 
   private void changed(String key, String value) {
-    ConfigurationEvent.emit(key, value, Setting.Source.RUNTIME.name());
+    if (Recorder.on()) {
+      ConfigurationEvent.emit(key, value, Setting.Source.RUNTIME.name());
+    }
     Log.info("live change: " + key + "=" + value);
   }
 

@@ -46,6 +46,7 @@ final class Budgets {
   private volatile boolean stager;
   private volatile long streamBytes;
   private long lastSplitTotal = -1;
+  private volatile long quickHeapAvailable = -1;
   private static final long ARRAY_HEADER_MAX = 24;
 
   Budgets(Supplier<MemoryProbes> probeFactory, Duration interval, double ramMaxUsage,
@@ -148,6 +149,48 @@ final class Budgets {
     }
   }
 
+  /**
+   * Makes sure {@code tier} has a budget before its first decision. The heap tier does not wait
+   * for the probes (their management beans take a while to load, on the application's thread):
+   * until the probe thread's first refresh it is budgeted on {@code Runtime}'s figures, max heap
+   * minus the heap in use, garbage included (the conservative side).
+   */
+  void ensureRefreshed(Tier tier) {
+    if (refreshed) {
+      return;
+    }
+    if (tier == Tier.HEAP) {
+      if (quickHeapAvailable < 0) {
+        quickHeap();
+      }
+      return;
+    }
+    refresh();
+  }
+
+  private void quickHeap() {
+    // Not under the refresh lock: the probe thread may hold it for as long as its first read
+    // takes, and the application's thread must not wait for that.
+    if (refreshed || quickHeapAvailable >= 0) {
+      return;
+    }
+    Runtime rt = Runtime.getRuntime();
+    long available = Math.max(0, rt.maxMemory() - (rt.totalMemory() - rt.freeMemory()));
+    TierLedger ledger = ledgers.get(Tier.HEAP);
+    setBudget(Tier.HEAP, ledger, BudgetPolicy.anchored(available, ledger.held(), heapMaxUsage,
+        share(), 0, "heap_max_usage"));
+    quickHeapAvailable = available;
+  }
+
+  /** Returns {@code tier}'s available bytes as last read, -1 when unknown; never reads now. */
+  long available(Tier tier) {
+    MemorySnapshot s = last;
+    if (s == null) {
+      return tier == Tier.HEAP ? quickHeapAvailable : -1;
+    }
+    return s.availableBytes(tier);
+  }
+
   /** Starts the refresh thread once; later calls do nothing. */
   synchronized void start(Runnable afterFirstRefresh) {
     if (thread != null) {
@@ -215,6 +258,9 @@ final class Budgets {
    */
   long heapFootprint(Object value, long charged) {
     long region = g1RegionBytes;
+    if (region < 0) {
+      region = ergonomicG1Region(); // until the first probe reads the real one
+    }
     if (region <= 0 || charged < region / 2) {
       return charged;
     }
@@ -224,6 +270,13 @@ final class Budgets {
     // The pricer charges the payload; the array's header (at most 24 bytes) comes on top.
     long regions = (charged + ARRAY_HEADER_MAX + region - 1) / region;
     return regions > Long.MAX_VALUE / region ? charged : regions * region;
+  }
+
+  /** Returns G1's default region size for this max heap: maxHeap/2048 as a power of 2, 1..32 MiB. */
+  private static long ergonomicG1Region() {
+    long target = Runtime.getRuntime().maxMemory() / 2048;
+    long region = Long.highestOneBit(Math.max(1, target));
+    return Math.max(1L << 20, Math.min(32L << 20, region));
   }
 
   private static long g1RegionSize() {
@@ -323,10 +376,15 @@ final class Budgets {
 
   private void setBudget(Tier tier, TierLedger ledger, RamBudget b) {
     ledger.setBudget(b.budgetBytes());
-    Long previous = lastRecorded.put(tier, b.budgetBytes());
+    Long previous;
+    synchronized (lastRecorded) {
+      previous = lastRecorded.put(tier, b.budgetBytes());
+    }
     if (previous == null || previous != b.budgetBytes()) {
-      RamBudgetEvent.emit(tier.label(), b.availableBytes(), b.heldBytes(), b.maxUsage(),
-          b.hostShare(), b.ringBytes(), b.budgetBytes());
+      if (Recorder.on()) {
+        RamBudgetEvent.emit(tier.label(), b.availableBytes(), b.heldBytes(), b.maxUsage(),
+            b.hostShare(), b.ringBytes(), b.budgetBytes());
+      }
     }
   }
 }

@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
-import org.flodl.budget.agent.share.HostShares;
 import org.flodl.budget.events.CacheAdmissionEvent;
 import org.flodl.budget.events.InstrumentedEvent;
 import org.flodl.budget.events.MemoryProbeEvent;
@@ -61,9 +60,12 @@ public final class GateEngine {
   private volatile RetentionPricer pricer;
   private final Budgets budgets;
   private final Holdings holdings = new Holdings();
+  private final HostShareSource hostShareSource;
   private volatile Mode mode;
   private volatile boolean prefetchAuto;
   private volatile boolean cacheActive;
+  private volatile boolean started;
+  private volatile Runnable afterFirstRefresh;
 
   private static final byte CACHE = 1;
   private static final byte RELEASE = 2;
@@ -77,6 +79,7 @@ public final class GateEngine {
     this.mode = mode;
     this.prefetchAuto = prefetchAuto;
     this.pricerFactory = pricerFactory;
+    this.hostShareSource = hostShare instanceof HostShareSource ? (HostShareSource) hostShare : null;
     this.budgets = new Budgets(probeFactory, probeInterval, ramMaxUsage, heapMaxUsage,
         vramMaxUsage, hostShare);
   }
@@ -143,11 +146,37 @@ public final class GateEngine {
     return id;
   }
 
-  /** Starts the probe thread and the periodic events; returns at once. */
-  public void start(Runnable afterFirstRefresh) {
+  /**
+   * Sets what runs once the probes have been read the first time (the MBean, the configuration
+   * hook); the probe thread itself starts at the first decision, or at {@link #start()}.
+   */
+  public void onStart(Runnable afterFirstRefresh) {
+    this.afterFirstRefresh = afterFirstRefresh;
+  }
+
+  /** Counts one unit of this rank's consumption (a batch seen elsewhere, e.g. DJL's fetch). */
+  public void consumed() {
+    if (hostShareSource != null) {
+      hostShareSource.count();
+    }
+  }
+
+  /** Starts the probe thread and the periodic events now (attach); returns at once. */
+  public void start() {
+    if (started) {
+      return;
+    }
+    started = true;
+    Runnable after = afterFirstRefresh;
+    HostShareSource share = hostShareSource;
     budgets.start(() -> {
-      registerPeriodicEvents();
-      afterFirstRefresh.run();
+      if (share != null) {
+        share.start();
+      }
+      Recorder.whenInitialized(this::registerPeriodicEvents);
+      if (after != null) {
+        after.run();
+      }
     });
   }
 
@@ -201,6 +230,28 @@ public final class GateEngine {
     return budgets.ledger(tier);
   }
 
+  // ------------------------------------------------------------------------------ DJL hook
+
+  /**
+   * Returns the probes read now, every tier re-budgeted: an epoch boundary (DJL's {@code
+   * DataIterable}, org.flodl.budget.agent.djl) decides on fresh numbers, not the last tick's.
+   */
+  public MemorySnapshot refreshAtEpoch() {
+    budgets.refresh();
+    return budgets.snapshot();
+  }
+
+  /** Returns device {@code index}'s VRAM reading from the last refresh (failed when unknown). */
+  public VramReading vram(int index) {
+    VramReading v = budgets.vram(index);
+    return v == null ? VramReading.failure("none", "no reading") : v;
+  }
+
+  /** Returns whether a cache-admit site has decided (a host ring then leaves it room). */
+  public boolean cacheActive() {
+    return cacheActive;
+  }
+
   // ------------------------------------------------------------------------------ decisions
 
   Object admit(int id, Object value) {
@@ -208,10 +259,14 @@ public final class GateEngine {
       return value;
     }
     CacheSite site = (CacheSite) points[id];
-    HostShares.consumed(1);
-    budgets.ensureRefreshed();
+    if (!started) {
+      start();
+    }
     if (!cacheActive) {
       cacheActive = true;
+    }
+    if (hostShareSource != null) {
+      hostShareSource.count();
     }
     if (holdings.holds(value)) {
       return value; // retained already, charged once
@@ -224,11 +279,14 @@ public final class GateEngine {
         String msg = "site '" + site.name() + "': pricing a " + value.getClass().getName()
             + " failed (" + t + "); its values are admitted unpriced and unbooked";
         Log.warn(msg);
-        InstrumentedEvent.emit(value.getClass().getName(), site.name(), "PRICER_FAILED", msg);
+        if (Recorder.on()) {
+          InstrumentedEvent.emit(value.getClass().getName(), site.name(), "PRICER_FAILED", msg);
+        }
       }
       return value;
     }
     Tier tier = price.tier();
+    budgets.ensureRefreshed(tier);
     long charged = price.chargedBytes();
     if (tier == Tier.HEAP) {
       charged = budgets.heapFootprint(value, charged);
@@ -268,18 +326,20 @@ public final class GateEngine {
 
   private void record(CacheSite site, Priced p, long charged, boolean copied, String decision,
       long held, long budget) {
+    if (!Recorder.on()) {
+      return;
+    }
     CacheAdmissionEvent.emit(site.name(), p.tier().label(), p.valueType(), p.logicalBytes(),
         p.storageBytes(), charged, copied, decision, held, budget,
         availableOf(p.tier()));
   }
 
   private long availableOf(Tier tier) {
-    MemorySnapshot s = budgets.snapshot();
     if (tier == Tier.DEVICE) {
       VramReading v = budgets.vram(0);
       return v == null || v.failed() ? -1 : Math.max(0, v.totalBytes() - v.usedBytes());
     }
-    return s == null ? -1 : s.availableBytes(tier);
+    return budgets.available(tier);
   }
 
   int depth(int id, int requested) {
@@ -287,6 +347,9 @@ public final class GateEngine {
       return requested;
     }
     DepthSite site = (DepthSite) points[id];
+    if (!started) {
+      start();
+    }
     budgets.ensureRefreshed();
     long batch = site.batchBytes();
     PrefetchDepth d;
@@ -304,9 +367,11 @@ public final class GateEngine {
               available.getAsLong(), budgets.streamBytes(), Long.MAX_VALUE, cacheActive)
           : BudgetPolicy.ringSlotsFromRam(batch, 1, budgets.ramMaxUsage(), available,
               Long.MAX_VALUE, cacheActive);
-      RingSlotsEvent.emit(site.name(), r.perSampleBytes(), r.batchSize(), r.ramMaxUsage(),
-          r.availableBytes(), r.epochBatches(), r.cacheActive(), r.budgetBytes(), r.slots(),
-          r.reason().name());
+      if (Recorder.on()) {
+        RingSlotsEvent.emit(site.name(), r.perSampleBytes(), r.batchSize(), r.ramMaxUsage(),
+            r.availableBytes(), r.epochBatches(), r.cacheActive(), r.budgetBytes(), r.slots(),
+            r.reason().name());
+      }
       d = new PrefetchDepth(-1, r.availableBytes(), r.ramMaxUsage(), 0, batch, 0,
           r.budgetBytes(), r.slots(), ringReason(r.reason()));
     }
@@ -314,9 +379,11 @@ public final class GateEngine {
       d = d.cappedAt(requested);
     }
     int applied = (int) Math.min(Integer.MAX_VALUE, Math.max(0, d.depth()));
-    PrefetchDepthEvent.emit(site.name(), site.device(), d.usedBytes(), d.totalBytes(),
-        d.maxUsage(), d.activationReserve(), d.batchBytes(), requested, applied,
-        d.reason().name());
+    if (Recorder.on()) {
+      PrefetchDepthEvent.emit(site.name(), site.device(), d.usedBytes(), d.totalBytes(),
+          d.maxUsage(), d.activationReserve(), d.batchBytes(), requested, applied,
+          d.reason().name());
+    }
     return mode == Mode.OBSERVE ? requested : applied;
   }
 
@@ -351,7 +418,9 @@ public final class GateEngine {
       return;
     }
     DepthSite site = (DepthSite) points[id];
-    HostShares.consumed(1);
+    if (hostShareSource != null) {
+      hostShareSource.count();
+    }
     Priced p = pricer().estimate(batch);
     site.batchPriced(site.cuda() ? p.logicalBytes() : p.chargedBytes());
   }

@@ -100,6 +100,9 @@ final class Holdings {
       }
       site.released(reservation.bytes());
       try {
+        if (!Recorder.on()) {
+          return reservation.bytes();
+        }
         ReleaseEvent.emit(site.name(), reservation.tier().label(), reservation.bytes(), cause,
             site.ledgerHeld(reservation.tier()));
       } catch (Throwable ignored) {

@@ -172,7 +172,7 @@ final class BudgetReport {
     } else {
       d.other++;
     }
-    site.peak(held, budget);
+    site.decisionPeak(held, budget);
     addDecision(site.tier, new Point(e.getStartTime(), held, budget));
   }
 
@@ -191,7 +191,7 @@ final class BudgetReport {
     s.materializedBytes += num(e, "materializedBytes");
     site.summaryReleasedBytes += num(e, "releasedBytes");
     site.summaryCount++;
-    site.peak(num(e, "heldBytes"), num(e, "budgetBytes"));
+    site.summaryPeak(num(e, "heldBytes"), num(e, "budgetBytes"));
     addDecision(site.tier, new Point(e.getStartTime(), num(e, "heldBytes"), num(e, "budgetBytes")));
   }
 
@@ -312,18 +312,42 @@ final class BudgetReport {
     long summaryCount;
     long summaryReleasedBytes;
     final Map<String, Long> releasedByCause = new TreeMap<>();
-    long peakHeld = -1;
-    long budgetAtPeak = -1;
+    private final long[] decisionPeak = {-1, -1};
+    private final long[] summaryPeak = {-1, -1};
 
     CacheSite(String name) {
       this.name = name;
     }
 
-    void peak(long held, long budget) {
-      if (held > peakHeld) {
-        peakHeld = held;
-        budgetAtPeak = budget;
+    /** Notes the tier's held bytes and budget after a decision. */
+    void decisionPeak(long held, long budget) {
+      peak(decisionPeak, held, budget);
+    }
+
+    /** Notes the tier's held bytes and budget at a site summary. */
+    void summaryPeak(long held, long budget) {
+      peak(summaryPeak, held, budget);
+    }
+
+    private static void peak(long[] peak, long held, long budget) {
+      if (held > peak[0]) {
+        peak[0] = held;
+        peak[1] = budget;
       }
+    }
+
+    /** Returns the most the tier held, from the same source as {@link #counts()}. */
+    long peakHeld() {
+      return fromSummaries() ? summaryPeak[0] : decisionPeak[0];
+    }
+
+    /**
+     * Returns the budget when the tier held the most. After a decision it is the budget the
+     * decision was taken against; at a summary, the budget then, which a probe reading may have
+     * shrunk below what is held.
+     */
+    long budgetAtPeak() {
+      return fromSummaries() ? summaryPeak[1] : decisionPeak[1];
     }
 
     /** Returns true when the periodic summaries saw more decisions than the per-decision events. */
@@ -394,33 +418,64 @@ final class BudgetReport {
       }
     }
 
-    /** Returns the probe's series, or the decisions' when no probe reported the tier. */
+    /**
+     * Returns the series to chart: the one with more readings (a cache's decisions are finer than
+     * a probe reading a second; with the per-decision events off, the probe and the summaries).
+     */
     List<Point> best() {
-      return probes.isEmpty() ? decisions : probes;
+      return decisions.size() > probes.size() ? decisions : probes;
+    }
+
+    /** Returns whether the tier held anything or had a site deciding on it. */
+    boolean used() {
+      return !decisions.isEmpty() || peakHeld() > 0;
+    }
+
+    /** Returns the reading that held the most, over the probe's and the decisions' series. */
+    private Point peak() {
+      Point peak = null;
+      for (List<Point> series : List.of(decisions, probes)) {
+        for (Point p : series) {
+          if (peak == null || p.held > peak.held || (p.held == peak.held && peak.budget < 0)) {
+            peak = p;
+          }
+        }
+      }
+      return peak;
     }
 
     long peakHeld() {
-      return best().stream().mapToLong(p -> p.held).max().orElse(-1);
+      Point peak = peak();
+      return peak == null ? -1 : peak.held;
     }
 
     long budgetAtPeak() {
-      Point peak = null;
-      for (Point p : best()) {
-        if (peak == null || p.held > peak.held) {
-          peak = p;
-        }
-      }
+      Point peak = peak();
       return peak == null ? -1 : peak.budget;
     }
 
+    /** Returns the latest known budget, over both series. */
     long lastBudget() {
-      List<Point> b = best();
-      for (int i = b.size() - 1; i >= 0; i--) {
-        if (b.get(i).budget >= 0) {
-          return b.get(i).budget;
+      Point last = null;
+      for (List<Point> series : List.of(decisions, probes)) {
+        for (Point p : series) {
+          if (p.budget >= 0 && (last == null || !p.time.isBefore(last.time))) {
+            last = p;
+          }
         }
       }
-      return -1;
+      return last == null ? -1 : last.budget;
+    }
+
+    /** Returns the readings of the probe's available bytes for this tier. */
+    List<Point> available() {
+      List<Point> out = new ArrayList<>();
+      for (Point p : probes) {
+        if (p.available >= 0) {
+          out.add(p);
+        }
+      }
+      return out;
     }
   }
 

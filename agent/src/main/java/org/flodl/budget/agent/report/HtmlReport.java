@@ -92,9 +92,9 @@ final class HtmlReport {
           .append(Format.count(c.materialized)).append("</td><td>").append(Format.bytes(c.admittedBytes))
           .append("</td><td>").append(Format.bytes(c.declinedBytes)).append("</td><td>")
           .append(Format.bytes(site.releasedBytes())).append("</td><td class=\"l\">")
-          .append(bar(site.peakHeld, site.budgetAtPeak))
-          .append(Format.bytes(site.peakHeld)).append(" / ").append(Format.bytes(site.budgetAtPeak))
-          .append(' ').append(Format.share(site.peakHeld, site.budgetAtPeak)).append("</td></tr>\n");
+          .append(bar(site.peakHeld(), site.budgetAtPeak()))
+          .append(Format.bytes(site.peakHeld())).append(" / ").append(Format.bytes(site.budgetAtPeak()))
+          .append(' ').append(Format.share(site.peakHeld(), site.budgetAtPeak())).append("</td></tr>\n");
       if (site.fromSummaries()) {
         notes.add(site.name + ": counts from " + Format.count(site.summaryCount)
             + " periodic site summaries (the per-decision events were off).");
@@ -122,7 +122,7 @@ final class HtmlReport {
   private static void tierCharts(BudgetReport r, StringBuilder b) {
     List<TierSeries> shown = new ArrayList<>();
     for (TierSeries t : r.tiers.values()) {
-      if (!t.best().isEmpty()) {
+      if (t.used()) {
         shown.add(t);
       }
     }
@@ -130,6 +130,10 @@ final class HtmlReport {
       return;
     }
     b.append("<h2>Held against budget, per tier</h2>\n");
+    String idle = TextReport.idleTiers(r);
+    if (!idle.isEmpty()) {
+      b.append("<p class=\"note\">").append(Format.html(idle)).append("</p>\n");
+    }
     for (TierSeries t : shown) {
       List<double[]> held = new ArrayList<>();
       List<double[]> budget = new ArrayList<>();
@@ -142,13 +146,13 @@ final class HtmlReport {
         if (p.budget >= 0) {
           budget.add(new double[] {x, p.budget});
         }
-        if (p.available >= 0) {
-          available.add(new double[] {x, p.available});
-        }
       }
-      boolean probe = !t.probes.isEmpty();
+      for (Point p : t.available()) {
+        available.add(new double[] {r.at(p.time), p.available});
+      }
+      boolean probe = t.best() == t.probes;
       String title = t.tier + " tier: peak " + Format.bytes(t.peakHeld()) + " held of "
-          + Format.bytes(t.budgetAtPeak()) + (probe ? "" : " (from the decisions; no memory probe)");
+          + Format.bytes(t.budgetAtPeak()) + (probe ? " (memory probe)" : " (after each decision)");
       List<SvgChart.Series> lines = new ArrayList<>();
       if (!available.isEmpty()) {
         lines.add(new SvgChart.Series("available", AVAILABLE, true, false, available));
@@ -229,7 +233,7 @@ final class HtmlReport {
         }
         b.append("</td><td>").append(Format.count(counts.get(g.getKey())[0]))
             .append("</td><td class=\"l\">").append(Format.html(p.reason)).append("</td><td class=\"why\">")
-            .append(Format.html(prefetch ? Reasons.depth(p.reason) : Reasons.ring(p.reason)))
+            .append(Format.html(prefetch ? Reasons.depth(p.reason, site.device) : Reasons.ring(p.reason)))
             .append(p.batchBytes > 0 ? ", batch " + Format.bytes(p.batchBytes) : "")
             .append("</td></tr>\n");
       }

@@ -14,6 +14,14 @@ final class Reasons {
           "PROBE_FAILED", "the VRAM probe failed: the floor is declined",
           "REQUESTED", "prefetch=cap kept the request, below the policy's depth");
 
+  private static final Map<String, String> HOST_DEPTH =
+      Map.of(
+          "CAPACITY", "the host-RAM budget divided by the batch size, as the reader ring",
+          "SYNC_FALLBACK", "no batch fits the host-RAM budget: synchronous",
+          "UNPRICED_BATCH", "no batch priced yet: the seed's default, claiming nothing",
+          "PROBE_FAILED", "host RAM could not be measured",
+          "REQUESTED", "prefetch=cap kept the request, below the policy's depth");
+
   private static final Map<String, String> RING =
       Map.of(
           "DISABLED", "ram_max_usage <= 0: no reader stage",
@@ -26,9 +34,14 @@ final class Reasons {
 
   private Reasons() {}
 
-  /** Returns what a prefetch-depth reason means, or an empty string for one this report does not know. */
-  static String depth(String reason) {
-    return DEPTH.getOrDefault(reason, "");
+  /**
+   * Returns what a prefetch-depth reason means for a site on {@code device} ({@code cuda:N} is
+   * priced against VRAM, anything else against host RAM), or an empty string for a reason this
+   * report does not know.
+   */
+  static String depth(String reason, String device) {
+    boolean gpu = device != null && device.startsWith("cuda");
+    return gpu ? DEPTH.getOrDefault(reason, "") : HOST_DEPTH.getOrDefault(reason, DEPTH.getOrDefault(reason, ""));
   }
 
   /** Returns what a ring-slots reason means, or an empty string for one this report does not know. */

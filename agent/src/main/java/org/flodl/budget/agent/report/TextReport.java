@@ -64,8 +64,8 @@ final class TextReport {
         "  " + site.name, site.tier, Format.count(c.admissions), Format.count(c.declines),
         Format.count(c.materialized), Format.bytes(c.admittedBytes), Format.bytes(c.declinedBytes),
         Format.bytes(site.releasedBytes()),
-        Format.bytes(site.peakHeld) + " / " + Format.bytes(site.budgetAtPeak),
-        Format.share(site.peakHeld, site.budgetAtPeak)
+        Format.bytes(site.peakHeld()) + " / " + Format.bytes(site.budgetAtPeak()),
+        Format.share(site.peakHeld(), site.budgetAtPeak())
       });
       if (site.fromSummaries()) {
         notes.add(site.name + ": counts from " + Format.count(site.summaryCount)
@@ -118,7 +118,7 @@ final class TextReport {
         String what = prefetch
             ? "depth " + p.depth + (p.requested >= 0 ? " (asked " + p.requested + ")" : "")
             : p.depth + " slots";
-        String why = prefetch ? Reasons.depth(p.reason) : Reasons.ring(p.reason);
+        String why = prefetch ? Reasons.depth(p.reason, site.device) : Reasons.ring(p.reason);
         if (p.batchBytes > 0 && (p.reason.equals("CAPACITY") || p.reason.endsWith("_FLOOR")
             || p.reason.equals("SYNC_FALLBACK"))) {
           why += ", batch " + Format.bytes(p.batchBytes);
@@ -134,15 +134,16 @@ final class TextReport {
     List<String[]> rows = new ArrayList<>();
     rows.add(new String[] {"Memory by tier", "peak held / budget", "", "last budget", "from"});
     for (TierSeries t : r.tiers.values()) {
-      if (t.best().isEmpty()) {
+      if (!t.used()) {
         continue;
       }
+      String from = t.probes.isEmpty()
+          ? "the decisions (no memory probe)"
+          : Format.count(t.probes.size()) + " probe readings"
+              + (t.decisions.isEmpty() ? "" : " and the decisions");
       rows.add(new String[] {
         "  " + t.tier, Format.bytes(t.peakHeld()) + " / " + Format.bytes(t.budgetAtPeak()),
-        Format.share(t.peakHeld(), t.budgetAtPeak()), Format.bytes(t.lastBudget()),
-        t.probes.isEmpty()
-            ? Format.count(t.decisions.size()) + " decisions (no memory probe)"
-            : Format.count(t.probes.size()) + " probe readings"
+        Format.share(t.peakHeld(), t.budgetAtPeak()), Format.bytes(t.lastBudget()), from
       });
     }
     if (!r.vramTotal.isEmpty()) {
@@ -153,6 +154,10 @@ final class TextReport {
     }
     if (rows.size() > 1) {
       table(rows, b, 0, 1, 4);
+    }
+    String idle = idleTiers(r);
+    if (!idle.isEmpty()) {
+      b.append("  ").append(idle).append('\n');
     }
     for (Map.Entry<String, RecordedEvent> e : r.lastBudget.entrySet()) {
       RecordedEvent last = e.getValue();
@@ -205,6 +210,18 @@ final class TextReport {
     if (r.instrumentProblems.size() > 20) {
       b.append("  ... and ").append(r.instrumentProblems.size() - 20).append(" more\n");
     }
+  }
+
+  /** Returns the line naming the tiers the probe reported but nothing used, or an empty string. */
+  static String idleTiers(BudgetReport r) {
+    StringBuilder b = new StringBuilder();
+    for (TierSeries t : r.tiers.values()) {
+      if (!t.used() && !t.probes.isEmpty()) {
+        b.append(b.length() == 0 ? "" : ", ").append(t.tier).append(" (budget ")
+            .append(Format.bytes(t.lastBudget())).append(')');
+      }
+    }
+    return b.length() == 0 ? "" : "nothing held in " + b;
   }
 
   /** Returns the weaving outcomes, most frequent first: {@code 2 WOVEN, 1 FAILED}. */

@@ -75,7 +75,10 @@ class ReportCommandTest {
     Run run = report(recording.toString());
     assertEquals(0, run.code(), run.err());
     assertEquals("", run.err());
-    assertTallies(scenario, siteRow(run.out()));
+    String[] row = siteRow(run.out());
+    assertTallies(scenario, row);
+    int share = Integer.parseInt(row[9].replace("%", ""));
+    assertTrue(share <= 100, "an admission never holds past the budget it was taken against: " + row[9]);
     assertTrue(run.out().contains("samples: released by RELEASE_SITE " + Format.bytes(scenario.releasedBytes)),
         run.out());
   }
@@ -94,7 +97,7 @@ class ReportCommandTest {
         .matcher(out).find(), out);
     assertTrue(out.contains("Instrumented: 2 WOVEN, 1 FAILED"), out);
     assertTrue(out.contains("FAILED com.acme.data.Evictor (site samples): no method evict"), out);
-    assertTrue(Pattern.compile("(?m)^  heap +[0-9.]+ MiB / [0-9.]+ MiB +\\d+% +[0-9.]+ MiB +\\d+ probe readings$")
+    assertTrue(Pattern.compile("(?m)^  heap +[0-9.]+ MiB / [0-9.]+ MiB +\\d+% +[0-9.]+ MiB +\\d+ probe readings and the decisions$")
         .matcher(out).find(), out);
   }
 

@@ -46,7 +46,7 @@ final class TrainingScenario {
   long epochs;
   long lastDepth = -1;
 
-  private final TierLedger heap = new TierLedger(Tier.HEAP, 0);
+  private final TierLedger heap = new TierLedger(Tier.HEAP, (768L << 20) / 2);
   private final Deque<TierLedger.Reservation> cached = new ArrayDeque<>();
   private volatile long hostAvailable = 768L << 20;
   private volatile long vramUsed = 3L << 30;

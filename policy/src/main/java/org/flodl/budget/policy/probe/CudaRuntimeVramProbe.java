@@ -37,7 +37,7 @@ final class CudaRuntimeVramProbe extends NativeVramProbe {
     if (absent != null) {
       throw new IllegalStateException(absent);
     }
-    jna = Jna.load(jnaLoader);
+    jna = Jna.load(jnaLoader != null ? jnaLoader : JnaLoaders.defaultLoader());
     try {
       jna.library(isWindows() ? new String[] {"nvcuda"} : new String[] {"libcuda.so.1", "cuda"});
     } catch (IllegalStateException e) {

@@ -18,14 +18,41 @@ import java.nio.file.StandardCopyOption;
  *
  * <p>What the agent must ship: an unmodified, unrelocated {@code jna-5.17.0.jar} (JNA's native
  * code names its Java classes, so it cannot be relocated) as the resource {@link
- * #NESTED_JAR_RESOURCE}, outside any class path, and pass {@link #fromNestedJar} to {@link
- * VramProbes#fromSpec(String, ClassLoader)}.
+ * #NESTED_JAR_RESOURCE} inside its own jar, not on any class path. With no loader given, the probes
+ * then use it ({@link #defaultLoader()}); without it they fall back to the application's JNA.
  */
 public final class JnaLoaders {
   /** Where the agent jar carries its JNA jar. */
   public static final String NESTED_JAR_RESOURCE = "META-INF/flodl-budget/jna.jar";
 
+  private static ClassLoader defaultLoader;
+  private static boolean resolved;
+
   private JnaLoaders() {}
+
+  /**
+   * Returns the JNA the GPU probes use when given none, resolved once, at the first probe that
+   * needs it: an isolated loader over the jar this library's own jar carries as {@link
+   * #NESTED_JAR_RESOURCE}, else the application's JNA ({@link #application()}), else null.
+   */
+  public static synchronized ClassLoader defaultLoader() {
+    if (!resolved) {
+      resolved = true;
+      ClassLoader own = JnaLoaders.class.getClassLoader();
+      ClassLoader owner = own != null ? own : ClassLoader.getSystemClassLoader(); // boot: via system
+      try {
+        if (owner.getResource(NESTED_JAR_RESOURCE) != null) {
+          defaultLoader = fromNestedJar(owner, NESTED_JAR_RESOURCE);
+        }
+      } catch (IOException | RuntimeException e) {
+        defaultLoader = null; // fall back to the application's
+      }
+      if (defaultLoader == null) {
+        defaultLoader = application();
+      }
+    }
+    return defaultLoader;
+  }
 
   /** Returns a loader over {@code jars} that sees nothing of the application's class path. */
   public static ClassLoader isolated(Path... jars) {

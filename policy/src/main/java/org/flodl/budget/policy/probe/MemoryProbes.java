@@ -54,7 +54,7 @@ public final class MemoryProbes implements AutoCloseable {
 
   /**
    * Returns the probes {@code ram_probe} and {@code vram_probe} name, the JNA probes on {@code
-   * jnaLoader}'s JNA (null: the application's).
+   * jnaLoader}'s JNA (null: {@link JnaLoaders#defaultLoader()}).
    *
    * @throws IllegalArgumentException naming the setting that is not valid
    */
@@ -71,11 +71,11 @@ public final class MemoryProbes implements AutoCloseable {
 
   /** Returns a snapshot read now (all probes, and VRAM for every device asked about so far). */
   public synchronized MemorySnapshot refresh() {
-    HostMemory host = ram.read();
+    HostMemory host = readHost();
     HeapMemory h = heap.read();
     DirectMemory d = direct.read(host.availableBytes());
     for (Integer device : vramByDevice.keySet()) {
-      vramByDevice.put(device, vram.read(device));
+      vramByDevice.put(device, readVram(device));
     }
     MemorySnapshot s = new MemorySnapshot(clock.getAsLong(), host, h, d);
     snapshot = s;
@@ -111,7 +111,27 @@ public final class MemoryProbes implements AutoCloseable {
       return cached;
     }
     synchronized (this) {
-      return vramByDevice.computeIfAbsent(device, vram::read);
+      return vramByDevice.computeIfAbsent(device, this::readVram);
+    }
+  }
+
+  /** Returns the host probe's reading; a probe that breaks its contract reads as failed. */
+  private HostMemory readHost() {
+    try {
+      HostMemory m = ram.read();
+      return m != null ? m : HostMemory.failure(ram.name(), "the probe returned nothing");
+    } catch (RuntimeException e) {
+      return HostMemory.failure(ram.name(), "the probe threw " + e);
+    }
+  }
+
+  /** Returns the GPU probe's reading; a probe that breaks its contract reads as failed. */
+  private VramReading readVram(int device) {
+    try {
+      VramReading r = vram.read(device);
+      return r != null ? r : VramReading.failure(vram.name(), "the probe returned nothing");
+    } catch (RuntimeException e) {
+      return VramReading.failure(vram.name(), "the probe threw " + e);
     }
   }
 

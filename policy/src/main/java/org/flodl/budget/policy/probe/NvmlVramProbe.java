@@ -43,7 +43,7 @@ final class NvmlVramProbe extends NativeVramProbe {
     if (absent != null) {
       throw new IllegalStateException(absent);
     }
-    jna = Jna.load(jnaLoader);
+    jna = Jna.load(jnaLoader != null ? jnaLoader : JnaLoaders.defaultLoader());
     Object nvml = jna.library(isWindows() ? new String[] {"nvml"}
         : new String[] {"libnvidia-ml.so.1", "nvidia-ml"});
     errorString = jna.function(nvml, "nvmlErrorString");

@@ -9,27 +9,28 @@ import org.flodl.budget.policy.Sizes;
  * runtime through JNA, then NVML through JNA), {@code jcuda}, {@code cuda}, {@code nvml}, {@code
  * none} (always failed: the seed's {@code (MAX, 0)}), or {@code fixed:USED/TOTAL} with sizes such
  * as {@code fixed:5592M/6360465408}. Building never touches a native library; the first read
- * does. The JNA probes use the JNA of the loader given (see {@link JnaLoaders}), or the
- * application's when none is.
+ * does. The JNA probes use the JNA of the loader given (see {@link JnaLoaders}), or when none is
+ * the one {@link JnaLoaders#defaultLoader()} finds: the agent's nested JNA, else the
+ * application's.
  */
 public final class VramProbes {
   private VramProbes() {}
 
-  /** Returns the probe {@code spec} names, with the application's JNA if it has one. */
+  /** Returns the probe {@code spec} names, with {@link JnaLoaders#defaultLoader()}'s JNA. */
   public static VramProbe fromSpec(String spec) {
     return fromSpec(spec, null);
   }
 
   /**
    * Returns the probe {@code spec} names, its JNA probes using the JNA of {@code jnaLoader}
-   * (null: the application's, see {@link JnaLoaders#application()}).
+   * (null: {@link JnaLoaders#defaultLoader()}).
    *
    * @throws IllegalArgumentException naming the setting when {@code spec} is not one of the above
    */
   public static VramProbe fromSpec(String spec, ClassLoader jnaLoader) {
     String s = spec == null ? "auto" : spec.trim();
     String lower = s.toLowerCase(Locale.ROOT);
-    ClassLoader jna = jnaLoader != null ? jnaLoader : JnaLoaders.application();
+    ClassLoader jna = jnaLoader; // null: JnaLoaders.defaultLoader(), at the first native read
     String visible = System.getenv("CUDA_VISIBLE_DEVICES");
     switch (lower) {
       case "auto":

@@ -20,6 +20,10 @@ public final class JnaCoexistenceMain {
   /** {@code args[0]}: the probes' JNA jar; {@code args[1]}: {@code app-first} or {@code ours-first}. */
   public static void main(String[] args) {
     System.out.println("pid=" + ProcessHandle.current().pid());
+    if (args[1].equals("nested")) {
+      nested();
+      return;
+    }
     boolean appFirst = args[1].equals("app-first");
     if (appFirst) {
       app("app1");
@@ -44,5 +48,15 @@ public final class JnaCoexistenceMain {
     System.out.println(label + ".version=" + JnaLoaders.version(Native.class.getClassLoader()));
     System.out.println(label + ".getpid=" + c.getpid());
     System.out.println(label + ".loader=" + Native.class.getClassLoader());
+  }
+
+  /** No JNA on the class path, the agent's jar carrying one: the probes find and use it. */
+  private static void nested() {
+    System.out.println("app.jna="
+        + (ClassLoader.getSystemClassLoader().getResource("com/sun/jna/Native.class") != null));
+    ClassLoader found = JnaLoaders.defaultLoader();
+    System.out.println("default.loader=" + (found == null ? null : found.getName()));
+    System.out.println("default.version=" + JnaLoaders.version(found));
+    System.out.println("nvml=" + new NvmlVramProbe(null, null, false).read(0).failure());
   }
 }

@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -54,6 +56,27 @@ class JnaCoexistenceTest {
     assertTrue(nvml.contains("not found") || nvml.contains("nvmlInit_v2 failed"), out);
     assertFalse(nvml.contains("JNA"), out);
     assertFalse(v.get("ours.auto").contains("JNA"), out);
+  }
+
+  @Test
+  void withoutAnApplicationJnaTheProbesUseTheOneTheAgentJarCarries(@TempDir Path agentJar)
+      throws Exception {
+    assumeTrue(System.getProperty("os.name").equals("Linux"), "looks up libnvidia-ml.so.1");
+    Path nested = agentJar.resolve(JnaLoaders.NESTED_JAR_RESOURCE);
+    Files.createDirectories(nested.getParent());
+    Files.copy(jar("current"), nested);
+    String classPath = String.join(File.pathSeparator,
+        Path.of("target", "classes").toAbsolutePath().toString(),
+        Path.of("target", "test-classes").toAbsolutePath().toString(),
+        agentJar.toString());
+    Map<String, String> v = ChildJvm.run(classPath, List.of(), JnaCoexistenceMain.class,
+        "-", "nested");
+    String out = v.get("_output");
+    assertEquals("false", v.get("app.jna"), out);
+    assertEquals("flodl-budget-jna", v.get("default.loader"), out);
+    assertEquals(version("current"), v.get("default.version"), out);
+    String nvml = v.get("nvml");
+    assertTrue(nvml.contains("not found") || nvml.contains("nvmlInit_v2 failed"), out);
   }
 
   private static String version(String which) {

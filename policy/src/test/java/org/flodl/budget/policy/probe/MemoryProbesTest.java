@@ -140,6 +140,41 @@ class MemoryProbesTest {
   }
 
   @Test
+  void aProbeThatThrowsReadsAsFailedAndNeverReachesTheCaller() {
+    RamProbe broken = new RamProbe() {
+      @Override
+      public HostMemory read() {
+        throw new IllegalStateException("boom");
+      }
+
+      @Override
+      public String name() {
+        return "broken";
+      }
+    };
+    VramProbe brokenVram = new VramProbe() {
+      @Override
+      public VramReading read(int device) {
+        throw new IllegalStateException("bang");
+      }
+
+      @Override
+      public String name() {
+        return "brokenVram";
+      }
+    };
+    MemoryProbes p = new MemoryProbes(broken, new HeapProbe(), new DirectMemoryProbe(),
+        brokenVram, Duration.ofSeconds(1), now::get);
+    assertTrue(p.snapshot().host().failed());
+    assertTrue(p.snapshot().host().failure().contains("boom"));
+    assertTrue(p.snapshot().direct().availableBytes() >= 0, "direct then has no host bound");
+    VramReading r = p.vram(0);
+    assertEquals(Long.MAX_VALUE, r.usedBytes());
+    assertTrue(r.failure().contains("bang"));
+    assertTrue(p.refresh().host().failed());
+  }
+
+  @Test
   void specsBuildTheirProbes() {
     try (MemoryProbes p = MemoryProbes.fromSpecs("fixed:2G", "fixed:5592M/6360465408",
         MemoryProbes.DEFAULT_INTERVAL, null)) {

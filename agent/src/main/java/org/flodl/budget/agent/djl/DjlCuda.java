@@ -1,0 +1,65 @@
+package org.flodl.budget.agent.djl;
+
+import java.lang.management.MemoryUsage;
+import java.lang.ref.WeakReference;
+import java.lang.reflect.Method;
+import org.flodl.budget.policy.probe.VramReading;
+
+/**
+ * The VRAM probe DJL already carries: when the application has loaded DJL's {@code
+ * ai.djl.util.cuda.CudaUtils} (its CUDA bindings, loaded by DJL's GPU engines) and {@code
+ * vram_probe=auto}, a GPU epoch reads {@code CudaUtils.getGpuMemory(device)} (cudaMemGetInfo in
+ * this process) instead of loading a second binding. Not used when DJL is told to fork a JVM per
+ * reading ({@code -Dai.djl.util.cuda.fork=true}). Returns null whenever it cannot answer; the
+ * agent's own probe chain then reads.
+ */
+final class DjlCuda {
+  static final String CUDA_UTILS = "ai/djl/util/cuda/CudaUtils";
+  private static volatile WeakReference<ClassLoader> loader;
+  private static volatile Method[] methods;
+  private static volatile boolean broken;
+
+  private DjlCuda() {}
+
+  /** Notes the loader that defined DJL's CudaUtils (the transformer saw it load). */
+  static void seen(ClassLoader definingLoader) {
+    if (definingLoader != null) {
+      loader = new WeakReference<>(definingLoader);
+    }
+  }
+
+  /** Returns whether DJL's CUDA bindings are loaded in this process. */
+  static boolean available() {
+    WeakReference<ClassLoader> l = loader;
+    return l != null && l.get() != null && !broken;
+  }
+
+  /** Returns DJL's reading of {@code device} (a DJL Device on a GPU), or null. */
+  static VramReading read(Object device) {
+    if (device == null || !available() || Boolean.getBoolean("ai.djl.util.cuda.fork")) {
+      return null;
+    }
+    try {
+      Method[] m = methods;
+      if (m == null) {
+        Class<?> cu = Class.forName(CUDA_UTILS.replace('/', '.'), false, loader.get());
+        Class<?> dev = Class.forName("ai.djl.Device", false, cu.getClassLoader());
+        m = new Method[] {cu.getMethod("hasCuda"), cu.getMethod("getGpuMemory", dev)};
+        methods = m;
+      }
+      if (!(Boolean) m[0].invoke(null)) {
+        return null;
+      }
+      MemoryUsage mu = (MemoryUsage) m[1].invoke(null, device);
+      if (mu == null || mu.getMax() <= 0) {
+        return null;
+      }
+      return new VramReading(Math.max(0, mu.getUsed()), mu.getMax(), "djl", null);
+    } catch (Throwable t) {
+      broken = true;
+      org.flodl.budget.agent.gate.Log.warnOnce("djl-cuda", "DJL's CUDA bindings could not be "
+          + "read (" + t + "); the agent's own VRAM probes answer instead");
+      return null;
+    }
+  }
+}

@@ -1,0 +1,97 @@
+package org.flodl.budget.agent.gate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+import org.flodl.budget.policy.Tier;
+import org.flodl.budget.policy.TierLedger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each admitted value gives its bytes back exactly once, whichever comes first: a release site
+ * that sees it (by identity, not equality) or its collection.
+ */
+class HoldingsTest {
+  private final Budgets budgets = new Budgets(() -> {
+    throw new IllegalStateException("no probes in this test");
+  }, Duration.ofSeconds(1), 0.5, 0.5, 0.9, () -> 1.0);
+  private final TierLedger ledger = budgets.ledger(Tier.HEAP);
+  private final CacheSite site = new CacheSite("test", budgets);
+  private final Holdings holdings = new Holdings();
+
+  HoldingsTest() {
+    ledger.setBudget(1L << 40);
+  }
+
+  @Test
+  void aReleaseSiteReleasesOnceAndMatchesByIdentityNotEquality() {
+    String value = new String("sample");
+    holdings.track(value, ledger.tryReserve(100).reservation(), site);
+    assertEquals(100, ledger.held());
+    assertEquals(0, holdings.release(new String("sample")), "an equal object is another value");
+    assertEquals(100, holdings.release(value));
+    assertEquals(0, holdings.release(value), "the second release finds nothing");
+    assertEquals(0, ledger.held());
+    assertEquals(0, holdings.size());
+  }
+
+  @Test
+  void theSameObjectAdmittedTwiceIsChargedOnce() {
+    byte[] value = new byte[10];
+    holdings.track(value, ledger.tryReserve(10).reservation(), site);
+    holdings.track(value, ledger.tryReserve(10).reservation(), site);
+    assertEquals(10, ledger.held());
+    holdings.release(value);
+    assertEquals(0, ledger.held());
+  }
+
+  /** The race: eight threads release by site while the collector releases the values dropped. */
+  @Test
+  void releaseSitesAndCollectionRacingReleaseEachByteOnce() throws Exception {
+    int threads = 8;
+    int perThread = 2_000;
+    AtomicLong admitted = new AtomicLong();
+    CountDownLatch go = new CountDownLatch(1);
+    List<Thread> workers = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      Thread w = new Thread(() -> {
+        try {
+          go.await();
+        } catch (InterruptedException e) {
+          return;
+        }
+        List<Object> kept = new ArrayList<>();
+        for (int i = 0; i < perThread; i++) {
+          byte[] v = new byte[32 + (i % 7)];
+          TierLedger.Admission a = ledger.tryReserve(v.length);
+          holdings.track(v, a.reservation(), site);
+          admitted.addAndGet(v.length);
+          if (i % 2 == 0) {
+            kept.add(v);
+          }
+        }
+        for (Object v : kept) {
+          holdings.release(v); // the other half is dropped: the collector releases it
+        }
+      });
+      workers.add(w);
+      w.start();
+    }
+    go.countDown();
+    for (Thread w : workers) {
+      w.join();
+    }
+    for (int i = 0; i < 200 && ledger.held() != 0; i++) {
+      System.gc();
+      Thread.sleep(20);
+    }
+    assertEquals(0, ledger.held(), "every admitted byte came back");
+    assertEquals(admitted.get(), ledger.releasedTotal(), "and none came back twice");
+    assertTrue(holdings.size() == 0, "nothing left tracked");
+  }
+}

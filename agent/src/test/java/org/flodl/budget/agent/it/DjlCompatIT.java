@@ -1,0 +1,111 @@
+package org.flodl.budget.agent.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import jdk.jfr.consumer.RecordedEvent;
+import org.junit.jupiter.api.Test;
+
+/**
+ * DJL's data-iteration classes are the same bytecode from 0.28 to 0.36: the agent weaves the API jar
+ * of 0.28.0, 0.30.0, 0.33.0 and 0.36.0, each in its own class loader of one child JVM (copied into
+ * target/djl-compat by the build), and each woven constructor applies the decision (a request of 8
+ * queues the 4 of an unpriced host ring); a class of the same name with another constructor is
+ * skipped with a warning and an Instrumented SKIPPED event, and still works as written.
+ */
+class DjlCompatIT {
+  static final Path JARS = Path.of(System.getProperty("flodl.it.djlCompat", "target/djl-compat"));
+  static final List<String> VERSIONS = List.of("0.28.0", "0.30.0", "0.33.0", "0.36.0");
+  static final String DATA_ITERABLE = "ai.djl.training.dataset.DataIterable";
+  static final String BULK = "ai.djl.training.dataset.BulkDataIterable";
+
+  @Test
+  void weavesEveryVersionAndSkipsOneItDoesNotRecognise() throws Exception {
+    List<String> args = new ArrayList<>();
+    Path slf4j = JARS.resolve("slf4j-api-2.0.17.jar");
+    assertTrue(Files.exists(slf4j), "missing " + slf4j + " (dependency:copy djl-compat-jars)");
+    for (String v : VERSIONS) {
+      Path jar = JARS.resolve("api-" + v + ".jar");
+      assertTrue(Files.exists(jar), "missing " + jar + " (dependency:copy djl-compat-jars)");
+      args.add(v + "=" + jar.toAbsolutePath() + "," + slf4j.toAbsolutePath());
+    }
+    args.add("fake=" + fakeDjl().toAbsolutePath());
+
+    ChildJvm.Result bare = ChildJvm.on("djl-compat-bare", ChildJvm.Jdk.JDK17)
+        .run("com.acme.djlcompat.LoadIterables", args.toArray(new String[0]));
+    assertEquals(0, bare.exitCode, bare.toString());
+    assertTrue(bare.stdout.contains("CONSTRUCTED 0.28.0 " + DATA_ITERABLE
+        + " executor=present queued=8"), "without the agent the request stands: " + bare);
+
+    ChildJvm.Result r = ChildJvm.on("djl-compat", ChildJvm.Jdk.JDK17)
+        .agent("ram_probe=fixed:1G").record()
+        .run("com.acme.djlcompat.LoadIterables", args.toArray(new String[0]));
+    assertEquals(0, r.exitCode, r.toString());
+    assertTrue(r.stdout.contains("DONE"), r.toString());
+    List<RecordedEvent> instrumented = r.events("flodl.agent.Instrumented");
+    for (String v : VERSIONS) {
+      for (String c : List.of(DATA_ITERABLE, BULK)) {
+        assertTrue(r.stdout.contains("CONSTRUCTED " + v + " " + c
+            + " executor=present queued=4 submitted=4"), v + " " + c + ": " + r);
+      }
+    }
+    long wovenIterable = instrumented.stream().filter(e -> e.getString("className")
+        .equals(DATA_ITERABLE) && e.getString("outcome").equals("WOVEN")).count();
+    long wovenBulk = instrumented.stream().filter(e -> e.getString("className").equals(BULK)
+        && e.getString("outcome").equals("WOVEN")).count();
+    assertEquals(VERSIONS.size(), wovenIterable, instrumented.toString());
+    assertEquals(VERSIONS.size(), wovenBulk, instrumented.toString());
+    for (RecordedEvent e : instrumented) {
+      if (e.getString("outcome").equals("WOVEN") && e.getString("className").equals(DATA_ITERABLE)) {
+        assertTrue(e.getString("message").contains("epoch boundary at <init>")
+            && e.getString("message").contains("batch pricing at fetch"), e.toString());
+      }
+    }
+    assertEquals(2 * VERSIONS.size(), r.events("flodl.budget.PrefetchDepth").size(),
+        "one decision per construction, BulkDataIterable's through super()");
+
+    // The unrecognised version: skipped, said once per class, never broken.
+    List<RecordedEvent> skipped = instrumented.stream()
+        .filter(e -> e.getString("outcome").equals("SKIPPED")).toList();
+    assertEquals(2, skipped.size(), instrumented.toString());
+    assertTrue(r.stderr.contains("DataIterable has no constructor"), r.stderr);
+    assertTrue(r.stdout.contains("CONSTRUCTED fake " + DATA_ITERABLE
+        + " executor=present queued=null submitted=0 prefetch=8"), r.toString());
+    assertTrue(r.stdout.contains("CONSTRUCTED fake " + BULK
+        + " executor=present queued=null submitted=0 prefetch=8"), r.toString());
+  }
+
+  /** Returns a directory with a DataIterable of another shape: (Object, ExecutorService, int). */
+  private static Path fakeDjl() throws Exception {
+    Path src = ChildJvm.WORK.resolve("djl-fake-src/ai/djl/training/dataset");
+    Path out = ChildJvm.WORK.resolve("djl-fake-classes");
+    Files.createDirectories(src);
+    Files.createDirectories(out);
+    Files.writeString(src.resolve("DataIterable.java"),
+        "package ai.djl.training.dataset;\n"
+        + "public class DataIterable {\n"
+        + "  java.util.concurrent.ExecutorService executor; int prefetch;\n"
+        + "  public DataIterable(Object dataset, java.util.concurrent.ExecutorService executor,"
+        + " int prefetch) { this.executor = executor; this.prefetch = prefetch; }\n"
+        + "  protected Object fetch(java.util.List<Long> indices, int progress) { return null; }\n"
+        + "}\n");
+    Files.writeString(src.resolve("BulkDataIterable.java"),
+        "package ai.djl.training.dataset;\n"
+        + "public class BulkDataIterable extends DataIterable {\n"
+        + "  public BulkDataIterable(Object dataset, java.util.concurrent.ExecutorService e,"
+        + " int prefetch) { super(dataset, e, prefetch); }\n"
+        + "  protected Object fetch(java.util.List<Long> indices, int progress) { return null; }\n"
+        + "}\n");
+    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    int rc = javac.run(null, null, null, "-d", out.toString(),
+        src.resolve("DataIterable.java").toString(), src.resolve("BulkDataIterable.java").toString());
+    assertEquals(0, rc, "compiling the fake DJL classes");
+    return out;
+  }
+}

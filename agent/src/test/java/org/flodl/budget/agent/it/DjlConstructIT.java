@@ -1,0 +1,68 @@
+package org.flodl.budget.agent.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import jdk.jfr.consumer.RecordedEvent;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One epoch's DataIterable built through DJL's own getData, never iterated (so a GPU device needs
+ * no GPU): the decision the agent recorded and the arguments the constructor received (its
+ * executor, the batches it queued).
+ */
+class DjlConstructIT {
+  static final String CONSTRUCT = "com.acme.djl.ConstructIterable";
+
+  @Test
+  void theSeedsDoubleBufferFloorOnGpuZero() throws Exception {
+    // batch 8 × (511 features + 1 label) × 4 bytes = 16 KiB, priced from the ArrayDataset.
+    ChildJvm.Result r = DjlApp.run("djl-construct-gpu", "vram_probe=fixed:5592M/6360465408",
+        CONSTRUCT, "--device=gpu", "--features=511", "--batch-size=8", "--prefetch=4");
+    assertEquals(0, r.exitCode, r.toString());
+    List<RecordedEvent> depth = r.events("flodl.budget.PrefetchDepth");
+    assertEquals(1, depth.size(), depth.toString());
+    RecordedEvent e = depth.get(0);
+    assertEquals("cuda:0", e.getString("device"));
+    assertEquals(16 << 10, e.getLong("batchBytes"));
+    assertEquals(5592L << 20, e.getLong("usedBytes"));
+    assertEquals(6360465408L, e.getLong("totalBytes"));
+    assertEquals(4, e.getLong("requestedDepth"));
+    assertEquals(2, e.getLong("depth"));
+    assertEquals("DOUBLE_BUFFER_FLOOR", e.getString("reason"));
+    assertEquals("present", r.value("executor"), r.toString());
+    assertEquals("true", r.value("executor_same"));
+    assertEquals("2", r.value("queued"), "the constructor received the depth: " + r);
+  }
+
+  @Test
+  void aFatBatchOnTheSameCardIsSynchronousWithoutTheExecutor() throws Exception {
+    // 4096 × 512 × 4 = 8 MiB a batch: 2 × 8 MiB × 256 is more than the 473 MiB free.
+    ChildJvm.Result r = DjlApp.run("djl-construct-gpu-sync", "vram_probe=fixed:5592M/6360465408",
+        CONSTRUCT, "--device=gpu", "--features=511", "--batch-size=4096", "--samples=8192",
+        "--prefetch=4");
+    assertEquals(0, r.exitCode, r.toString());
+    RecordedEvent e = r.events("flodl.budget.PrefetchDepth").get(0);
+    assertEquals(0, e.getLong("depth"), e.toString());
+    assertEquals("SYNC_FALLBACK", e.getString("reason"));
+    assertEquals("null", r.value("executor"), "depth 0 is a null executor: " + r);
+    assertEquals("null", r.value("queued"));
+  }
+
+  @Test
+  void aCpuRingOfThreeSlotsIsWhatTheConstructorReceives() throws Exception {
+    // batch 8 × (4 + 1) × 4 = 160 bytes; fixed:1000 → ring budget 500 bytes → 3 slots.
+    ChildJvm.Result bare = DjlApp.run("djl-construct-cpu-bare", null, CONSTRUCT, "--device=cpu",
+        "--prefetch=8");
+    assertEquals("8", bare.value("queued"), bare.toString());
+    ChildJvm.Result r = DjlApp.run("djl-construct-cpu", "prefetch=cap,ram_probe=fixed:1000",
+        CONSTRUCT, "--device=cpu", "--prefetch=8");
+    assertEquals(0, r.exitCode, r.toString());
+    RecordedEvent e = r.events("flodl.budget.PrefetchDepth").get(0);
+    assertEquals("cpu", e.getString("device"));
+    assertEquals(160, e.getLong("batchBytes"));
+    assertEquals(3, e.getLong("depth"), e.toString());
+    assertEquals("3", r.value("queued"), r.toString());
+    assertEquals("present", r.value("executor"));
+  }
+}
