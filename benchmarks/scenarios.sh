@@ -167,7 +167,7 @@ for s in "${SCENARIOS[@]}"; do
   load=$(cut -d' ' -f1-3 /proc/loadavg)
   started=$(date -u '+%Y-%m-%d %H:%M UTC')
   "$s"
-  emit "($started, \`benchmarks/scenarios.sh $s\`, load average $load before, $(cut -d' ' -f1-3 /proc/loadavg) after.)" ""
+  emit "($started, \`benchmarks/scenarios.sh ${SCENARIOS[*]}\`, load average $load before, $(cut -d' ' -f1-3 /proc/loadavg) after.)" ""
 done
 CPU=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
 JV=$("$JAVA" -version 2>&1 | head -n 1)
