@@ -14,6 +14,7 @@ import org.flodl.budget.policy.RamBudget;
 import org.flodl.budget.policy.StagerSplit;
 import org.flodl.budget.policy.Tier;
 import org.flodl.budget.policy.TierLedger;
+import org.flodl.budget.policy.probe.HeapMemory;
 import org.flodl.budget.policy.probe.MemoryProbes;
 import org.flodl.budget.policy.probe.MemorySnapshot;
 import org.flodl.budget.policy.probe.VramReading;
@@ -43,6 +44,9 @@ final class Budgets {
   private final long[] heldAtRefresh = new long[Tier.values().length];
   private volatile boolean refreshRequested;
   private volatile long g1RegionBytes = -1;
+  private long heapAnchorHeld;
+  private long heapLastLive = Long.MIN_VALUE;
+  private long heapHeldAtLastRefresh;
   private volatile boolean stager;
   private volatile long streamBytes;
   private long lastSplitTotal = -1;
@@ -323,6 +327,7 @@ final class Budgets {
           b = BudgetPolicy.anchored(free, held, vramMaxUsage, 1.0, 0, "vram_max_usage");
         } else {
           long available = s.availableBytes(tier);
+          long anchor = tier == Tier.HEAP ? heapAnchor(s.heap(), held) : held;
           // The heap is this JVM's own (its -Xmx); co-hosted ranks share host RAM.
           double tierShare = tier == Tier.HEAP ? 1.0 : share;
           double knob = tier == Tier.HEAP ? heapMaxUsage : ramMaxUsage;
@@ -331,7 +336,7 @@ final class Budgets {
                 + "cannot be measured; it admits nothing until it can");
             b = new RamBudget(-1, held, knob, 0, tierShare, 0, 0);
           } else {
-            b = BudgetPolicy.anchored(available, held, knob, tierShare, 0,
+            b = BudgetPolicy.anchored(available, anchor, knob, tierShare, 0,
                 tier == Tier.HEAP ? "heap_max_usage" : "ram_max_usage");
             if (stager) {
               b = split(tier, b);
@@ -363,6 +368,26 @@ final class Budgets {
     }
     return new RamBudget(b.availableBytes(), b.heldBytes(), b.maxUsage(), b.effectiveUsage(),
         b.hostShare(), b.ringBytes(), split.pinnedBytes());
+  }
+
+  /**
+   * Returns the held bytes to add back to the heap's available bytes. Available heap is max heap
+   * minus the live heap the last collection left: bytes admitted after that collection are not
+   * in it yet, so adding back all that is held now would count them twice and ratchet the budget
+   * toward the whole heap (the seed's F1). The anchor is what was held when that collection ran,
+   * taken as the smaller of the held bytes at the refresh before it and now; before any
+   * collection the probe reports current usage, which counts every held byte.
+   */
+  private long heapAnchor(HeapMemory heap, long heldNow) {
+    if (heap == null || !heap.afterGc()) {
+      heapAnchorHeld = heldNow;
+    } else if (heap.liveBytes() != heapLastLive) {
+      heapLastLive = heap.liveBytes();
+      heapAnchorHeld = Math.min(heapHeldAtLastRefresh, heldNow);
+    }
+    heapHeldAtLastRefresh = heldNow;
+    // Releases since the collection lower what can be added back; never raise it.
+    return Math.min(heapAnchorHeld, heldNow);
   }
 
   private double share() {
