@@ -25,7 +25,6 @@ SCENARIOS=("$@")
 [[ ${#SCENARIOS[@]} -gt 0 ]] || SCENARIOS=(heap views rig overhead)
 [[ -f $AGENT && -n $APP ]] || { echo "scenarios.sh: build first: mvn -B -q -pl agent,test-apps/loader-app -am package -DskipTests" >&2; exit 2; }
 mkdir -p "$OUT"
-LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # run NAME JVM-OPTIONS... -- APP-ARGS...: runs the app, output in $OUT/NAME.{out,err,rc,ms}.
 run() {
@@ -60,9 +59,9 @@ median() { tr ' ' '\n' | grep -v '^$' | sort -n | awk '{ a[NR] = $1 } END { prin
 ok() { [[ $(rc "$1") == 0 ]] && grep -q "exactly_once=true epochs" "$OUT/$1.out"; }
 status() { if ok "$1"; then echo "completes, exactly once"; elif grep -q OutOfMemoryError "$OUT/$1.err"; then echo "**OutOfMemoryError** (exit $(rc "$1"))"; else echo "fails (exit $(rc "$1"))"; fi; }
 
-SECTION=$OUT/section.md
-: > "$SECTION"
-emit() { printf '%s\n' "$@" >> "$SECTION"; }
+# Each scenario writes its own fragment ($OUT/section-NAME.md); the doc's section is every fragment
+# there, so running one scenario again updates its part and keeps the others' last figures.
+emit() { printf '%s\n' "$@" >> "$OUT/section-$CURRENT.md"; }
 
 heap() {
   echo "== heap" >&2
@@ -102,7 +101,7 @@ views() {
   done
   emit "" \
     "- Heap slices: live heap without the agent / with it = **$(ratio "$(field views-bare heapLive 2)" "$(field views-agent heapLive 2)")x**; RSS $(ratio "$(field views-bare rss 2)" "$(field views-agent rss 2)")x. With the agent what stays live is the open row group (64 MiB, the app's own) plus the materialized copies." \
-    "- Direct slices: direct memory without / with = **$(ratio "$(field views-direct-bare directUsed 2)" "$(field views-direct-agent directUsed 2)")x**, RSS $(ratio "$(field views-direct-bare rss 2)" "$(field views-direct-agent rss 2)")x (a direct row group is freed when its buffer is collected and its cleaner has run, so the figure after one \`System.gc()\` can still count row groups on their way out)." \
+    "- Direct slices: direct memory without / with = **$(ratio "$(field views-direct-bare directUsed 2)" "$(field views-direct-agent directUsed 2)")x**, RSS $(ratio "$(field views-direct-bare rss 2)" "$(field views-direct-agent rss 2)")x (a direct row group is freed when its buffer is collected and its cleaner has run, which is why the app's report collects twice, 200 ms apart)." \
     "- Checksums equal with and without the agent: $( [[ $(field views-bare checksum) == "$(field views-agent checksum)" ]] && echo yes || echo NO)." ""
 }
 
@@ -134,7 +133,7 @@ rig() {
 
 overhead() {
   echo "== overhead" >&2
-  local args=(--sample-bytes=16K --samples=4096 --epochs=3 --batch-size=16 --depth=4 --compute-iters=100000)
+  local args=(--sample-bytes=16K --samples=8192 --epochs=5 --batch-size=16 --depth=4 --compute-iters=400000)
   local names=(bare off observe enforce)
   local r n
   for ((r = 1; r <= ROUNDS; r++)); do
@@ -144,16 +143,16 @@ overhead() {
     done
   done
   emit "### 4. Overhead: a budget that never binds" "" \
-    "4,096 samples of 16 KiB (64 MiB, all cached), \`-Xmx1g\`, 3 epochs of 256 batches, depth 4, a step of 100,000 iterations; $ROUNDS rounds, the four runs alternating within each round. Median of the rounds." "" \
-    "| run | epochs 2-3 ms (median) | vs. no agent | whole epochs 1-3 ms (median) | vs. no agent | every round, epochs 2-3 ms |" "|---|---:|---:|---:|---:|---|"
+    "8,192 samples of 16 KiB (128 MiB, all cached), \`-Xmx1g\`, 5 epochs of 512 batches, depth 4, a step of 400,000 iterations; $ROUNDS rounds, the four runs alternating within each round. Median of the rounds; epochs 2-5 are the steady state, epoch 1 also holds the agent's start-up and the first weave." "" \
+    "| run | epochs 2-5 ms (median) | vs. no agent | epochs 1-5 ms (median) | vs. no agent | every round, epochs 2-5 ms |" "|---|---:|---:|---:|---:|---|"
   local base2 base all
-  base2=$(for ((r = 1; r <= ROUNDS; r++)); do printf '%s ' "$(sum_epochs overhead-bare-$r 2 3)"; done | median)
-  base=$(for ((r = 1; r <= ROUNDS; r++)); do printf '%s ' "$(sum_epochs overhead-bare-$r 1 3)"; done | median)
+  base2=$(for ((r = 1; r <= ROUNDS; r++)); do printf '%s ' "$(sum_epochs overhead-bare-$r 2 5)"; done | median)
+  base=$(for ((r = 1; r <= ROUNDS; r++)); do printf '%s ' "$(sum_epochs overhead-bare-$r 1 5)"; done | median)
   for n in "${names[@]}"; do
     local m2 m each
-    m2=$(for ((r = 1; r <= ROUNDS; r++)); do printf '%s ' "$(sum_epochs overhead-$n-$r 2 3)"; done | median)
-    m=$(for ((r = 1; r <= ROUNDS; r++)); do printf '%s ' "$(sum_epochs overhead-$n-$r 1 3)"; done | median)
-    each=$(for ((r = 1; r <= ROUNDS; r++)); do printf '%s ' "$(sum_epochs overhead-$n-$r 2 3)"; done)
+    m2=$(for ((r = 1; r <= ROUNDS; r++)); do printf '%s ' "$(sum_epochs overhead-$n-$r 2 5)"; done | median)
+    m=$(for ((r = 1; r <= ROUNDS; r++)); do printf '%s ' "$(sum_epochs overhead-$n-$r 1 5)"; done | median)
+    each=$(for ((r = 1; r <= ROUNDS; r++)); do printf '%s ' "$(sum_epochs overhead-$n-$r 2 5)"; done)
     local label="no agent"; [[ $n != bare ]] && label="agent, \`mode=$n\`"
     emit "| $label | $m2 | $(ratio "$m2" "$base2")x | $m | $(ratio "$m" "$base")x | $each|"
   done
@@ -162,20 +161,27 @@ overhead() {
   emit "" "Every run completed exactly once with the same checksum and model: $( [[ $bad == 0 ]] && echo yes || echo NO)." ""
 }
 
-for s in "${SCENARIOS[@]}"; do "$s"; done
-
-LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
+for s in "${SCENARIOS[@]}"; do
+  CURRENT=$s
+  : > "$OUT/section-$s.md"
+  load=$(cut -d' ' -f1-3 /proc/loadavg)
+  started=$(date -u '+%Y-%m-%d %H:%M UTC')
+  "$s"
+  emit "($started, \`benchmarks/scenarios.sh ${SCENARIOS[*]}\`, load average $load before, $(cut -d' ' -f1-3 /proc/loadavg) after.)" ""
+done
 CPU=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
 JV=$("$JAVA" -version 2>&1 | head -n 1)
 {
   echo "<!-- BEGIN scenarios.sh (generated by benchmarks/scenarios.sh $(date -u +%Y-%m-%d); edit the script, not this section) -->"
   echo "## Scenarios: the custom-loader app with and without the agent"
   echo
-  echo "\`benchmarks/scenarios.sh ${SCENARIOS[*]}\` (after \`mvn -B -q -pl agent,test-apps/loader-app -am package -DskipTests\`), $(date -u '+%Y-%m-%d %H:%M UTC');"
-  echo "$(nproc) cores ($CPU), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) RAM, $JV; load average $LOAD_BEFORE before, $LOAD_AFTER after (the machine is shared with other builds: read the ratios, not the milliseconds)."
+  echo "\`benchmarks/scenarios.sh\` (after \`mvn -B -q -pl agent,test-apps/loader-app -am package -DskipTests\`; a scenario's name as argument runs that one again),"
+  echo "$(nproc) cores ($CPU), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) RAM, $JV, shared with other builds (each scenario gives its load average): read the ratios, not the milliseconds."
   echo "Each run's exact command and output: \`benchmarks/target/scenarios/NAME.{cmd,out,err}\`. The same scenarios run small, asserting behaviour, as \`*ScenarioIT\` in the agent's integration tests."
   echo
-  cat "$SECTION"
+  for s in heap views rig overhead; do
+    [[ -f $OUT/section-$s.md ]] && cat "$OUT/section-$s.md"
+  done
   echo "<!-- END scenarios.sh -->"
 } > "$OUT/generated.md"
 

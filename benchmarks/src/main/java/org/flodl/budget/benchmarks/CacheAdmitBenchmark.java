@@ -45,10 +45,11 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  * java -Dflodl.bench.agentJar=agent/target/flodl-budget-agent.jar \
  *      -Dflodl.bench.jfc=jfr-events/src/main/resources/flodl-budget.jfc \
  *      -cp benchmarks/target/benchmarks.jar org.flodl.budget.benchmarks.CacheAdmitBenchmark \
- *      -f 1 -wi 3 -i 5 -w 1s -r 1s
+ *      -f 1 -wi 15 -i 5 -w 1s -r 1s
  * </pre>
  *
- * (the two properties default to those paths; trailing arguments are JMH's). {@code java -jar
+ * (the two properties default to those paths; trailing arguments are JMH's; the woven forks
+ * need 10 to 15 s of warm-up on 2 loaded cores, hence {@code -wi 15}). {@code java -jar
  * benchmarks.jar CacheAdmitBenchmark} alone runs only the fork without the agent.
  */
 @State(Scope.Thread)

@@ -13,6 +13,7 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Builds one epoch's {@code DataIterable} (through {@code getData}) for a dataset on
@@ -29,7 +30,8 @@ public final class ConstructIterable {
     }
 
     /** Builds the iterable and prints what it holds; exit status 2 on a bad option. */
-    public static void main(String[] args) throws IOException, TranslateException, ReflectiveOperationException {
+    public static void main(String[] args) throws IOException, TranslateException, ReflectiveOperationException,
+            InterruptedException {
         int prefetch;
         int threads;
         int samples;
@@ -81,6 +83,12 @@ public final class ConstructIterable {
             System.out.println("batches=" + (samples + batchSize - 1) / batchSize);
             System.out.println("CONSTRUCTED");
             System.out.flush();
+            if (executor != null) {
+                // The queued fetches read the dataset's arrays: let them end before the manager closes
+                // them (closing first crashes libtorch in a prefetch thread).
+                executor.shutdown();
+                executor.awaitTermination(60, TimeUnit.SECONDS);
+            }
         } finally {
             if (executor != null) {
                 executor.shutdownNow();

@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.flodl.budget.agent.gate.GateEngine;
 import org.flodl.budget.agent.gate.Log;
+import org.flodl.budget.agent.gate.Recorder;
 import org.flodl.budget.events.InstrumentedEvent;
 
 /**
@@ -157,7 +158,9 @@ public final class Djl {
     }
 
     private void report(String binary, DjlWeaver.Result r) {
-      InstrumentedEvent.emit(binary, DjlGate.SITE, r.outcome(), r.message());
+      if (Recorder.on()) {
+        InstrumentedEvent.emit(binary, DjlGate.SITE, r.outcome(), r.message());
+      }
       if ("WOVEN".equals(r.outcome())) {
         Log.info("DJL: wove " + binary + ": " + r.message());
         if (onWoven != null) {

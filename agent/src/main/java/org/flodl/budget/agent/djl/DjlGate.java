@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.flodl.budget.agent.djl.DjlReflection.DeviceRef;
 import org.flodl.budget.agent.gate.GateEngine;
 import org.flodl.budget.agent.gate.Log;
+import org.flodl.budget.agent.gate.Recorder;
 import org.flodl.budget.events.PrefetchDepthEvent;
 import org.flodl.budget.events.RingSlotsEvent;
 import org.flodl.budget.policy.RingSlots;
@@ -129,15 +130,18 @@ public final class DjlGate {
         price, epochBatches, first, vram, avail < 0 ? OptionalLong.empty() : OptionalLong.of(avail),
         knobs[0], knobs[2], e.cacheActive(), auto));
     RingSlots r = d.ring();
-    if (r != null) {
+    boolean recording = Recorder.on();
+    if (r != null && recording) {
       RingSlotsEvent.emit(SITE, r.perSampleBytes(), r.batchSize(), r.ramMaxUsage(),
           r.availableBytes(), r.epochBatches(), r.cacheActive(), r.budgetBytes(), r.slots(),
           r.reason().name());
     }
     int applied = d.applied();
-    PrefetchDepthEvent.emit(SITE, dev.label(), d.depth().usedBytes(), d.depth().totalBytes(),
-        d.depth().maxUsage(), d.depth().activationReserve(), d.depth().batchBytes(), requested,
-        applied, d.depth().reason().name());
+    if (recording) {
+      PrefetchDepthEvent.emit(SITE, dev.label(), d.depth().usedBytes(), d.depth().totalBytes(),
+          d.depth().maxUsage(), d.depth().activationReserve(), d.depth().batchBytes(), requested,
+          applied, d.depth().reason().name());
+    }
     if (Log.enabled(Log.DEBUG)) {
       Log.debug("DJL epoch on " + dev.label() + ": batch " + price + " bytes (" + source
           + "), requested " + requested + ", depth " + applied + " (" + d.depth().reason() + ")"

@@ -11,7 +11,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs test-apps/djl-app (TrainDjl, ConstructIterable) in a child JVM on its own class path
  * ({@code target/classes} and {@code target/classpath.txt}, built by the reactor before the
- * agent's ITs), with or without {@code -javaagent}, a recording dumped at exit, stdout and stderr
+ * agent's ITs), with or without {@code -javaagent} (with {@code record=FILE}: the agent's recording,
+ * written at exit), stdout and stderr
  * captured; a child that outlives its timeout is killed and fails the test. A missing app build
  * fails the test with the command that makes it.
  */
@@ -45,10 +46,9 @@ final class DjlApp {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     if (agentArgs != null) {
-      cmd.add("-javaagent:" + ChildJvm.AGENT_JAR.toAbsolutePath()
-          + (agentArgs.isEmpty() ? "" : "=" + agentArgs));
-      cmd.add("-XX:StartFlightRecording=filename=" + recording.toAbsolutePath()
-          + ",dumponexit=true");
+      // The recording the way users ask for it: record=FILE, written at exit.
+      cmd.add("-javaagent:" + ChildJvm.AGENT_JAR.toAbsolutePath() + "="
+          + (agentArgs.isEmpty() ? "" : agentArgs + ",") + "record=" + recording.toAbsolutePath());
     }
     cmd.add("-cp");
     cmd.add(classPath());

@@ -65,4 +65,15 @@ class DjlConstructIT {
     assertEquals("3", r.value("queued"), r.toString());
     assertEquals("present", r.value("executor"));
   }
+
+  @Test
+  void observeRecordsTheDecisionAndChangesNothing() throws Exception {
+    ChildJvm.Result r = DjlApp.run("djl-construct-observe", "mode=observe,ram_probe=fixed:1000",
+        CONSTRUCT, "--device=cpu", "--prefetch=8");
+    assertEquals(0, r.exitCode, r.toString());
+    RecordedEvent e = r.events("flodl.budget.PrefetchDepth").get(0);
+    assertEquals(3, e.getLong("depth"), e.toString());
+    assertEquals(8, e.getLong("requestedDepth"));
+    assertEquals("8", r.value("queued"), "observe leaves the request: " + r);
+  }
 }
