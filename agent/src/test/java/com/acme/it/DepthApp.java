@@ -12,6 +12,7 @@ public final class DepthApp {
     int depth = 8;
     int batchBytes = 64 * 1024;
     int batches = 5;
+    boolean direct = false;
     for (String a : args) {
       String[] kv = a.substring(2).split("=", 2);
       switch (kv[0]) {
@@ -19,12 +20,13 @@ public final class DepthApp {
         case "depth": depth = Integer.parseInt(kv[1]); break;
         case "batch-bytes": batchBytes = Integer.parseInt(kv[1]); break;
         case "batches": batches = Integer.parseInt(kv[1]); break;
+        case "direct": direct = Boolean.parseBoolean(kv[1]); break;
         default: throw new IllegalArgumentException(a);
       }
     }
     long seen = 0;
     for (int e = 0; e < epochs; e++) {
-      Feeder f = new Feeder("epoch-" + e, depth, batchBytes);
+      Feeder f = new Feeder("epoch-" + e, depth, batchBytes, direct);
       for (int b = 0; b < batches; b++) {
         seen += f.next().size();
       }

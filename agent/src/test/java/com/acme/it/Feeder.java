@@ -7,12 +7,14 @@ import java.util.List;
 public final class Feeder {
   private final int depth;
   private final int batchBytes;
+  private final boolean direct;
   private int served;
 
   /** Returns a loader that would keep {@code depth} batches of {@code batchBytes} in flight. */
-  public Feeder(String name, int depth, int batchBytes) {
+  public Feeder(String name, int depth, int batchBytes, boolean direct) {
     this.depth = depth;
     this.batchBytes = batchBytes;
+    this.direct = direct;
   }
 
   /** Returns the depth the loader runs with. */
@@ -26,11 +28,12 @@ public final class Feeder {
   }
 
   /** Returns the next batch: four samples of a quarter of the batch bytes each. */
-  public List<byte[]> next() {
+  public List<Object> next() {
     served++;
-    List<byte[]> batch = new ArrayList<>();
+    List<Object> batch = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
-      batch.add(new byte[batchBytes / 4]);
+      batch.add(direct ? java.nio.ByteBuffer.allocateDirect(batchBytes / 4)
+          : new byte[batchBytes / 4]);
     }
     return batch;
   }

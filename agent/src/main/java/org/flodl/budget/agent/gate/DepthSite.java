@@ -1,5 +1,7 @@
 package org.flodl.budget.agent.gate;
 
+import org.flodl.budget.policy.Tier;
+
 /**
  * A prefetch-depth site at run time: its name, its device ({@code cpu} or {@code cuda:N}), a
  * fixed batch price when the sites file gives one, and the price of the last batch its batch
@@ -11,6 +13,7 @@ final class DepthSite {
   private final int deviceIndex;
   private final long fixedBatchBytes;
   private volatile long lastBatchBytes;
+  private volatile Tier batchTier = Tier.NATIVE;
 
   DepthSite(String name, String device, int deviceIndex, long fixedBatchBytes) {
     this.name = name;
@@ -40,10 +43,21 @@ final class DepthSite {
     return fixedBatchBytes > 0 ? fixedBatchBytes : lastBatchBytes;
   }
 
-  /** Records the price of a batch that passed the batch site. */
-  void batchPriced(long bytes) {
+  /** Records the price and the tier of a batch that passed the batch site. */
+  void batchPriced(long bytes, Tier tier) {
     if (bytes > 0) {
       lastBatchBytes = bytes;
+      if (batchTier != tier) {
+        batchTier = tier;
+      }
     }
+  }
+
+  /**
+   * Returns the tier the batches live in, {@code native} (host RAM) until one was priced: a ring
+   * of heap batches is sized from the heap, not from host RAM.
+   */
+  Tier batchTier() {
+    return batchTier;
   }
 }

@@ -361,13 +361,24 @@ public final class GateEngine {
       d = BudgetPolicy.prefetchDepthFromVram(batch, 1, true, used, total,
           budgets.vramMaxUsage(), 0);
     } else {
-      OptionalLong available = budgets.hostAvailable();
-      RingSlots r = budgets.stager() && available.isPresent()
+      // The ring holds batches where they live: heap batches are sized from the heap (what the
+      // last probe left available, after the caches), others from host RAM.
+      Tier where = site.batchTier();
+      boolean heap = where == Tier.HEAP;
+      OptionalLong available;
+      if (heap) {
+        long a = budgets.available(Tier.HEAP);
+        available = a < 0 ? OptionalLong.empty() : OptionalLong.of(a);
+      } else {
+        available = budgets.hostAvailable();
+      }
+      double knob = heap ? budgets.heapMaxUsage() : budgets.ramMaxUsage();
+      RingSlots r = budgets.stager() && !heap && available.isPresent()
           // A stager's prefetch takes the flow quarter of its split.
           ? BudgetPolicy.ringSlotsFromBudget(batch, 1, budgets.ramMaxUsage(),
               available.getAsLong(), budgets.streamBytes(), Long.MAX_VALUE, cacheActive)
-          : BudgetPolicy.ringSlotsFromRam(batch, 1, budgets.ramMaxUsage(), available,
-              Long.MAX_VALUE, cacheActive);
+          : BudgetPolicy.ringSlotsFromRam(batch, 1, knob, available, Long.MAX_VALUE,
+              cacheActive);
       if (Recorder.on()) {
         RingSlotsEvent.emit(site.name(), r.perSampleBytes(), r.batchSize(), r.ramMaxUsage(),
             r.availableBytes(), r.epochBatches(), r.cacheActive(), r.budgetBytes(), r.slots(),
@@ -425,7 +436,7 @@ public final class GateEngine {
       hostShareSource.count();
     }
     Priced p = pricer().estimate(batch);
-    site.batchPriced(site.cuda() ? p.logicalBytes() : p.chargedBytes());
+    site.batchPriced(site.cuda() ? p.logicalBytes() : p.chargedBytes(), p.tier());
   }
 
   void failed(int id, Throwable t) {

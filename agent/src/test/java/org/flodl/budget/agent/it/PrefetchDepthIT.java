@@ -20,8 +20,28 @@ class PrefetchDepthIT {
 
   private static ChildJvm.Result run(String name, Jdk jdk, String args) throws Exception {
     Path sites = Sites.write("feeder", Sites.FEEDER);
+    // Direct batches: host RAM (the fixed probe) bounds them, not the heap.
     return ChildJvm.on(name, jdk).agent("sites=" + sites + "," + args).record()
-        .run("com.acme.it.DepthApp", "--epochs=2", "--depth=8", "--batch-bytes=65536");
+        .run("com.acme.it.DepthApp", "--epochs=2", "--depth=8", "--batch-bytes=65536",
+            "--direct=true");
+  }
+
+  @ParameterizedTest
+  @EnumSource(Jdk.class)
+  void aRingOfHeapBatchesIsSizedFromTheHeapNotHostRam(Jdk jdk) throws Exception {
+    Path sites = Sites.write("feeder", Sites.FEEDER);
+    // 16 MiB batches of heap arrays at -Xmx64m, host RAM plentiful (1 GiB fixed): half of what
+    // the heap has available buys one batch or two, not the 8 asked for.
+    ChildJvm.Result r = ChildJvm.on("depth-heap", jdk).jvm("-Xmx64m")
+        .agent("sites=" + sites + ",ram_probe=fixed:1G,vram_probe=fixed:1G/2G").record()
+        .run("com.acme.it.DepthApp", "--epochs=2", "--depth=8", "--batch-bytes=16777216",
+            "--batches=2");
+    assertEquals(0, r.exitCode, r.toString());
+    RecordedEvent priced = r.events("flodl.budget.PrefetchDepth").stream()
+        .filter(e -> e.getString("site").equals("feed")).toList().get(1);
+    assertEquals("CAPACITY", priced.getString("reason"), priced.toString());
+    assertTrue(priced.getLong("depth") <= 2, "the heap, not 1 GiB of host RAM: " + priced);
+    assertTrue(priced.getLong("totalBytes") < 64L << 20, "the heap's available: " + priced);
   }
 
   @ParameterizedTest
