@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.Properties;
 import java.util.function.DoubleSupplier;
+import java.util.function.Supplier;
 import org.flodl.budget.agent.config.AgentConfig;
 import org.flodl.budget.agent.config.ConfigException;
 import org.flodl.budget.agent.config.LogLevel;
@@ -105,15 +106,31 @@ final class Bootstrap {
     GateEngine engine = new GateEngine(
         mode,
         config.prefetch() == PrefetchPolicy.AUTO,
-        () -> RetentionPricer.standard(inst, ClassLoader.getSystemClassLoader()),
-        () -> MemoryProbes.fromSpecs(ramProbe, vramProbe, interval, null),
+        // Anonymous classes, not lambdas, on the start-up path: the first lambda of a JVM
+        // bootstraps java.lang.invoke (tens of milliseconds), which the agent need not add.
+        new Supplier<RetentionPricer>() {
+          @Override
+          public RetentionPricer get() {
+            return RetentionPricer.standard(inst, ClassLoader.getSystemClassLoader());
+          }
+        },
+        new Supplier<MemoryProbes>() {
+          @Override
+          public MemoryProbes get() {
+            return MemoryProbes.fromSpecs(ramProbe, vramProbe, interval, null);
+          }
+        },
         interval,
         config.ramMaxUsage(),
         config.heapMaxUsage(),
         config.vramMaxUsage(),
         hostShare(config.hostShare(), config.job()));
     List<WeavePoint> points = bind(engine, specs);
-    engine.stager(specs.stream().anyMatch(SiteSpec::isStager));
+    boolean stager = false;
+    for (SiteSpec s : specs) {
+      stager |= s.isStager();
+    }
+    engine.stager(stager);
     Gate.install(engine);
     AgentControl control = new AgentControl(engine, config);
     engine.onStart(new Runnable() {
@@ -130,7 +147,12 @@ final class Bootstrap {
     retransformLoaded(inst, transformer);
     if (config.djl()) {
       // DJL hook: the built-in DataIterable site, no sites file needed (org.flodl.budget.agent.djl).
-      org.flodl.budget.agent.djl.Djl.install(inst, engine, config.vramProbe(), engine::start);
+      org.flodl.budget.agent.djl.Djl.install(inst, engine, config.vramProbe(), new Runnable() {
+        @Override
+        public void run() {
+          engine.start();
+        }
+      });
     }
     if (attached) {
       engine.start();
@@ -217,7 +239,12 @@ final class Bootstrap {
   private static DoubleSupplier hostShare(OptionalDouble configured, String job) {
     if (configured.isPresent()) {
       double share = configured.getAsDouble();
-      return () -> share;
+      return new DoubleSupplier() {
+        @Override
+        public double getAsDouble() {
+          return share;
+        }
+      };
     }
     return new HostShareSource(job);
   }

@@ -200,7 +200,12 @@ final class Budgets {
     if (thread != null) {
       return;
     }
-    Thread t = new Thread(() -> loop(afterFirstRefresh), "flodl-budget-probe");
+    Thread t = new Thread(new Runnable() {
+      @Override
+      public void run() {
+        loop(afterFirstRefresh);
+      }
+    }, "flodl-budget-probe");
     t.setDaemon(true);
     thread = t;
     t.start();

@@ -108,21 +108,31 @@ public final class GateEngine {
 
   /** Returns the point id of cache-admit site {@code site}'s admission. */
   public synchronized int bindCacheAdmit(String site) {
-    CacheSite s = cacheSites.computeIfAbsent(site, n -> new CacheSite(n, budgets));
-    return bind(s, CACHE);
+    return bind(cacheSite(site), CACHE);
   }
 
   /** Returns the point id of a release point of cache-admit site {@code site}. */
   public synchronized int bindRelease(String site) {
-    CacheSite s = cacheSites.computeIfAbsent(site, n -> new CacheSite(n, budgets));
-    return bind(s, RELEASE);
+    return bind(cacheSite(site), RELEASE);
   }
 
   /** Returns the point id of prefetch-depth site {@code site}'s depth. */
   public synchronized int bindDepth(String site, String device, int deviceIndex, long batchBytes) {
-    DepthSite s = depthSites.computeIfAbsent(
-        site, n -> new DepthSite(n, device, deviceIndex, batchBytes));
+    DepthSite s = depthSites.get(site);
+    if (s == null) {
+      s = new DepthSite(site, device, deviceIndex, batchBytes);
+      depthSites.put(site, s);
+    }
     return bind(s, DEPTH);
+  }
+
+  private CacheSite cacheSite(String site) {
+    CacheSite s = cacheSites.get(site);
+    if (s == null) {
+      s = new CacheSite(site, budgets);
+      cacheSites.put(site, s);
+    }
+    return s;
   }
 
   /** Returns the point id of the batch point of prefetch-depth site {@code site} (bound first). */
@@ -169,13 +179,21 @@ public final class GateEngine {
     started = true;
     Runnable after = afterFirstRefresh;
     HostShareSource share = hostShareSource;
-    budgets.start(() -> {
-      if (share != null) {
-        share.start();
-      }
-      Recorder.whenInitialized(this::registerPeriodicEvents);
-      if (after != null) {
-        after.run();
+    budgets.start(new Runnable() {
+      @Override
+      public void run() {
+        if (share != null) {
+          share.start();
+        }
+        Recorder.whenInitialized(new Runnable() {
+          @Override
+          public void run() {
+            registerPeriodicEvents();
+          }
+        });
+        if (after != null) {
+          after.run();
+        }
       }
     });
   }

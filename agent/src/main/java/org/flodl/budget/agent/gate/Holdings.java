@@ -65,7 +65,12 @@ final class Holdings {
     if (releaser != null) {
       return;
     }
-    Thread t = new Thread(this::drain, "flodl-budget-release");
+    Thread t = new Thread(new Runnable() {
+      @Override
+      public void run() {
+        drain();
+      }
+    }, "flodl-budget-release");
     t.setDaemon(true);
     releaser = t;
     t.start();

@@ -26,10 +26,18 @@ public final class SiteTransformer implements ClassFileTransformer {
   public SiteTransformer(Collection<WeavePoint> points, WeaveListener listener) {
     Map<String, List<WeavePoint>> byClass = new HashMap<>();
     for (WeavePoint p : points) {
-      byClass.computeIfAbsent(p.internalClassName(), k -> new ArrayList<>()).add(p);
+      List<WeavePoint> list = byClass.get(p.internalClassName());
+      if (list == null) {
+        list = new ArrayList<>();
+        byClass.put(p.internalClassName(), list);
+      }
+      list.add(p);
     }
-    byClass.replaceAll((k, v) -> List.copyOf(v));
-    this.pointsByClass = Map.copyOf(byClass);
+    Map<String, List<WeavePoint>> frozen = new HashMap<>();
+    for (Map.Entry<String, List<WeavePoint>> e : byClass.entrySet()) {
+      frozen.put(e.getKey(), List.copyOf(e.getValue()));
+    }
+    this.pointsByClass = Map.copyOf(frozen);
     this.listener = listener;
   }
 
