@@ -68,7 +68,7 @@ final class EpochPolicy {
       ring = BudgetPolicy.ringSlotsFromRam(in.batchBytes(), 1, in.ramMaxUsage(),
           in.hostAvailable(), epoch, in.cacheActive());
       d = new PrefetchDepth(-1, ring.availableBytes(), ring.ramMaxUsage(), 0, in.batchBytes(), 0,
-          ring.budgetBytes(), ring.slots(), ringReason(ring.reason()));
+          ring.budgetBytes(), ring.slots(), ring.depthReason());
     }
     if (!in.prefetchAuto()) {
       d = d.cappedAt(Math.max(0, in.requested()));
@@ -78,22 +78,7 @@ final class EpochPolicy {
 
   /** Returns {@code cap − used}, saturated at 0: the bytes a first epoch holds back. */
   static long headroom(long used, long total, double maxUsage) {
-    double clamped = Math.max(0.5, Math.min(0.99, maxUsage));
-    long cap = (long) Math.min((double) Long.MAX_VALUE, Math.max(0, total) * clamped);
-    return used >= cap ? 0 : cap - used;
-  }
-
-  private static PrefetchDepth.Reason ringReason(RingSlots.Reason r) {
-    switch (r) {
-      case UNPRICED_BATCH:
-        return PrefetchDepth.Reason.UNPRICED_BATCH;
-      case UNMEASURED_FALLBACK:
-        return PrefetchDepth.Reason.PROBE_FAILED;
-      case NO_FIT:
-      case DISABLED:
-        return PrefetchDepth.Reason.SYNC_FALLBACK;
-      default:
-        return PrefetchDepth.Reason.CAPACITY;
-    }
+    // The seed's own cap, clamp and saturation: the capacity budget with nothing reserved.
+    return BudgetPolicy.depthFromProbe(used, total, maxUsage, 0, 1).budgetBytes();
   }
 }

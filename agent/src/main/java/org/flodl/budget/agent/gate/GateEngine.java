@@ -403,7 +403,7 @@ public final class GateEngine {
             r.reason().name());
       }
       d = new PrefetchDepth(-1, r.availableBytes(), r.ramMaxUsage(), 0, batch, 0,
-          r.budgetBytes(), r.slots(), ringReason(r.reason()));
+          r.budgetBytes(), r.slots(), r.depthReason());
     }
     if (!prefetchAuto) {
       d = d.cappedAt(requested);
@@ -415,20 +415,6 @@ public final class GateEngine {
           d.reason().name());
     }
     return mode == Mode.OBSERVE ? requested : applied;
-  }
-
-  private static PrefetchDepth.Reason ringReason(RingSlots.Reason r) {
-    switch (r) {
-      case UNPRICED_BATCH:
-        return PrefetchDepth.Reason.UNPRICED_BATCH;
-      case UNMEASURED_FALLBACK:
-        return PrefetchDepth.Reason.PROBE_FAILED;
-      case NO_FIT:
-      case DISABLED:
-        return PrefetchDepth.Reason.SYNC_FALLBACK;
-      default:
-        return PrefetchDepth.Reason.CAPACITY;
-    }
   }
 
   void release(int id, Object[] arguments, Object returned) {

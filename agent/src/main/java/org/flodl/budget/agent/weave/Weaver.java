@@ -9,11 +9,6 @@ import net.bytebuddy.description.method.ParameterDescription;
 import net.bytebuddy.description.type.TypeDefinition;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.ClassFileLocator;
-import net.bytebuddy.dynamic.VisibilityBridgeStrategy;
-import net.bytebuddy.dynamic.scaffold.InstrumentedType;
-import net.bytebuddy.dynamic.scaffold.MethodGraph;
-import net.bytebuddy.dynamic.scaffold.TypeValidation;
-import net.bytebuddy.implementation.Implementation;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
 import net.bytebuddy.matcher.ElementMatchers;
 import net.bytebuddy.pool.TypePool;
@@ -28,18 +23,9 @@ import net.bytebuddy.pool.TypePool;
  */
 final class Weaver {
   private static final String ADVICES = Advices.class.getName();
-  private static final ClassFileLocator ADVICE_LOCATOR =
-      new ClassFileLocator.Compound(
-          ClassFileLocator.ForClassLoader.of(Weaver.class.getClassLoader()),
-          ClassFileLocator.ForClassLoader.ofSystemLoader());
-  private static final TypePool ADVICE_POOL = TypePool.Default.of(ADVICE_LOCATOR);
-  private static final ByteBuddy BYTE_BUDDY =
-      new ByteBuddy()
-          .with(TypeValidation.DISABLED)
-          .with(Implementation.Context.Disabled.Factory.INSTANCE)
-          .with(InstrumentedType.Factory.Default.FROZEN)
-          .with(VisibilityBridgeStrategy.Default.NEVER)
-          .with(MethodGraph.Compiler.ForDeclaredMethods.INSTANCE);
+  private static final ClassFileLocator ADVICE_LOCATOR = ByteBuddies.ADVICE_LOCATOR;
+  private static final TypePool ADVICE_POOL = ByteBuddies.ADVICE_POOL;
+  private static final ByteBuddy BYTE_BUDDY = ByteBuddies.BYTE_BUDDY;
 
   private Weaver() {}
 
