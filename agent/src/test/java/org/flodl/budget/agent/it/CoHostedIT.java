@@ -4,12 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.policy.share.HostShareRegistry;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,7 +41,13 @@ class CoHostedIT {
         "--pace-ms=20");
     Process c = fast.start("com.acme.it.CacheApp", "--samples=1400", "--sample-bytes=1024",
         "--pace-ms=10");
-    List<ChildJvm.Result> results = List.of(slowA.await(a), slowB.await(b), fast.await(c));
+    List<ChildJvm.Result> results;
+    try {
+      results = List.of(slowA.await(a), slowB.await(b), fast.await(c));
+    } finally {
+      // The ranks removed their entries at exit; the job's folder goes with the test.
+      Files.deleteIfExists(HostShareRegistry.folderFor(HostShareRegistry.defaultRoot(), job));
+    }
     double[] want = {0.25, 0.25, 0.50};
     // The window all three shared: the last 3 s before the first of them finished.
     Instant commonEnd = Instant.MAX;

@@ -78,13 +78,20 @@ public final class HostShareRegistry {
   public static HostShareRegistry join(
       Path root, String job, long pid, long staleMillis, Consumer<String> warn)
       throws IOException {
-    String user = SAFE.matcher(System.getProperty("user.name", "user")).replaceAll("_");
-    String jobName = SAFE.matcher(job.isEmpty() ? "job" : job).replaceAll("_");
-    Path base = root.resolve("flodl-budget-" + user);
-    ensureOwnerOnlyFolder(base);
-    Path folder = base.resolve(jobName);
+    Path folder = folderFor(root, job);
+    ensureOwnerOnlyFolder(folder.getParent());
     ensureOwnerOnlyFolder(folder);
     return new HostShareRegistry(folder, pid, staleMillis, System::currentTimeMillis, warn);
+  }
+
+  /**
+   * Returns the folder of {@code job}'s ranks under {@code root}: {@code
+   * flodl-budget-USER/JOB}, both names reduced to letters, digits, '.', '_' and '-'.
+   */
+  public static Path folderFor(Path root, String job) {
+    String user = SAFE.matcher(System.getProperty("user.name", "user")).replaceAll("_");
+    String jobName = SAFE.matcher(job.isEmpty() ? "job" : job).replaceAll("_");
+    return root.resolve("flodl-budget-" + user).resolve(jobName);
   }
 
   private static void ensureOwnerOnlyFolder(Path dir) throws IOException {
