@@ -16,8 +16,6 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class TierLedger {
   private final Tier tier;
   private final AtomicLong held = new AtomicLong();
-  private final AtomicLong released = new AtomicLong();
-  private final AtomicLong admitted = new AtomicLong();
   private volatile long budget;
 
   /** Returns a ledger for {@code tier} whose budget is {@code initialBudget} until set. */
@@ -41,16 +39,6 @@ public final class TierLedger {
     return budget;
   }
 
-  /** Returns the bytes admitted since the ledger was made. */
-  public long admittedTotal() {
-    return admitted.get();
-  }
-
-  /** Returns the bytes released since the ledger was made. */
-  public long releasedTotal() {
-    return released.get();
-  }
-
   /** Sets the budget (a probe refresh). Never evicts. */
   public void setBudget(long bytes) {
     budget = Math.max(0, bytes);
@@ -62,18 +50,37 @@ public final class TierLedger {
    */
   public Admission tryReserve(long bytes) {
     long cost = Math.max(0, bytes);
+    long after = reserve(cost);
+    if (after < 0) {
+      return new Admission(null, declinedAt(after), budget);
+    }
+    return new Admission(new Reservation(this, cost), after, budget);
+  }
+
+  /**
+   * The allocation-free form of {@link #tryReserve} for a caller that keeps its own record of
+   * what it reserved and gives it back exactly once ({@link #giveBack}): returns the held bytes
+   * after the reservation, or, when {@code bytes} do not fit, a negative number from which
+   * {@link #declinedAt} recovers the held bytes the decline saw. A decline changes nothing.
+   */
+  public long reserve(long bytes) {
+    long cost = Math.max(0, bytes);
     while (true) {
       long b = budget;
       long h = held.get();
       long after = Saturating.add(h, cost);
       if (after > b) {
-        return new Admission(null, h, b);
+        return -1 - h;
       }
       if (held.compareAndSet(h, after)) {
-        admitted.addAndGet(cost);
-        return new Admission(new Reservation(this, cost), after, b);
+        return after;
       }
     }
+  }
+
+  /** Returns the held bytes a declined {@link #reserve} saw, from its negative result. */
+  public static long declinedAt(long reserveResult) {
+    return -1 - reserveResult;
   }
 
   /**
@@ -83,13 +90,15 @@ public final class TierLedger {
   public Reservation forceReserve(long bytes) {
     long cost = Math.max(0, bytes);
     held.addAndGet(cost);
-    admitted.addAndGet(cost);
     return new Reservation(this, cost);
   }
 
-  private void giveBack(long bytes) {
-    held.addAndGet(-bytes);
-    released.addAndGet(bytes);
+  /**
+   * Gives back bytes taken by {@link #reserve}. The caller guarantees once per reservation (a
+   * {@link Reservation} does it for {@link #tryReserve}).
+   */
+  public void giveBack(long bytes) {
+    held.addAndGet(-Math.max(0, bytes));
   }
 
   /**

@@ -308,11 +308,11 @@ public final class GateEngine {
     }
     boolean observe = mode == Mode.OBSERVE;
     TierLedger ledger = budgets.ledger(tier);
-    TierLedger.Admission a = ledger.tryReserve(charged);
-    if (!a.admitted()) {
+    long heldAfter = ledger.reserve(charged);
+    if (heldAfter < 0) {
       site.declined(tier, charged);
-      record(site, price, charged, false, observe ? WOULD_DECLINE : DECLINE, a.heldAfter(),
-          a.budget());
+      record(site, price, charged, false, observe ? WOULD_DECLINE : DECLINE,
+          TierLedger.declinedAt(heldAfter), ledger.budget());
       return observe ? value : Gate.DECLINED;
     }
     Object stored = value;
@@ -323,23 +323,24 @@ public final class GateEngine {
         stored = r.value();
         copied = r.materialized();
       } catch (Exception | LinkageError e) {
-        a.reservation().release();
+        ledger.giveBack(charged);
         site.declined(tier, charged);
         Log.warnOnce("retain-" + site.name(), "site '" + site.name() + "': copying a "
             + value.getClass().getName() + " failed (" + e + "); such values are declined");
-        record(site, price, charged, false, DECLINE, ledger.held(), a.budget());
+        record(site, price, charged, false, DECLINE, ledger.held(), ledger.budget());
         return Gate.DECLINED;
       }
     }
-    if (!holdings.track(stored, a.reservation(), site)) {
+    if (!holdings.track(stored, ledger, charged, site)) {
       return stored; // the same object is retained already, and charged once
     }
     site.admitted(tier, charged, copied);
+    long budget = ledger.budget();
     if (tier == Tier.HEAP) {
-      budgets.grew(tier, a.heldAfter(), a.budget());
+      budgets.grew(tier, heldAfter, budget);
     }
     record(site, price, charged, copied, price.materialize() ? ADMIT_MATERIALIZED : ADMIT,
-        a.heldAfter(), a.budget());
+        heldAfter, budget);
     return stored;
   }
 

@@ -1,20 +1,26 @@
 package org.flodl.budget.agent.gate;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.lang.ref.Reference;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
-import java.util.concurrent.ConcurrentHashMap;
 import org.flodl.budget.events.ReleaseEvent;
 import org.flodl.budget.policy.TierLedger;
 
 /**
- * What the caches retain, by identity: each admitted value maps to its reservation through one
- * weak reference, so a release site that sees the value (as an argument or a return value) hands
- * its bytes back, and a value the cache drops without a release site hands them back when it is
- * collected (the reference is enqueued and a daemon thread, {@code flodl-budget-release},
- * releases it). Whichever comes first releases, exactly once ({@link
- * TierLedger.Reservation#release()} is idempotent, and a release site clears the reference so it
- * is never enqueued). One allocation and one map operation per admission, none per lookup miss.
+ * What the caches retain, by identity: each admitted value is one {@link Holding}, a weak
+ * reference to it that carries the bytes reserved for it, so a release site that sees the value
+ * (as an argument or a return value) hands its bytes back, and a value the cache drops without a
+ * release site hands them back when it is collected (the reference is enqueued and a daemon
+ * thread, {@code flodl-budget-release}, releases it).
+ *
+ * <p>The holdings live in an identity table of their own: {@value #SEGMENTS} segments, each a
+ * small chained hash table under its own lock, the holdings themselves the chain links. One
+ * allocation per admission (the holding), none per release. Unlinking a holding is what releases
+ * it: whichever comes first, the release site or the collector, unlinks it and hands the bytes
+ * back, and the other finds it gone. That makes each release exactly once without a flag, and a
+ * holding that is unlinked becomes unreachable, so it is never enqueued later.
  */
 final class Holdings {
   /** Cause recorded when a release site saw the value. */
@@ -22,22 +28,31 @@ final class Holdings {
   /** Cause recorded when the value was garbage collected. */
   static final String COLLECTED = "COLLECTED";
 
-  private final ConcurrentHashMap<Object, Holding> byValue = new ConcurrentHashMap<>();
+  private static final int SEGMENTS = 64;
+
+  private final Segment[] segments = new Segment[SEGMENTS];
   private final ReferenceQueue<Object> collected = new ReferenceQueue<>();
   private volatile Thread releaser;
 
+  Holdings() {
+    for (int i = 0; i < SEGMENTS; i++) {
+      segments[i] = new Segment();
+    }
+  }
+
   /**
-   * Records that {@code value} holds {@code reservation} for {@code site}; returns false (and
-   * gives the reservation back) when the same object is held already: one charge is enough.
+   * Records that {@code value} holds {@code bytes} reserved in {@code ledger} for {@code site};
+   * returns false (and gives the bytes back) when the same object is held already: one charge is
+   * enough.
    */
-  boolean track(Object value, TierLedger.Reservation reservation, CacheSite site) {
+  boolean track(Object value, TierLedger ledger, long bytes, CacheSite site) {
     if (releaser == null) {
       startReleaser();
     }
-    Holding holding = new Holding(value, collected, reservation, site);
-    if (byValue.putIfAbsent(holding, holding) != null) {
-      holding.clear();
-      reservation.release();
+    int hash = System.identityHashCode(value);
+    Holding holding = new Holding(value, hash, collected, ledger, bytes, site);
+    if (!segment(hash).link(holding, value)) {
+      ledger.giveBack(bytes);
       return false;
     }
     return true;
@@ -48,17 +63,22 @@ final class Holdings {
     if (value == null) {
       return 0;
     }
-    Holding holding = byValue.remove(new Lookup(value));
-    if (holding == null) {
-      return 0;
-    }
-    holding.clear(); // never enqueued now: the release site was first
-    return holding.release(RELEASE_SITE);
+    int hash = System.identityHashCode(value);
+    Holding holding = segment(hash).unlinkValue(value, hash);
+    return holding == null ? 0 : holding.release(RELEASE_SITE);
   }
 
-  /** Returns the number of values held. */
+  /** Returns the number of values held (those collected and not yet drained included). */
   int size() {
-    return byValue.size();
+    int n = 0;
+    for (Segment s : segments) {
+      n += s.count();
+    }
+    return n;
+  }
+
+  private Segment segment(int hash) {
+    return segments[hash & (SEGMENTS - 1)];
   }
 
   private synchronized void startReleaser() {
@@ -82,8 +102,9 @@ final class Holdings {
         Reference<?> r = collected.remove();
         if (r instanceof Holding) {
           Holding h = (Holding) r;
-          byValue.remove(h, h);
-          h.release(COLLECTED);
+          if (segment(h.hash).unlink(h)) {
+            h.release(COLLECTED);
+          }
         }
       } catch (InterruptedException e) {
         return;
@@ -94,80 +115,178 @@ final class Holdings {
   }
 
   /**
-   * One admitted value: a weak reference to it, compared by the referent's identity, carrying
-   * its reservation. The map's key and value both.
+   * One chained hash table of holdings by the identity of their values, under its own lock: a
+   * spin lock (one compare-and-set to take, a release store to give back) rather than a monitor,
+   * whose exit is a second atomic operation; the sections it guards are a few loads and stores
+   * (a growth rehashes one segment), and a thread that spins long yields.
+   */
+  private static final class Segment {
+    private static final VarHandle LOCK;
+
+    static {
+      try {
+        LOCK = MethodHandles.lookup().findVarHandle(Segment.class, "lock", int.class);
+      } catch (ReflectiveOperationException e) {
+        throw new ExceptionInInitializerError(e);
+      }
+    }
+
+    @SuppressWarnings("unused") // through LOCK
+    private volatile int lock;
+    private Holding[] table = new Holding[8];
+    private int count;
+
+    /** Links {@code h} unless a holding of the same live value is linked already. */
+    boolean link(Holding h, Object value) {
+      lock();
+      try {
+        int i = index(h.hash, table.length);
+        for (Holding e = table[i]; e != null; e = e.next) {
+          if (e.hash == h.hash && e.get() == value) {
+            return false;
+          }
+        }
+        h.next = table[i];
+        table[i] = h;
+        if (++count > table.length - (table.length >>> 2)) {
+          grow();
+        }
+        return true;
+      } finally {
+        unlock();
+      }
+    }
+
+    /** Unlinks and returns the holding of {@code value}, or null when none is linked. */
+    Holding unlinkValue(Object value, int hash) {
+      lock();
+      try {
+        int i = index(hash, table.length);
+        Holding prev = null;
+        for (Holding e = table[i]; e != null; prev = e, e = e.next) {
+          if (e.hash == hash && e.get() == value) {
+            unlinkAfter(prev, e, i);
+            return e;
+          }
+        }
+        return null;
+      } finally {
+        unlock();
+      }
+    }
+
+    /** Unlinks {@code h} itself; returns false when it was not linked (released already). */
+    boolean unlink(Holding h) {
+      lock();
+      try {
+        int i = index(h.hash, table.length);
+        Holding prev = null;
+        for (Holding e = table[i]; e != null; prev = e, e = e.next) {
+          if (e == h) {
+            unlinkAfter(prev, e, i);
+            return true;
+          }
+        }
+        return false;
+      } finally {
+        unlock();
+      }
+    }
+
+    int count() {
+      lock();
+      try {
+        return count;
+      } finally {
+        unlock();
+      }
+    }
+
+    private void lock() {
+      if (!LOCK.compareAndSet(this, 0, 1)) {
+        contended();
+      }
+    }
+
+    private void contended() {
+      int spins = 0;
+      while (!((int) LOCK.getOpaque(this) == 0 && LOCK.compareAndSet(this, 0, 1))) {
+        if (++spins < 100) {
+          Thread.onSpinWait();
+        } else {
+          Thread.yield();
+        }
+      }
+    }
+
+    private void unlock() {
+      LOCK.setRelease(this, 0);
+    }
+
+    private void unlinkAfter(Holding prev, Holding e, int i) {
+      if (prev == null) {
+        table[i] = e.next;
+      } else {
+        prev.next = e.next;
+      }
+      e.next = null;
+      count--;
+    }
+
+    private void grow() {
+      Holding[] old = table;
+      Holding[] bigger = new Holding[old.length * 2];
+      for (Holding head : old) {
+        Holding e = head;
+        while (e != null) {
+          Holding next = e.next;
+          int i = index(e.hash, bigger.length);
+          e.next = bigger[i];
+          bigger[i] = e;
+          e = next;
+        }
+      }
+      table = bigger;
+    }
+
+    private static int index(int hash, int length) {
+      // The low bits chose the segment; the bucket comes from the bits above them.
+      return (hash >>> 6) & (length - 1);
+    }
+  }
+
+  /**
+   * One admitted value: a weak reference to it, its identity hash, the bytes reserved for it and
+   * where, and the next holding of its bucket (guarded by the segment's lock).
    */
   private static final class Holding extends WeakReference<Object> {
-    private final int hash;
-    private final TierLedger.Reservation reservation;
+    final int hash;
+    private final TierLedger ledger;
+    private final long bytes;
     private final CacheSite site;
+    Holding next;
 
-    Holding(Object value, ReferenceQueue<Object> queue, TierLedger.Reservation reservation,
+    Holding(Object value, int hash, ReferenceQueue<Object> queue, TierLedger ledger, long bytes,
         CacheSite site) {
       super(value, queue);
-      this.hash = System.identityHashCode(value);
-      this.reservation = reservation;
+      this.hash = hash;
+      this.ledger = ledger;
+      this.bytes = bytes;
       this.site = site;
     }
 
+    /** Hands the bytes back; called once, by whoever unlinked this holding. */
     long release(String cause) {
-      if (!reservation.release()) {
-        return 0;
-      }
-      long bytes = reservation.bytes();
+      ledger.giveBack(bytes);
       site.released(bytes);
       if (Recorder.on()) {
         try {
-          ReleaseEvent.emit(site.name(), Labels.of(reservation.tier()), bytes, cause,
-              site.ledgerHeld(reservation.tier()));
+          ReleaseEvent.emit(site.name(), Labels.of(ledger.tier()), bytes, cause, ledger.held());
         } catch (Throwable ignored) {
           // Recording is best effort; the books are already right.
         }
       }
       return bytes;
-    }
-
-    @Override
-    public int hashCode() {
-      return hash;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      if (o == this) {
-        return true;
-      }
-      Object v = get();
-      if (v == null) {
-        return false;
-      }
-      if (o instanceof Lookup) {
-        return v == ((Lookup) o).value;
-      }
-      return o instanceof Holding && v == ((Holding) o).get();
-    }
-  }
-
-  /** A strong, short-lived key for lookups by identity. */
-  private static final class Lookup {
-    private final Object value;
-
-    Lookup(Object value) {
-      this.value = value;
-    }
-
-    @Override
-    public int hashCode() {
-      return System.identityHashCode(value);
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      if (o instanceof Holding) {
-        Object v = ((Holding) o).get();
-        return v != null && v == value;
-      }
-      return o instanceof Lookup && ((Lookup) o).value == value;
     }
   }
 }

@@ -1,0 +1,101 @@
+package org.flodl.budget.agent.gate;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * A row of counters that many threads add to and one reader drains, without an atomic operation
+ * on the adding side: each thread adds to its own row (a plain read and an opaque write, since
+ * only that thread writes it), and {@link #drain} sums the rows and returns what was added since
+ * the last drain. The counts are monotone per thread and never reset by the reader, so an add
+ * that races a drain is counted in this drain or the next, never lost or counted twice. A row of
+ * a thread that has ended is folded into the retired totals at the next drain and dropped, so
+ * short-lived threads do not accumulate rows.
+ */
+final class Tally {
+  private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
+
+  private final int width;
+  private final ThreadLocal<long[]> mine;
+  private final List<Row> rows = new ArrayList<>(); // guarded by this
+  private final long[] retired;
+  private final long[] drained;
+
+  /** Returns a tally of {@code width} counters. */
+  Tally(int width) {
+    this.width = width;
+    this.retired = new long[width];
+    this.drained = new long[width];
+    this.mine = new ThreadLocal<long[]>() {
+      @Override
+      protected long[] initialValue() {
+        return register();
+      }
+    };
+  }
+
+  /** Adds {@code x} to counter {@code slot} on the calling thread's row. */
+  void add(int slot, long x) {
+    long[] row = mine.get();
+    SLOT.setOpaque(row, slot, row[slot] + x);
+  }
+
+  /** Adds {@code a} to counter {@code slotA} and {@code b} to {@code slotB}: one row lookup. */
+  void add(int slotA, long a, int slotB, long b) {
+    long[] row = mine.get();
+    SLOT.setOpaque(row, slotA, row[slotA] + a);
+    SLOT.setOpaque(row, slotB, row[slotB] + b);
+  }
+
+  /** Returns what each counter gained since the last drain. */
+  synchronized long[] drain() {
+    long[] total = retired.clone();
+    for (Iterator<Row> it = rows.iterator(); it.hasNext(); ) {
+      Row r = it.next();
+      Thread owner = r.owner.get();
+      // isAlive() false happens-after the thread's last add: its row is final and read whole.
+      boolean ended = owner == null || !owner.isAlive();
+      for (int i = 0; i < width; i++) {
+        long v = (long) SLOT.getOpaque(r.counts, i);
+        total[i] += v;
+        if (ended) {
+          retired[i] += v;
+        }
+      }
+      if (ended) {
+        it.remove();
+      }
+    }
+    long[] delta = new long[width];
+    for (int i = 0; i < width; i++) {
+      delta[i] = total[i] - drained[i];
+      drained[i] = total[i];
+    }
+    return delta;
+  }
+
+  /** Returns the number of rows kept (threads that added and have not been seen ended). */
+  synchronized int rows() {
+    return rows.size();
+  }
+
+  private synchronized long[] register() {
+    long[] counts = new long[width];
+    rows.add(new Row(Thread.currentThread(), counts));
+    return counts;
+  }
+
+  private static final class Row {
+    final WeakReference<Thread> owner;
+    final long[] counts;
+
+    Row(Thread owner, long[] counts) {
+      this.owner = new WeakReference<>(owner);
+      this.counts = counts;
+    }
+  }
+}
