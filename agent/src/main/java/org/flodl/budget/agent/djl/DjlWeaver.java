@@ -8,9 +8,13 @@ import net.bytebuddy.description.method.ParameterDescription;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.dynamic.VisibilityBridgeStrategy;
+import net.bytebuddy.dynamic.scaffold.InstrumentedType;
+import net.bytebuddy.dynamic.scaffold.MethodGraph;
+import net.bytebuddy.dynamic.scaffold.TypeValidation;
+import net.bytebuddy.implementation.Implementation;
 import net.bytebuddy.matcher.ElementMatchers;
 import net.bytebuddy.pool.TypePool;
-import org.flodl.budget.agent.weave.ByteBuddies;
 
 /**
  * Weaves DJL's data iteration: the epoch advice into {@code DataIterable}'s constructor and the
@@ -30,9 +34,25 @@ final class DjlWeaver {
   static final List<String> FETCH = List.of("java.util.List", "int");
   static final String BATCH = "ai.djl.training.dataset.Batch";
 
-  private static final ClassFileLocator ADVICE_LOCATOR = ByteBuddies.ADVICE_LOCATOR;
-  private static final TypePool ADVICE_POOL = ByteBuddies.ADVICE_POOL;
-  private static final ByteBuddy BYTE_BUDDY = ByteBuddies.BYTE_BUDDY;
+  /**
+   * Finds the advice classes' bytes: through the agent's own loader and the system loader (an
+   * attached agent's advice is not on the boot path's locator).
+   */
+  private static final ClassFileLocator ADVICE_LOCATOR =
+      new ClassFileLocator.Compound(
+          ClassFileLocator.ForClassLoader.of(DjlWeaver.class.getClassLoader()),
+          ClassFileLocator.ForClassLoader.ofSystemLoader());
+
+  private static final TypePool ADVICE_POOL = TypePool.Default.of(ADVICE_LOCATOR);
+
+  /** Redefines a class in place: no validation, no added members, no bridges. */
+  private static final ByteBuddy BYTE_BUDDY =
+      new ByteBuddy()
+          .with(TypeValidation.DISABLED)
+          .with(Implementation.Context.Disabled.Factory.INSTANCE)
+          .with(InstrumentedType.Factory.Default.FROZEN)
+          .with(VisibilityBridgeStrategy.Default.NEVER)
+          .with(MethodGraph.Compiler.ForDeclaredMethods.INSTANCE);
 
   private DjlWeaver() {}
 

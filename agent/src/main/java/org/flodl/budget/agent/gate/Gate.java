@@ -1,8 +1,8 @@
 package org.flodl.budget.agent.gate;
 
 /**
- * The only thing woven advice calls. Each method takes the point's constant id and the value at
- * the site, asks the installed {@link GateEngine}, and returns what the advice applies: the
+ * The only thing woven code calls. Each method takes the point's constant id and the value at
+ * the site, asks the installed {@link GateEngine}, and returns what the woven code applies: the
  * value to pass on (the original or its owned copy) or {@link #DECLINED}; the depth to use, of
  * the argument's own type. Nothing escapes: with no engine installed, or when the engine fails,
  * the application's own value comes back and the call runs as written.
@@ -15,7 +15,7 @@ public final class Gate {
 
   private Gate() {}
 
-  /** Installs the engine the advice reaches (null uninstalls: every site passes through). */
+  /** Installs the engine the woven code reaches (null uninstalls: every site passes through). */
   public static void install(GateEngine newEngine) {
     engine = newEngine;
   }
@@ -53,8 +53,11 @@ public final class Gate {
     }
   }
 
-  /** Releases what the arguments or the return value of release point {@code site} retained. */
-  public static void release(int site, Object[] arguments, Object returned) {
+  /**
+   * Releases what the return value or the arguments of release point {@code site} retained (the
+   * woven code has the returned value on its stack first, hence the order).
+   */
+  public static void release(Object returned, int site, Object[] arguments) {
     GateEngine e = engine;
     if (e == null) {
       return;

@@ -3,16 +3,16 @@ package org.flodl.budget.agent.weave;
 import java.util.List;
 
 /**
- * One method the weaver must advise: the site it belongs to, the constant id the advice passes to
- * the gate, and what the advice does there.
+ * One method the weaver must instrument: the site it belongs to, the constant id its code passes to
+ * the gate, and what that code does there.
  *
  * @param id the gate's index for this point
  * @param site the site's name in the sites file
- * @param role what the advice does
+ * @param role what the woven code does
  * @param className the binary class name, {@code com.acme.data.SampleCache}
  * @param methodName the method, {@code <init>} for constructors
  * @param parameterTypes the parameter type names, or null to match the name alone (one overload)
- * @param argumentIndex the argument the advice reads or replaces, -1 for none or the return
+ * @param argumentIndex the argument the woven code reads or replaces, -1 for none or the return
  */
 public record WeavePoint(
     int id,
@@ -23,7 +23,7 @@ public record WeavePoint(
     List<String> parameterTypes,
     int argumentIndex) {
 
-  /** What the advice at a point does. */
+  /** What the woven code at a point does. */
   public enum Role {
     /** Prices the value argument; replaces it with its owned copy or skips the call. */
     CACHE_ADMIT,

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -56,6 +57,98 @@ class WeaverTest {
     public long longDepth() {
       return depth;
     }
+  }
+
+  /**
+   * Shapes the inserted code must fit: a static method with wide parameters, a value typed
+   * narrower than Object, a loop (the method has stack-map frames of its own), long, double and
+   * void returns.
+   */
+  public static final class Shapes {
+    int sink;
+
+    public static long stat(long a, byte[] value, double d) {
+      return a + value.length + (long) d;
+    }
+
+    public ByteBuffer buffer(int i, ByteBuffer b) {
+      return b.position() == i ? b : null;
+    }
+
+    public void loop(Object v, int n) {
+      int s = 0;
+      while (s < n) {
+        s++;
+      }
+      sink = s + (v == null ? 0 : 1);
+    }
+
+    public Object evict(long k, Object v, int j) {
+      return k == j ? v : null;
+    }
+
+    public double scaled(int depth, double x) {
+      return depth * x;
+    }
+
+    public int depth() {
+      return sink;
+    }
+
+    public String batch(String prefix, int n) {
+      for (int i = 0; i < n; i++) {
+        prefix = prefix + i;
+      }
+      return prefix;
+    }
+  }
+
+  /**
+   * The woven class loads (the verifier checks the inserted code and its frames) and, with no
+   * engine installed, every woven method behaves as written.
+   */
+  @Test
+  void wovenCodeVerifiesAndPassesThroughWithNoEngine() throws Exception {
+    String name = Shapes.class.getName();
+    List<WeavePoint> points = List.of(
+        new WeavePoint(0, "stat", WeavePoint.Role.CACHE_ADMIT, name, "stat", null, 1),
+        new WeavePoint(1, "buffer", WeavePoint.Role.CACHE_ADMIT, name, "buffer", null, 1),
+        new WeavePoint(2, "loop", WeavePoint.Role.CACHE_ADMIT, name, "loop", null, 0),
+        new WeavePoint(3, "evict", WeavePoint.Role.RELEASE, name, "evict", null, -1),
+        new WeavePoint(4, "scaled", WeavePoint.Role.DEPTH_ARGUMENT, name, "scaled", null, 0),
+        new WeavePoint(5, "depth", WeavePoint.Role.DEPTH_RETURN, name, "depth", null, -1),
+        new WeavePoint(6, "batch", WeavePoint.Role.BATCH, name, "batch", null, -1),
+        new WeavePoint(300, "loop-release", WeavePoint.Role.RELEASE, name, "loop", null, -1));
+    byte[] woven = Weaver.weave(getClass().getClassLoader(), name.replace('.', '/'),
+        bytes(Shapes.class), points, listener);
+    assertNotNull(woven, outcomes.toString());
+    assertEquals(8, outcomes.stream().filter(o -> o.startsWith("woven")).count(),
+        outcomes.toString());
+    ClassLoader isolated = new ClassLoader(getClass().getClassLoader()) {
+      @Override
+      protected Class<?> loadClass(String n, boolean resolve) throws ClassNotFoundException {
+        if (!n.equals(name)) {
+          return super.loadClass(n, resolve);
+        }
+        synchronized (getClassLoadingLock(n)) {
+          Class<?> c = findLoadedClass(n);
+          return c != null ? c : defineClass(n, woven, 0, woven.length);
+        }
+      }
+    };
+    Class<?> c = Class.forName(name, true, isolated);
+    assertTrue(c != Shapes.class, "the woven copy, not the test's own class");
+    Object shapes = c.getConstructor().newInstance();
+    assertEquals(17L, c.getMethod("stat", long.class, byte[].class, double.class)
+        .invoke(null, 10L, new byte[5], 2.5));
+    ByteBuffer b = ByteBuffer.allocate(8).position(3);
+    assertEquals(b, c.getMethod("buffer", int.class, ByteBuffer.class).invoke(shapes, 3, b));
+    c.getMethod("loop", Object.class, int.class).invoke(shapes, "v", 4);
+    assertEquals(5, c.getMethod("depth").invoke(shapes));
+    assertEquals("x", c.getMethod("evict", long.class, Object.class, int.class)
+        .invoke(shapes, 7L, "x", 7));
+    assertEquals(7.5, c.getMethod("scaled", int.class, double.class).invoke(shapes, 3, 2.5));
+    assertEquals("p01", c.getMethod("batch", String.class, int.class).invoke(shapes, "p", 2));
   }
 
   private static byte[] bytes(Class<?> c) throws IOException {
