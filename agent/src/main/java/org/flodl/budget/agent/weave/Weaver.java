@@ -148,6 +148,17 @@ final class Weaver {
       throw new WeaveException("no method " + point.methodText() + " declared in " + className);
     }
     if (candidates.size() > 1) {
+      // A covariant override comes with a bridge of the same name and parameters: the override
+      // is the method the site means (the bridge calls it).
+      List<Method> declared = new ArrayList<>();
+      for (Method m : candidates) {
+        if ((m.access & Opcodes.ACC_BRIDGE) == 0) {
+          declared.add(m);
+        }
+      }
+      if (declared.size() == 1) {
+        return declared.get(0);
+      }
       List<String> found = new ArrayList<>();
       for (Method m : candidates) {
         found.add(m.text(className));

@@ -103,6 +103,31 @@ class WeaverTest {
     }
   }
 
+  /** A covariant override: javac adds a bridge {@code Object get(Object)} beside it. */
+  public static class Base {
+    public Object get(Object key) {
+      return key;
+    }
+  }
+
+  /** The override a site names; its bridge is not a second overload. */
+  public static final class Covariant extends Base {
+    @Override
+    public String get(Object key) {
+      return String.valueOf(key);
+    }
+  }
+
+  @Test
+  void aCovariantOverrideIsNotAmbiguousWithItsBridge() throws IOException {
+    byte[] out = Weaver.weave(getClass().getClassLoader(),
+        Covariant.class.getName().replace('.', '/'), bytes(Covariant.class),
+        List.of(new WeavePoint(0, "r", WeavePoint.Role.BATCH, Covariant.class.getName(), "get",
+            List.of("java.lang.Object"), -1)), listener);
+    assertNotNull(out, outcomes.toString());
+    assertEquals(List.of("woven r"), outcomes);
+  }
+
   /**
    * The woven class loads (the verifier checks the inserted code and its frames) and, with no
    * engine installed, every woven method behaves as written.
