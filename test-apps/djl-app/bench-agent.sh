@@ -6,6 +6,9 @@
 # SKIP=N (environment, default 1) leaves out the first N epochs of each run (warm-up, JIT).
 # BASE_ARGS=ARGS (environment) runs the "bare" side with the agent too, with ARGS (e.g. djl=off), to
 # isolate what AGENT_ARGS adds.
+# SEQUENTIAL=1 (environment) runs the two JVMs of a round one after the other (the one first
+# alternating) instead of at the same time: on a quiet machine with few cores, two training JVMs at
+# once mostly measure which one the scheduler favoured.
 # Usage (from the repository root, after `mvn -B -q -pl agent,test-apps/djl-app -am package -DskipTests`):
 #   test-apps/djl-app/bench-agent.sh [ROUNDS] [EPOCHS] [AGENT_ARGS] [-- TrainDjl options]
 set -euo pipefail
@@ -28,9 +31,14 @@ start() { # $1: bare|agent, $2: output file, then TrainDjl options
 bw=(); aw=(); bc=(); ac=(); rw=(); rc=()
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a/b}'; }
 for i in $(seq 1 "$ROUNDS"); do
-  if (( i % 2 )); then start bare "$OUT/b$i" "$@"; start agent "$OUT/a$i" "$@";
-  else start agent "$OUT/a$i" "$@"; start bare "$OUT/b$i" "$@"; fi
-  wait
+  if [ "${SEQUENTIAL:-0}" = 1 ]; then
+    if (( i % 2 )); then start bare "$OUT/b$i" "$@"; wait; start agent "$OUT/a$i" "$@"; wait;
+    else start agent "$OUT/a$i" "$@"; wait; start bare "$OUT/b$i" "$@"; wait; fi
+  else
+    if (( i % 2 )); then start bare "$OUT/b$i" "$@"; start agent "$OUT/a$i" "$@";
+    else start agent "$OUT/a$i" "$@"; start bare "$OUT/b$i" "$@"; fi
+    wait
+  fi
   bw+=("$(field "$OUT/b$i" millis)"); aw+=("$(field "$OUT/a$i" millis)")
   bc+=("$(field "$OUT/b$i" cpu_millis)"); ac+=("$(field "$OUT/a$i" cpu_millis)")
   rw+=("$(ratio "${aw[-1]}" "${bw[-1]}")"); rc+=("$(ratio "${ac[-1]}" "${bc[-1]}")")
