@@ -157,7 +157,13 @@ final class Values {
 
   /** Returns {@code v} without trailing zeros: {@code 0.5}, {@code 1}. */
   static String format(double v) {
-    return BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
+    if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+      return Long.toString((long) v);
+    }
+    String s = Double.toString(v); // the shortest decimal that reads back as v: 0.9, 0.25
+    // BigDecimal only for what Double.toString writes in scientific form (1.0E-4): it costs a
+    // JVM tens of milliseconds of start-up to load.
+    return s.indexOf('E') < 0 ? s : BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
   }
 
   /** Returns {@code a, b or c}. */

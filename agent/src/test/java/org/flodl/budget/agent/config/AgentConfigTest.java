@@ -346,4 +346,14 @@ class AgentConfigTest {
     assertEquals(c.probeInterval(), again.probeInterval());
     assertFalse(c.toString().contains("record="), c.toString());
   }
+
+  @Test
+  void knobValuesAreWrittenBackWithoutTrailingZerosOrExponents() {
+    assertEquals("0.9", Values.format(0.9));
+    assertEquals("0.25", Values.format(0.25));
+    assertEquals("1", Values.format(1.0));
+    assertEquals("0", Values.format(0.0));
+    assertEquals("0.0001", Values.format(1e-4), "never scientific notation");
+    assertEquals("0.30000000000000004", Values.format(0.1 + 0.2), "exactly the double it read");
+  }
 }

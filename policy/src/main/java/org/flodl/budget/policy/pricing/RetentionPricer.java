@@ -31,7 +31,14 @@ import org.flodl.budget.policy.Tier;
 public final class RetentionPricer {
   private static final Priced NULL_PRICE = Priced.owned(Tier.HEAP, "null", 0);
 
-  private static final Consumer<String> STDERR = line -> System.err.println("flodl-budget: " + line);
+  // An anonymous class, not a lambda: the pricer is made on an application thread at the first
+  // admission, and a JVM's first lambda bootstrap costs it milliseconds of start-up.
+  private static final Consumer<String> STDERR = new Consumer<String>() {
+    @Override
+    public void accept(String line) {
+      System.err.println("flodl-budget: " + line);
+    }
+  };
 
   private final JdkAccess jdk;
   private final ShallowSizer shallow;
