@@ -1,73 +1,83 @@
 #!/usr/bin/env bash
-# Start-up cost of the agent on a small JVM that loads one woven class: StartupMain creates a
-# BenchSampleCache (named by a sites file), puts and evicts one sample, exits. Three variants run
-# alternately, N rounds (so a burst of load from elsewhere hits all of them alike): no agent, the
-# agent with mode=off (the jar loaded, nothing installed), the agent weaving the one class.
-# Prints the median and mean wall time of each and the agent's cost over the bare JVM.
+# Start-up cost of the agent: a small JVM that loads one class named in a sites file and calls its
+# woven method once, against the same JVM without the agent, with an agent whose premain does
+# nothing (the JVM's own cost of -javaagent), with mode=off, and with the agent installed but no
+# site. Checks first that the woven run really weaves (log=info). Uses hyperfine when installed
+# (apt-get install hyperfine; HYPERFINE=off to skip it), else alternating rounds timed in bash
+# (medians).
 #
-#   mvn -B -q -pl agent,benchmarks -am package -DskipTests
-#   benchmarks/startup.sh [ROUNDS]        (default 15; run from anywhere)
-#
-# Writes benchmarks/target/startup.md (the table) for benchmarks/scenarios.sh and docs/BENCHMARKS.md.
+#   mvn -B -q -pl agent -am package -DskipTests
+#   benchmarks/startup.sh [RUNS]        (default 15; run from anywhere; JAVA=... picks the JVM)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-ROUNDS=${1:-15}
-AGENT=${AGENT:-agent/target/flodl-budget-agent.jar}
-JAR=benchmarks/target/benchmarks.jar
+RUNS=${1:-15}
+JAR=$PWD/agent/target/flodl-budget-agent.jar
+[ -f "$JAR" ] || { echo "startup.sh: build the agent first: mvn -B -q -pl agent -am package -DskipTests" >&2; exit 2; }
 JAVA=${JAVA:-java}
-OUT=benchmarks/target/startup
-for f in "$AGENT" "$JAR"; do
-  [[ -f $f ]] || { echo "startup.sh: no $f (mvn -B -q -pl agent,benchmarks -am package -DskipTests)" >&2; exit 2; }
-done
-mkdir -p "$OUT"
-SITES=$OUT/sites.properties
-cat > "$SITES" <<'SITES'
-site.bench.kind = cache-admit
-site.bench.method = org.flodl.budget.benchmarks.BenchSampleCache#put(java.lang.Object,java.lang.Object)
-site.bench.value = 1
-site.bench.release = org.flodl.budget.benchmarks.BenchSampleCache#evict
-SITES
-
-NAMES=("no agent" "agent, mode=off" "agent, one woven class")
-ARGS=("" "-javaagent:$AGENT=mode=off" "-javaagent:$AGENT=sites=$SITES")
-: > "$OUT/times.tsv"
-
-run() { # $1 = variant index; prints wall milliseconds
-  local t0 t1
-  t0=$(date +%s%N)
-  # shellcheck disable=SC2086
-  "$JAVA" ${ARGS[$1]} -cp "$JAR" org.flodl.budget.benchmarks.StartupMain > "$OUT/last.out" 2> "$OUT/last.err"
-  t1=$(date +%s%N)
-  grep -q '^size=0$' "$OUT/last.out" || { echo "startup.sh: ${NAMES[$1]} failed:" >&2; cat "$OUT/last.err" >&2; exit 1; }
-  echo $(( (t1 - t0) / 1000000 ))
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+mkdir -p "$W/src/demo" "$W/classes" "$W/empty-agent"
+cat > "$W/src/demo/Store.java" <<'JAVA'
+package demo;
+public final class Store {
+  private final java.util.concurrent.ConcurrentHashMap<Object, Object> m = new java.util.concurrent.ConcurrentHashMap<>();
+  public Object put(Object k, Object v) { return m.put(k, v); }
+  public int size() { return m.size(); }
 }
-
-# The woven run must really weave: one check with the agent's log at info.
-"$JAVA" "-javaagent:$AGENT=sites=$SITES,log=info" -cp "$JAR" org.flodl.budget.benchmarks.StartupMain > "$OUT/check.out" 2> "$OUT/check.err" || true
-for i in 0 1 2; do run $i > /dev/null; done   # warm the page cache
-for ((r = 1; r <= ROUNDS; r++)); do
-  for i in 0 1 2; do
-    printf '%d\t%d\n' "$i" "$(run $i)" >> "$OUT/times.tsv"
-  done
-done
-
-stats() { # $1 = variant index; prints "median mean min"
-  awk -F'\t' -v v="$1" '$1 == v { print $2 }' "$OUT/times.tsv" | sort -n | awk '
-    { a[NR] = $1; s += $1 }
-    END { m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2; printf "%d %d %d", m, s / NR, a[1] }'
+JAVA
+cat > "$W/src/demo/Main.java" <<'JAVA'
+package demo;
+public final class Main {
+  public static void main(String[] a) { Store s = new Store(); s.put(1, new byte[1024]); System.out.println(s.size()); }
 }
-read -r m0 a0 n0 <<< "$(stats 0)"
-{
-  echo "| JVM (\`StartupMain\`, $ROUNDS alternating rounds) | median ms | mean ms | min ms | median over no agent |"
-  echo "|---|---:|---:|---:|---:|"
-  for i in 0 1 2; do
-    read -r m a n <<< "$(stats $i)"
-    if [[ $i == 0 ]]; then d="-"; else d="+$((m - m0)) ms ($(awk -v a="$m" -v b="$m0" 'BEGIN { printf "%.2fx", a / b }'))"; fi
-    echo "| ${NAMES[$i]} | $m | $a | $n | $d |"
+JAVA
+cat > "$W/src/EmptyAgent.java" <<'JAVA'
+public final class EmptyAgent { public static void premain(String a, java.lang.instrument.Instrumentation i) {} }
+JAVA
+javac --release 17 -d "$W/classes" "$W"/src/demo/*.java
+javac --release 17 -d "$W/empty-agent" "$W/src/EmptyAgent.java"
+printf 'Premain-Class: EmptyAgent\n' > "$W/empty-agent.mf"
+jar cfm "$W/empty-agent.jar" "$W/empty-agent.mf" -C "$W/empty-agent" .
+cat > "$W/sites.properties" <<'PROPS'
+site.store.kind = cache-admit
+site.store.method = demo.Store#put(java.lang.Object,java.lang.Object)
+site.store.value = 1
+PROPS
+: > "$W/empty.properties"
+
+CP="-cp $W/classes demo.Main"
+NAMES=("no agent" "empty agent" "agent, mode=off" "agent, no sites" "agent, one woven class")
+CMDS=(
+  "$JAVA $CP"
+  "$JAVA -javaagent:$W/empty-agent.jar $CP"
+  "$JAVA -javaagent:$JAR=mode=off $CP"
+  "$JAVA -javaagent:$JAR=sites=$W/empty.properties $CP"
+  "$JAVA -javaagent:$JAR=sites=$W/sites.properties $CP"
+)
+# shellcheck disable=SC2086
+$JAVA -javaagent:"$JAR"=sites="$W/sites.properties",log=info $CP > "$W/check.log" 2>&1 || true
+if ! grep -q "wove cache_admit of site 'store'" "$W/check.log"; then
+  echo "startup.sh: the agent did not weave demo.Store; not measuring:" >&2
+  cat "$W/check.log" >&2
+  exit 1
+fi
+"$JAVA" -version 2>&1 | head -1
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
+if [ "${HYPERFINE:-on}" != off ] && command -v hyperfine > /dev/null; then
+  args=()
+  for i in "${!CMDS[@]}"; do args+=(-n "${NAMES[$i]}" "${CMDS[$i]}"); done
+  hyperfine -N --warmup 3 --runs "$RUNS" "${args[@]}"
+else
+  : > "$W/times.tsv"
+  for ((r = 0; r < RUNS + 1; r++)); do   # round 0 warms the page cache and is not counted
+    for i in "${!CMDS[@]}"; do
+      s=$(date +%s%N); ${CMDS[$i]} > /dev/null 2>&1; e=$(date +%s%N)
+      ((r > 0)) && printf '%d\t%d\n' "$i" $(((e - s) / 1000000)) >> "$W/times.tsv"
+    done
   done
-} > "$OUT/startup.md"
-cat "$OUT/startup.md"
-echo
-echo "agent log of the woven run (log=info):"
-sed 's/^/  /' "$OUT/check.err" | head -5
+  for i in "${!CMDS[@]}"; do
+    m=$(awk -F'\t' -v v="$i" '$1 == v {print $2}' "$W/times.tsv" | sort -n |
+      awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}')
+    echo "${NAMES[$i]}: median $m ms over $RUNS alternating rounds"
+  done
+fi

@@ -3,8 +3,8 @@ package org.flodl.budget.benchmarks;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A sample cache as a training script writes it, the class {@link CacheAdmitBenchmark} and
- * {@link StartupMain} name in their sites file: {@code put(key, value)} retains argument 1,
+ * A sample cache as a training script writes it, the class {@link CacheAdmitBenchmark} names in
+ * its sites file: {@code put(key, value)} retains argument 1,
  * {@code evict(key)} returns the value it lets go. Without the agent it is a plain
  * {@code ConcurrentHashMap}; with it, both methods are woven.
  */
