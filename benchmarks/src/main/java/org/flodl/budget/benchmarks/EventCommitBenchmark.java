@@ -1,8 +1,12 @@
 package org.flodl.budget.benchmarks;
 
 import java.util.concurrent.TimeUnit;
+import jdk.jfr.Event;
+import jdk.jfr.Name;
 import jdk.jfr.Recording;
+import jdk.jfr.StackTrace;
 import org.flodl.budget.events.CacheAdmissionEvent;
+import org.flodl.budget.events.ReleaseEvent;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -22,7 +26,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * with no recording (the disabled path, a branch), with a recording that enables the event as
  * flodl-budget.jfc does (no stack trace), and with stack traces turned on (what a hot-path event
  * would cost without {@code @StackTrace(false)}). The recording runs to disk, as the agent's does;
- * {@code baseline} is the same arguments consumed without the event.
+ * {@code baseline} is the same arguments consumed without the event. {@code release} commits the
+ * other event of a cache's hot path ({@code flodl.budget.Release}), and {@code emptyEvent} an event
+ * with no fields of its own: what Flight Recorder itself costs per event on this machine (its
+ * timestamp, thread and header), the floor under any event.
  *
  * <pre>
  * mvn -B -q -pl benchmarks -am package -DskipTests
@@ -48,9 +55,13 @@ public class EventCommitBenchmark {
       return;
     }
     running = new Recording();
-    running.enable(CacheAdmissionEvent.NAME).withStackTrace();
-    if (recording.equals("recording")) {
-      running.enable(CacheAdmissionEvent.NAME).withoutStackTrace();
+    boolean stacks = !recording.equals("recording");
+    for (String name : new String[] {CacheAdmissionEvent.NAME, ReleaseEvent.NAME, Empty.NAME}) {
+      if (stacks) {
+        running.enable(name).withStackTrace();
+      } else {
+        running.enable(name).withoutStackTrace();
+      }
     }
     running.setToDisk(true);
     running.start();
@@ -77,5 +88,29 @@ public class EventCommitBenchmark {
     CacheAdmissionEvent.emit("samples", "heap", "byte[]", 4096, 4096, 4096, false, "ADMIT",
         held, 1L << 30, 8L << 30);
     return held;
+  }
+
+  /** Returns after committing (or skipping) one release event. */
+  @Benchmark
+  public long release() {
+    held += 4096;
+    ReleaseEvent.emit("samples", "heap", 4096, "RELEASE_SITE", held);
+    return held;
+  }
+
+  /** Returns after committing (or skipping) one event with no fields of its own. */
+  @Benchmark
+  public long emptyEvent() {
+    held += 4096;
+    Empty e = new Empty();
+    e.commit();
+    return held;
+  }
+
+  /** An event with nothing but Flight Recorder's own fields. */
+  @Name(Empty.NAME)
+  @StackTrace(false)
+  static final class Empty extends Event {
+    static final String NAME = "flodl.bench.Empty";
   }
 }
