@@ -16,8 +16,9 @@ final class Reasons {
 
   private static final Map<String, String> HOST_DEPTH =
       Map.of(
-          "CAPACITY", "the host-RAM budget divided by the batch size, as the reader ring",
-          "SYNC_FALLBACK", "no batch fits the host-RAM budget: synchronous",
+          "CAPACITY", "the ring's budget (host RAM; the heap for batches on the heap) divided by"
+              + " the batch size",
+          "SYNC_FALLBACK", "no batch fits the ring's budget (host RAM, or the heap): synchronous",
           "UNPRICED_BATCH", "no batch priced yet: the seed's default, claiming nothing",
           "PROBE_FAILED", "host RAM could not be measured",
           "REQUESTED", "prefetch=cap kept the request, below the policy's depth");
