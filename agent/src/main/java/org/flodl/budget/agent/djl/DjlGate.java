@@ -128,7 +128,7 @@ public final class DjlGate {
     int requested = hasExecutor ? prefetch : 0;
     EpochPolicy.Decision d = EpochPolicy.decide(new EpochPolicy.Inputs(dev.cuda(), requested,
         price, epochBatches, first, vram, avail < 0 ? OptionalLong.empty() : OptionalLong.of(avail),
-        knobs[0], knobs[2], e.cacheActive(), auto));
+        knobs[0], knobs[2], e.cacheActive(), auto, e.stagerStreamBytes()));
     RingSlots r = d.ring();
     boolean recording = Recorder.on();
     if (r != null && recording) {

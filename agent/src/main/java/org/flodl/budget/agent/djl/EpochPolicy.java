@@ -9,7 +9,8 @@ import org.flodl.budget.policy.probe.VramReading;
 /**
  * Returns the prefetch depth of one DJL epoch from numbers alone (no DJL, no probe): on a GPU the
  * seed's VRAM depth with its double-buffer floor, on the host the reader ring's slots from host
- * RAM; either capped by the request under {@code prefetch=cap}, or at the epoch's batches under
+ * RAM (from the flow quarter of the stager split when the agent runs with {@code role=stager}, as
+ * the sites-file prefetch sites do); either capped by the request under {@code prefetch=cap}, or at the epoch's batches under
  * {@code prefetch=auto}. Before the first step nothing is known of the model's activations, so the
  * first epoch on a GPU holds back the whole headroom under the cap as its activation reserve
  * (only the floor can apply); from the second epoch the reserve is 0, as the seed's callers past
@@ -43,7 +44,8 @@ final class EpochPolicy {
       double ramMaxUsage,
       double vramMaxUsage,
       boolean cacheActive,
-      boolean prefetchAuto) {}
+      boolean prefetchAuto,
+      OptionalLong stagerStreamBytes) {}
 
   /** Returns the decision for {@code in}. */
   static Decision decide(Inputs in) {
@@ -65,8 +67,13 @@ final class EpochPolicy {
             d.batchBytes(), d.capBytes(), d.budgetBytes(), epoch, d.reason());
       }
     } else {
-      ring = BudgetPolicy.ringSlotsFromRam(in.batchBytes(), 1, in.ramMaxUsage(),
-          in.hostAvailable(), epoch, in.cacheActive());
+      ring = in.stagerStreamBytes().isPresent() && in.hostAvailable().isPresent()
+          // A stager's prefetch takes the flow quarter of its split.
+          ? BudgetPolicy.ringSlotsFromBudget(in.batchBytes(), 1, in.ramMaxUsage(),
+              in.hostAvailable().getAsLong(), in.stagerStreamBytes().getAsLong(), epoch,
+              in.cacheActive())
+          : BudgetPolicy.ringSlotsFromRam(in.batchBytes(), 1, in.ramMaxUsage(),
+              in.hostAvailable(), epoch, in.cacheActive());
       d = new PrefetchDepth(-1, ring.availableBytes(), ring.ramMaxUsage(), 0, in.batchBytes(), 0,
           ring.budgetBytes(), ring.slots(), ring.depthReason());
     }

@@ -265,6 +265,14 @@ public final class GateEngine {
     return v == null ? VramReading.failure("none", "no reading") : v;
   }
 
+  /**
+   * Returns the flow quarter of the host-RAM stager split when the agent runs with {@code
+   * role=stager} (what a host prefetch ring may take), empty otherwise.
+   */
+  public OptionalLong stagerStreamBytes() {
+    return budgets.stager() ? OptionalLong.of(budgets.streamBytes()) : OptionalLong.empty();
+  }
+
   /** Returns whether a cache-admit site has decided (a host ring then leaves it room). */
   public boolean cacheActive() {
     return cacheActive;

@@ -18,12 +18,13 @@ class EpochPolicyTest {
   static EpochPolicy.Inputs gpu(int requested, long batch, boolean first, VramReading v,
       boolean auto) {
     return new EpochPolicy.Inputs(true, requested, batch, 1000, first, v, OptionalLong.empty(),
-        0.5, 0.90, false, auto);
+        0.5, 0.90, false, auto, OptionalLong.empty());
   }
 
   static EpochPolicy.Inputs cpu(int requested, long batch, long available, boolean auto) {
     return new EpochPolicy.Inputs(false, requested, batch, 64, true, null,
-        available < 0 ? OptionalLong.empty() : OptionalLong.of(available), 0.5, 0.90, false, auto);
+        available < 0 ? OptionalLong.empty() : OptionalLong.of(available), 0.5, 0.90, false, auto,
+        OptionalLong.empty());
   }
 
   @Test
@@ -90,5 +91,22 @@ class EpochPolicyTest {
         gpu(4, KIB16, false, VramReading.failure("nvml", "no driver"), false));
     assertEquals(0, d.applied());
     assertEquals(Reason.PROBE_FAILED, d.depth().reason());
+  }
+
+  /**
+   * With role=stager the host ring takes the flow quarter of the split, as a sites-file prefetch
+   * site does: 4 MiB of batches of 1 MiB is 4 slots, where the anchored share of 100 MiB at 0.5
+   * would give the epoch's 64.
+   */
+  @Test
+  void aStagersRingTakesTheFlowQuarterOfItsSplit() {
+    long mib = 1L << 20;
+    EpochPolicy.Inputs plain = cpu(0, mib, 100 * mib, true);
+    assertEquals(50, EpochPolicy.decide(plain).applied(), "50 MiB of 1 MiB batches");
+    EpochPolicy.Inputs stager = new EpochPolicy.Inputs(false, 0, mib, 64, true, null,
+        OptionalLong.of(100 * mib), 0.5, 0.90, false, true, OptionalLong.of(4 * mib));
+    EpochPolicy.Decision d = EpochPolicy.decide(stager);
+    assertEquals(4, d.applied());
+    assertEquals(4 * mib, d.ring().budgetBytes(), "the stream quarter is the ring's budget");
   }
 }

@@ -2,6 +2,8 @@ package org.flodl.budget.agent.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import org.junit.jupiter.api.Test;
@@ -75,5 +77,31 @@ class DjlConstructIT {
     assertEquals(3, e.getLong("depth"), e.toString());
     assertEquals(8, e.getLong("requestedDepth"));
     assertEquals("8", r.value("queued"), "observe leaves the request: " + r);
+  }
+
+  /**
+   * With a {@code role = stager} site in the sites file, the DJL epoch's host ring takes the flow
+   * quarter of the stager split, as the sites-file prefetch sites do: fixed:1000 gives a host
+   * budget of 500 bytes, its quarter 125 bytes, and no 160-byte batch fits (3 slots without it).
+   */
+  @Test
+  void aStagersEpochTakesTheFlowQuarterOfTheSplit() throws Exception {
+    Files.createDirectories(ChildJvm.WORK);
+    Path sites = Files.writeString(ChildJvm.WORK.resolve("djl-stager.properties"), """
+        site.stage.kind = prefetch-depth
+        site.stage.method = com.acme.djl.NeverLoaded#depth
+        site.stage.depth = return
+        site.stage.role = stager
+        """);
+    ChildJvm.Result r = DjlApp.run("djl-construct-stager",
+        "prefetch=cap,ram_probe=fixed:1000,sites=" + sites.toAbsolutePath(), CONSTRUCT,
+        "--device=cpu", "--prefetch=8");
+    assertEquals(0, r.exitCode, r.toString());
+    RecordedEvent ring = r.events("flodl.budget.RingSlots").get(0);
+    assertEquals(125, ring.getLong("budgetBytes"), ring.toString());
+    assertEquals("NO_FIT", ring.getString("reason"));
+    RecordedEvent e = r.events("flodl.budget.PrefetchDepth").get(0);
+    assertEquals(0, e.getLong("depth"), e.toString());
+    assertEquals("null", r.value("executor"), "depth 0 drops the executor: " + r);
   }
 }
