@@ -12,8 +12,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The agent's one class-file transformer: a hash lookup of the internal class name against the
- * site classes, so the classes a JVM loads cost one {@code HashMap.get} each and ByteBuddy is
- * first touched when a site's class actually loads ({@link Weaver}). A class is woven once per
+ * site classes, so the classes a JVM loads cost one {@code HashMap.get} each and the weaver (and
+ * its ASM) is first touched when a site's class actually loads ({@link Weaver}). A class is woven once per
  * class loader that defines it (a child-first or isolated loader gets its own copy woven).
  * Nothing it meets escapes: a failure leaves the class as it was and is reported.
  */
