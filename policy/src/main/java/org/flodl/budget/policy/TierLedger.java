@@ -84,16 +84,6 @@ public final class TierLedger {
   }
 
   /**
-   * Reserves {@code bytes} whatever the budget (observe mode keeps the books of what the
-   * application retains although nothing is declined). Returns the reservation.
-   */
-  public Reservation forceReserve(long bytes) {
-    long cost = Math.max(0, bytes);
-    held.addAndGet(cost);
-    return new Reservation(this, cost);
-  }
-
-  /**
    * Gives back bytes taken by {@link #reserve}. The caller guarantees once per reservation (a
    * {@link Reservation} does it for {@link #tryReserve}).
    */
