@@ -9,9 +9,9 @@ import org.flodl.budget.policy.probe.VramReading;
 /**
  * Returns the prefetch depth of one DJL epoch from numbers alone (no DJL, no probe): on a GPU the
  * seed's VRAM depth with its double-buffer floor, on the host the reader ring's slots from host
- * RAM (from the flow quarter of the stager split when the agent runs with {@code role=stager}, as
- * the sites-file prefetch sites do); either capped by the request under {@code prefetch=cap}, or at the epoch's batches under
- * {@code prefetch=auto}. Before the first step nothing is known of the model's activations, so the
+ * RAM (from the flow quarter of the stager split when a {@code role = stager} site splits the
+ * budget, as the sites-file prefetch sites do); either capped by the request under {@code
+ * prefetch=cap}, or at the epoch's batches under {@code prefetch=auto}. Before the first step nothing is known of the model's activations, so the
  * first epoch on a GPU holds back the whole headroom under the cap as its activation reserve
  * (only the floor can apply); from the second epoch the reserve is 0, as the seed's callers past
  * their first step pass it, because the probe's {@code used} now counts the activations.

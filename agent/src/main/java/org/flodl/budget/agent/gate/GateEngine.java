@@ -266,8 +266,8 @@ public final class GateEngine {
   }
 
   /**
-   * Returns the flow quarter of the host-RAM stager split when the agent runs with {@code
-   * role=stager} (what a host prefetch ring may take), empty otherwise.
+   * Returns the flow quarter of the host-RAM stager split when a {@code role = stager} site splits
+   * the budget (what a host prefetch ring may take), empty otherwise.
    */
   public OptionalLong stagerStreamBytes() {
     return budgets.stager() ? OptionalLong.of(budgets.streamBytes()) : OptionalLong.empty();

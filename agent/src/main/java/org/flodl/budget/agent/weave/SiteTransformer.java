@@ -76,7 +76,7 @@ public final class SiteTransformer implements ClassFileTransformer {
     }
     seen.add(className);
     try {
-      return Weaver.weave(loader, className, classfileBuffer, points, listener);
+      return Weaver.weave(className, classfileBuffer, points, listener);
     } catch (Throwable t) {
       for (WeavePoint p : points) {
         try {

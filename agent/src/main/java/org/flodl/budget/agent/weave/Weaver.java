@@ -45,7 +45,6 @@ final class Weaver {
 
   /** Returns the woven class file, or null when no point could be woven. */
   static byte[] weave(
-      ClassLoader loader,
       String internalName,
       byte[] original,
       List<WeavePoint> points,

@@ -120,8 +120,7 @@ class WeaverTest {
 
   @Test
   void aCovariantOverrideIsNotAmbiguousWithItsBridge() throws IOException {
-    byte[] out = Weaver.weave(getClass().getClassLoader(),
-        Covariant.class.getName().replace('.', '/'), bytes(Covariant.class),
+    byte[] out = Weaver.weave(Covariant.class.getName().replace('.', '/'), bytes(Covariant.class),
         List.of(new WeavePoint(0, "r", WeavePoint.Role.BATCH, Covariant.class.getName(), "get",
             List.of("java.lang.Object"), -1)), listener);
     assertNotNull(out, outcomes.toString());
@@ -144,8 +143,7 @@ class WeaverTest {
         new WeavePoint(5, "depth", WeavePoint.Role.DEPTH_RETURN, name, "depth", null, -1),
         new WeavePoint(6, "batch", WeavePoint.Role.BATCH, name, "batch", null, -1),
         new WeavePoint(300, "loop-release", WeavePoint.Role.RELEASE, name, "loop", null, -1));
-    byte[] woven = Weaver.weave(getClass().getClassLoader(), name.replace('.', '/'),
-        bytes(Shapes.class), points, listener);
+    byte[] woven = Weaver.weave(name.replace('.', '/'), bytes(Shapes.class), points, listener);
     assertNotNull(woven, outcomes.toString());
     assertEquals(8, outcomes.stream().filter(o -> o.startsWith("woven")).count(),
         outcomes.toString());
@@ -183,8 +181,8 @@ class WeaverTest {
   }
 
   private byte[] weave(WeavePoint... points) throws IOException {
-    return Weaver.weave(getClass().getClassLoader(), Target.class.getName().replace('.', '/'),
-        bytes(Target.class), List.of(points), listener);
+    return Weaver.weave(Target.class.getName().replace('.', '/'), bytes(Target.class),
+        List.of(points), listener);
   }
 
   private static WeavePoint point(String site, WeavePoint.Role role, String method,
