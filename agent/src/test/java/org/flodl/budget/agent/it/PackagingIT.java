@@ -60,4 +60,23 @@ class PackagingIT {
     assertTrue(Integer.parseInt(r.value("CACHED")) < 300, "and the agent still bounds the cache");
     assertTrue(r.stderr.contains("wove cache_admit"), r.toString());
   }
+
+  /**
+   * The jar carries the JNA the GPU probes use, nested and unrelocated, and the probes load it in
+   * a loader of their own: an application with no JNA gets a working one for the probes, and
+   * still sees none itself.
+   */
+  @ParameterizedTest
+  @EnumSource(Jdk.class)
+  void theProbesUseTheJnaTheJarCarriesAndTheApplicationSeesNone(Jdk jdk) throws Exception {
+    try (JarFile jar = new JarFile(ChildJvm.AGENT_JAR.toFile())) {
+      assertTrue(jar.getEntry("META-INF/flodl-budget/jna.jar") != null, "the nested JNA jar");
+    }
+    ChildJvm.Result r = ChildJvm.on("agent-jna", jdk).agent("mode=off")
+        .run("com.acme.it.AgentJnaApp");
+    assertEquals(0, r.exitCode, r.toString());
+    assertEquals("flodl-budget-jna", r.value("PROBE_JNA_LOADER"), r.toString());
+    assertEquals("5.17.0", r.value("PROBE_JNA_VERSION"), r.toString());
+    assertEquals("false", r.value("APP_SEES_JNA"), "nothing of JNA leaks to the application");
+  }
 }
