@@ -236,7 +236,8 @@ final class Weaver {
         return new Insert(point, false, -1, null, returns, m);
       case BATCH:
         if (m.name.equals("<init>") || returns.getSort() == Type.VOID) {
-          throw new WeaveException("batch site " + point.methodText() + " returns nothing to price");
+          throw new WeaveException(
+              "batch site " + point.methodText() + " returns nothing to price");
         }
         if (returns.getSort() != Type.OBJECT && returns.getSort() != Type.ARRAY) {
           throw new WeaveException("batch site " + point.methodText() + " returns a "
@@ -263,6 +264,7 @@ final class Weaver {
     final int access;
     final String name;
     final String descriptor;
+    private Type[] parameters;
 
     Method(int access, String name, String descriptor) {
       this.access = access;
@@ -282,8 +284,12 @@ final class Weaver {
       return (access & Opcodes.ACC_STATIC) != 0;
     }
 
+    /** Returns the parameter types, read from the descriptor once for all the points here. */
     Type[] parameters() {
-      return Type.getArgumentTypes(descriptor);
+      if (parameters == null) {
+        parameters = Type.getArgumentTypes(descriptor);
+      }
+      return parameters;
     }
 
     /** Returns the local variable slot of parameter {@code index}. */
