@@ -8,32 +8,45 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.Properties;
+import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
 import org.flodl.budget.agent.config.AgentConfig;
+import org.flodl.budget.agent.config.CacheAdmitSite;
 import org.flodl.budget.agent.config.ConfigException;
+import org.flodl.budget.agent.config.JdkTypes;
 import org.flodl.budget.agent.config.LogLevel;
 import org.flodl.budget.agent.config.Mode;
+import org.flodl.budget.agent.config.PrefetchDepthSite;
 import org.flodl.budget.agent.config.PrefetchPolicy;
+import org.flodl.budget.agent.config.Presets;
+import org.flodl.budget.agent.config.Scope;
 import org.flodl.budget.agent.config.Setting;
 import org.flodl.budget.agent.config.SiteSpec;
 import org.flodl.budget.agent.config.SitesFile;
 import org.flodl.budget.agent.control.AgentControl;
-import org.flodl.budget.agent.record.BudgetRecording;
+import org.flodl.budget.agent.djl.DjlCuda;
+import org.flodl.budget.agent.djl.DjlGate;
+import org.flodl.budget.agent.gate.DepthAdapter;
 import org.flodl.budget.agent.gate.Gate;
 import org.flodl.budget.agent.gate.GateEngine;
 import org.flodl.budget.agent.gate.HostShareSource;
 import org.flodl.budget.agent.gate.Log;
 import org.flodl.budget.agent.gate.Recorder;
+import org.flodl.budget.agent.record.BudgetRecording;
+import org.flodl.budget.agent.weave.PointBinder;
+import org.flodl.budget.agent.weave.Rule;
 import org.flodl.budget.agent.weave.SiteTransformer;
-import org.flodl.budget.agent.weave.WeavePoint;
+import org.flodl.budget.agent.weave.WeaveListener;
 import org.flodl.budget.events.ConfigurationEvent;
+import org.flodl.budget.events.InstrumentedEvent;
 import org.flodl.budget.policy.pricing.RetentionPricer;
 import org.flodl.budget.policy.probe.MemoryProbes;
 
 /**
  * What {@code premain} and {@code agentmain} do, in order: resolve the arguments, read the sites
- * file, bind each site's points to the gate, install the name-checking transformer (classes
+ * file and the presets, bind each site's rules to the gate, install the transformer (classes
  * already loaded are retransformed), and leave the rest (probes, periodic events, the MBean) to
  * the first woven class. A bad argument or an unreadable sites file is one line on stderr and the
  * agent stays off ({@code strict=true}: the start fails); anything else that goes wrong is one
@@ -62,18 +75,12 @@ final class Bootstrap {
         Log.info("mode=off: nothing installed");
         return;
       }
-      List<SiteSpec> specs = List.of();
-      if (config.sites().isPresent()) {
-        try {
-          SitesFile file = SitesFile.load(config.sites().get());
-          for (String w : file.warnings()) {
-            Log.warn(w);
-          }
-          specs = file.sites();
-        } catch (ConfigException e) {
-          refuse(e, config.strict(), attached);
-          return;
-        }
+      List<SiteSpec> specs;
+      try {
+        specs = sites(config);
+      } catch (ConfigException e) {
+        refuse(e, config.strict(), attached);
+        return;
       }
       if (started) {
         Log.warn("the agent is already running in this JVM; the new arguments are ignored");
@@ -90,6 +97,41 @@ final class Bootstrap {
         throw new StrictFailure("flodl-budget: the agent could not start (" + t + ")");
       }
     }
+  }
+
+  /**
+   * Returns the sites of the sites file, then of the presets asked for, then DJL's ({@code
+   * djl=on}), without conflicts; each problem is one line. Under {@code strict=true} any problem
+   * with the sites file, and a file with no usable site, fails the start.
+   */
+  static List<SiteSpec> sites(AgentConfig config) throws ConfigException {
+    List<SiteSpec> all = new ArrayList<>();
+    List<String> warnings = new ArrayList<>();
+    if (config.sites().isPresent()) {
+      SitesFile file = SitesFile.load(config.sites().get());
+      if (config.strict() && (!file.warnings().isEmpty() || file.sites().isEmpty())) {
+        String first = file.warnings().isEmpty()
+            ? "declares no usable site" : file.warnings().get(0).replace("flodl-budget: ", "");
+        throw new ConfigException(AgentConfig.SITES, "sites=" + config.sites().get() + ": "
+            + first);
+      }
+      warnings.addAll(file.warnings());
+      all.addAll(file.sites());
+    }
+    List<String> presets = new ArrayList<>(config.presets());
+    if (config.djl() && !presets.contains("djl")) {
+      presets.add("djl");
+    }
+    for (String p : presets) {
+      SitesFile preset = Presets.load(p);
+      warnings.addAll(preset.warnings());
+      all.addAll(preset.sites());
+    }
+    List<SiteSpec> kept = SitesFile.withoutConflicts(all, warnings);
+    for (String w : warnings) {
+      Log.warn(w);
+    }
+    return kept;
   }
 
   private static void install(
@@ -125,10 +167,11 @@ final class Bootstrap {
         config.heapMaxUsage(),
         config.vramMaxUsage(),
         hostShare(config.hostShare(), config.job()));
-    List<WeavePoint> points = bind(engine, specs);
+    DjlGate djl = new DjlGate(vramProbe == null || vramProbe.trim().equalsIgnoreCase("auto"));
+    List<Rule> rules = bind(engine, specs, djl);
     boolean stager = false;
     for (SiteSpec s : specs) {
-      stager |= s.isStager();
+      stager |= s.stager();
     }
     engine.stager(stager);
     Gate.install(engine);
@@ -140,25 +183,28 @@ final class Bootstrap {
         control.register();
       }
     });
-    Listener listener = new Listener();
-    SiteTransformer transformer = new SiteTransformer(points, listener);
+    SiteTransformer transformer = new SiteTransformer(rules, new PointBinder() {
+      @Override
+      public int bindSupertypeBody(Rule rule, String receiverType) {
+        return engine.bindForReceivers(rule.id(), receiverType);
+      }
+    }, new Listener(engine), Map.<String, Consumer<ClassLoader>>of(DjlCuda.CUDA_UTILS,
+        new Consumer<ClassLoader>() {
+          @Override
+          public void accept(ClassLoader loader) {
+            DjlCuda.seen(loader);
+          }
+        }));
+    transformer.instrumentation(inst);
     inst.addTransformer(transformer, true);
     warnMissingClasses(specs);
     retransformLoaded(inst, transformer);
-    if (config.djl()) {
-      // DJL hook: the built-in DataIterable site, no sites file needed (org.flodl.budget.agent.djl).
-      org.flodl.budget.agent.djl.Djl.install(inst, engine, config.vramProbe(), new Runnable() {
-        @Override
-        public void run() {
-          engine.start();
-        }
-      });
-    }
+    reportUnwovenAtExit(rules, transformer);
     if (attached) {
       engine.start();
     }
     Log.info("enforcing in mode=" + config.mode().label() + " with " + specs.size()
-        + " site(s) over " + transformer.classNames().size() + " class(es)");
+        + " site block(s), " + rules.size() + " weaving rule(s)");
   }
 
   /** Starts the {@code record=FILE} recording, written at exit; a failure is one line. */
@@ -176,45 +222,70 @@ final class Bootstrap {
     }
   }
 
-  /** Returns the weave points of every site, each bound to its gate id. */
-  static List<WeavePoint> bind(GateEngine engine, List<SiteSpec> specs) {
-    List<WeavePoint> points = new ArrayList<>();
+  /** Returns the weaving rules of every site, each bound to its gate point. */
+  static List<Rule> bind(GateEngine engine, List<SiteSpec> specs, DepthAdapter djl) {
+    List<Rule> rules = new ArrayList<>();
     for (SiteSpec s : specs) {
-      switch (s.kind()) {
-        case CACHE_ADMIT:
-          points.add(new WeavePoint(engine.bindCacheAdmit(s.name()), s.name(),
-              WeavePoint.Role.CACHE_ADMIT, s.className(), s.methodName(), s.parameterTypes(),
-              s.valueIndex()));
-          if (s.releaseClass() != null) {
-            points.add(new WeavePoint(engine.bindRelease(s.name()), s.name(),
-                WeavePoint.Role.RELEASE, s.releaseClass(), s.releaseMethod(), s.releaseParams(),
-                -1));
-          }
-          break;
-        case PREFETCH_DEPTH:
-          int id = engine.bindDepth(s.name(), s.device(), s.deviceIndex(), s.batchBytes());
-          boolean ret = s.depthIndex() == SiteSpec.RETURN;
-          points.add(new WeavePoint(id, s.name(),
-              ret ? WeavePoint.Role.DEPTH_RETURN : WeavePoint.Role.DEPTH_ARGUMENT,
-              s.className(), s.methodName(), s.parameterTypes(), ret ? -1 : s.depthIndex()));
-          if (s.batchClass() != null) {
-            points.add(new WeavePoint(engine.bindBatch(s.name()), s.name(), WeavePoint.Role.BATCH,
-                s.batchClass(), s.batchMethod(), null, -1));
-          }
-          break;
-        default:
-          Log.warn("site '" + s.name() + "': kind " + s.kind() + " is not handled; skipped");
+      boolean preset = s.origin().startsWith("preset ");
+      if (s instanceof CacheAdmitSite c) {
+        boolean returned = c.returned();
+        int id = engine.bindAdmit(c.name(), returned, c.isCallSite(), c.decline());
+        rules.add(new Rule(id, c.name(), returned ? Rule.Role.ADMIT_RETURN : Rule.Role.ADMIT_ARG,
+            c.method(), c.in(), returned ? -1 : c.value(),
+            c.decline() == null ? null : c.declineArgs(), -1, false, preset));
+        if (c.release() != null) {
+          rules.add(new Rule(engine.bindRelease(c.name()), c.name(), Rule.Role.RELEASE,
+              c.release(), companionScope(c.release().className(), c.in()), -1, null, -1, false,
+              preset));
+        }
+      } else if (s instanceof PrefetchDepthSite p) {
+        DepthAdapter adapter = p.adapter() != null ? djl : null;
+        int id = engine.bindDepth(p.name(), p.device(), p.deviceIndex(), p.batchBytes(), adapter);
+        rules.add(new Rule(id, p.name(),
+            p.returned() ? Rule.Role.DEPTH_RETURN : Rule.Role.DEPTH_ARG, p.method(), p.in(),
+            p.returned() ? -1 : p.depth(), null, p.executor(), adapter != null, preset));
+        if (p.batch() != null) {
+          rules.add(new Rule(engine.bindBatch(p.name()), p.name(), Rule.Role.BATCH, p.batch(),
+              companionScope(p.batch().className(), p.in()), -1, null, -1, false, preset));
+        }
       }
     }
-    return points;
+    return rules;
   }
 
+  /**
+   * Returns where a site's release or batch method is woven: its bodies (null) when it is the
+   * application's, else, for a JDK type, its calls anywhere in the classes {@code in} names.
+   */
+  private static Scope companionScope(String className, Scope in) {
+    if (in == null || !JdkTypes.isJdk(className)) {
+      return null;
+    }
+    return in.kind() == Scope.Kind.METHOD ? new Scope(Scope.Kind.CLASS, in.name(), null) : in;
+  }
+
+  /** Says at start which named classes are not on the class path (another loader may have them). */
   private static void warnMissingClasses(List<SiteSpec> specs) {
     for (SiteSpec s : specs) {
-      String resource = s.className().replace('.', '/') + ".class";
-      if (ClassLoader.getSystemResource(resource) == null) {
-        Log.warn("site '" + s.name() + "': class " + s.className() + " is not on the class path;"
-            + " nothing is woven unless another class loader defines it");
+      if (s.origin().startsWith("preset ")) {
+        continue;
+      }
+      List<String> named = new ArrayList<>();
+      named.add(s.in() != null && s.in().method() != null ? s.in().name()
+          : s.in() == null ? s.method().className() : null);
+      if (s instanceof CacheAdmitSite c && c.release() != null
+          && !JdkTypes.isJdk(c.release().className())) {
+        named.add(c.release().className());
+      }
+      if (s instanceof PrefetchDepthSite p && p.batch() != null
+          && !JdkTypes.isJdk(p.batch().className())) {
+        named.add(p.batch().className());
+      }
+      for (String n : named) {
+        if (n != null && ClassLoader.getSystemResource(n.replace('.', '/') + ".class") == null) {
+          Log.warn("site '" + s.block() + "': class " + n + " is not on the class path;"
+              + " nothing is woven there unless another class loader defines it");
+        }
       }
     }
   }
@@ -222,9 +293,12 @@ final class Bootstrap {
   private static void retransformLoaded(Instrumentation inst, SiteTransformer transformer) {
     List<Class<?>> loaded = new ArrayList<>();
     for (Class<?> c : inst.getAllLoadedClasses()) {
-      String name = c.getName();
-      if (transformer.targets(name.replace('.', '/')) && inst.isModifiableClass(c)) {
-        loaded.add(c);
+      try {
+        if (inst.isModifiableClass(c) && transformer.candidate(c)) {
+          loaded.add(c);
+        }
+      } catch (Throwable t) {
+        // a class whose hierarchy cannot be read is left as it is
       }
     }
     for (Class<?> c : loaded) {
@@ -234,6 +308,32 @@ final class Bootstrap {
         Log.warn("cannot retransform " + c.getName() + " (" + t + "); it stays as loaded");
       }
     }
+  }
+
+  /** At exit, one line per rule of the sites file that never wove anything. */
+  private static void reportUnwovenAtExit(List<Rule> rules, SiteTransformer transformer) {
+    List<Rule> own = new ArrayList<>();
+    for (Rule r : rules) {
+      if (!r.preset()) {
+        own.add(r);
+      }
+    }
+    if (own.isEmpty()) {
+      return;
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() {
+      @Override
+      public void run() {
+        Set<Integer> woven = transformer.wovenRules();
+        for (Rule r : own) {
+          if (!woven.contains(r.id())) {
+            Log.warn("site '" + r.site() + "': its " + r.role().label() + " at " + r.method()
+                + (r.scope() == null ? "" : " (calls in " + r.scope() + ")")
+                + " was never woven: no class it names loaded, or none declared it");
+          }
+        }
+      }
+    }, "flodl-budget-exit-report"));
   }
 
   private static DoubleSupplier hostShare(OptionalDouble configured, String job) {
@@ -293,25 +393,38 @@ final class Bootstrap {
     }
   }
 
-  /** Reports each weave outcome: one line (info when woven, warning when not) and an event. */
-  private static final class Listener implements org.flodl.budget.agent.weave.WeaveListener {
-    @Override
-    public void woven(String className, WeavePoint point) {
-      Log.info("wove " + point.role().name().toLowerCase(java.util.Locale.ROOT) + " of site '"
-          + point.site() + "' into " + point.methodText());
-      if (Recorder.on()) {
-        org.flodl.budget.events.InstrumentedEvent.emit(className, point.site(), "WOVEN",
-            point.role().name() + " " + point.methodText());
-      }
+  /**
+   * Reports each weave outcome: one line (info when woven, a warning when not) and an event; the
+   * engine starts (probe thread, periodic events) at the first class woven.
+   */
+  private static final class Listener implements WeaveListener {
+    private final GateEngine engine;
+
+    Listener(GateEngine engine) {
+      this.engine = engine;
     }
 
     @Override
-    public void failed(String className, WeavePoint point, String reason) {
-      Log.warn("site '" + point.site() + "': " + className + " loads unwoven: " + reason);
+    public void woven(String className, String loader, String site, String what) {
+      Log.info("wove site '" + site + "' into " + className + ": " + what);
       if (Recorder.on()) {
-        org.flodl.budget.events.InstrumentedEvent.emit(className, point.site(), "FAILED", reason);
+        InstrumentedEvent.emit(className, loader, site, "WOVEN", what);
+      }
+      engine.start();
+    }
+
+    @Override
+    public void failed(String className, String loader, String site, String reason,
+        boolean skipped) {
+      if (skipped) {
+        Log.warn("preset site '" + site + "': " + className + " is a version the preset does "
+            + "not recognise (" + reason + "); that part is not budgeted");
+      } else {
+        Log.warn("site '" + site + "': not woven into " + className + ": " + reason);
+      }
+      if (Recorder.on()) {
+        InstrumentedEvent.emit(className, loader, site, skipped ? "SKIPPED" : "FAILED", reason);
       }
     }
   }
-
 }

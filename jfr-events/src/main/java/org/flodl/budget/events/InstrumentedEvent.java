@@ -24,12 +24,17 @@ public final class InstrumentedEvent extends Event {
   @Description("The woven class")
   String className;
 
+  @Label("Class Loader")
+  @Description("The loader that defined the class: bootstrap, app (its class), or a class and id")
+  String classLoader;
+
   @Label("Site")
   @Description("The site the class was woven for: the sites-file block name, or djl")
   String site;
 
   @Label("Outcome")
-  @Description("What happened, as the agent's outcome name (e.g. WOVEN, FAILED)")
+  @Description("What happened: WOVEN, FAILED, SKIPPED (a preset met a version it does not know), "
+      + "PRICER_FAILED, DECLINE_FAILED")
   String outcome;
 
   @Label("Message")
@@ -37,10 +42,12 @@ public final class InstrumentedEvent extends Event {
   String message;
 
   /** Commits one weaving event when the event is enabled; a disabled event costs a branch. */
-  public static void emit(String className, String site, String outcome, String message) {
+  public static void emit(String className, String classLoader, String site, String outcome,
+      String message) {
     InstrumentedEvent event = new InstrumentedEvent();
     if (event.shouldCommit()) {
       event.className = className;
+      event.classLoader = classLoader;
       event.site = site;
       event.outcome = outcome;
       event.message = message;

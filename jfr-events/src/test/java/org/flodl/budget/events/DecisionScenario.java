@@ -87,7 +87,7 @@ final class DecisionScenario {
             ConfigurationEvent.emit("mode", "enforce", "DEFAULT");
             ConfigurationEvent.emit("heap_max_usage", "0.5", "AGENT_ARGS");
           });
-      InstrumentedEvent.emit("com.acme.data.SampleCache", SITE, "WOVEN", "put(Object,Object)");
+      InstrumentedEvent.emit("com.acme.data.SampleCache", "app", SITE, "WOVEN", "put(Object,Object)");
       s.decide();
       MemoryProbeEvent.register(
           e -> {

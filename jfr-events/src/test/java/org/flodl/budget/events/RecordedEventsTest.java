@@ -207,6 +207,7 @@ class RecordedEventsTest {
 
     RecordedEvent woven = named(InstrumentedEvent.NAME).get(0);
     assertEquals("com.acme.data.SampleCache", woven.getString("className"));
+    assertEquals("app", woven.getString("classLoader"));
     assertEquals("WOVEN", woven.getString("outcome"));
   }
 

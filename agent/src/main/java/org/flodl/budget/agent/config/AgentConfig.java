@@ -30,6 +30,7 @@ public final class AgentConfig {
   public static final String HOST_SHARE = "host_share";
   public static final String PREFETCH = "prefetch";
   public static final String SITES = "sites";
+  public static final String PRESETS = "presets";
   public static final String DJL = "djl";
   public static final String VRAM_PROBE = "vram_probe";
   public static final String RAM_PROBE = "ram_probe";
@@ -57,6 +58,7 @@ public final class AgentConfig {
     d.put(HOST_SHARE, "auto");
     d.put(PREFETCH, "cap");
     d.put(SITES, "");
+    d.put(PRESETS, "");
     d.put(DJL, "on");
     d.put(VRAM_PROBE, "auto");
     d.put(RAM_PROBE, "auto");
@@ -76,6 +78,7 @@ public final class AgentConfig {
   private final OptionalDouble hostShare;
   private final PrefetchPolicy prefetch;
   private final Optional<Path> sites;
+  private final List<String> presets;
   private final boolean djl;
   private final String vramProbe;
   private final String ramProbe;
@@ -95,6 +98,7 @@ public final class AgentConfig {
     this.hostShare = b.hostShare;
     this.prefetch = b.prefetch;
     this.sites = b.sites;
+    this.presets = b.presets;
     this.djl = b.djl;
     this.vramProbe = b.vramProbe;
     this.ramProbe = b.ramProbe;
@@ -216,6 +220,7 @@ public final class AgentConfig {
       case HOST_SHARE -> "auto or " + Values.FRACTION;
       case PREFETCH -> "cap or auto";
       case SITES -> "the path of a sites file";
+      case PRESETS -> "preset names separated by ':' (" + String.join(", ", Presets.NAMES) + ")";
       case DJL -> "on or off";
       case VRAM_PROBE -> Values.VRAM_PROBES;
       case RAM_PROBE -> Values.RAM_PROBES;
@@ -260,6 +265,14 @@ public final class AgentConfig {
   /** Returns the sites file path, as given (relative paths are relative to the JVM's directory). */
   public Optional<Path> sites() {
     return sites;
+  }
+
+  /**
+   * Returns the presets asked for, in order, without duplicates ({@code djl} is added by {@link
+   * #djl()}, not here).
+   */
+  public List<String> presets() {
+    return presets;
   }
 
   /** Returns whether DJL's data iteration is instrumented (default on). */
@@ -364,6 +377,7 @@ public final class AgentConfig {
     OptionalDouble hostShare;
     PrefetchPolicy prefetch;
     Optional<Path> sites;
+    List<String> presets;
     boolean djl;
     String vramProbe;
     String ramProbe;
@@ -385,6 +399,7 @@ public final class AgentConfig {
       hostShare = c.hostShare;
       prefetch = c.prefetch;
       sites = c.sites;
+      presets = c.presets;
       djl = c.djl;
       vramProbe = c.vramProbe;
       ramProbe = c.ramProbe;
@@ -431,6 +446,10 @@ public final class AgentConfig {
         case SITES -> {
           sites = text.isEmpty() ? Optional.empty() : Optional.of(Values.path(text));
           value = text;
+        }
+        case PRESETS -> {
+          presets = Values.presets(text);
+          value = String.join(":", presets);
         }
         case DJL -> {
           djl = Values.bool(text, "on", "off");

@@ -5,18 +5,27 @@ import java.util.List;
 
 /**
  * A method named in the sites file: {@code com.acme.Foo#put(java.lang.Object,int)}, {@code
- * com.acme.Foo#<init>}, {@code com.acme.Foo#evict}. {@code parameterTypes} is null when no
- * parameter list was written and empty for {@code ()}.
+ * com.acme.Foo#<init>}, {@code com.acme.Foo#evict}. {@code className} may name a class, an
+ * abstract class or an interface: the method is matched in the type and its subtypes. {@code
+ * parameterTypes} is null when no parameter list was written and empty for {@code ()}.
+ *
+ * @param className the binary name of the type, {@code java.util.Map} or {@code a.B$C}
+ * @param methodName the method's name, {@code <init>} for a constructor
+ * @param parameterTypes the parameter types as written ({@code int}, {@code byte[]}), or null
  */
-record MethodRef(String className, String methodName, List<String> parameterTypes) {
+public record MethodRef(String className, String methodName, List<String> parameterTypes) {
 
   static final String EXPECTED =
       "expected Class#method or Class#method(type,...), e.g. "
           + "com.acme.data.SampleCache#put(java.lang.Object,java.lang.Object) "
           + "or com.acme.data.Loader#<init>";
 
+  public MethodRef {
+    parameterTypes = parameterTypes == null ? null : List.copyOf(parameterTypes);
+  }
+
   /** Returns the method {@code text} names, or throws saying what was expected. */
-  static MethodRef parse(String text) {
+  public static MethodRef parse(String text) {
     int hash = text.indexOf('#');
     if (hash < 0 || hash != text.lastIndexOf('#')) {
       throw new IllegalArgumentException(EXPECTED);
@@ -49,10 +58,29 @@ record MethodRef(String className, String methodName, List<String> parameterType
     if (methodName.equals("<clinit>")) {
       throw new IllegalArgumentException("a static initializer cannot be a site: " + EXPECTED);
     }
-    if (!methodName.equals(SiteSpec.CONSTRUCTOR) && !identifier(methodName)) {
+    if (!methodName.equals(CONSTRUCTOR) && !identifier(methodName)) {
       throw new IllegalArgumentException("'" + methodName + "' is not a method name: " + EXPECTED);
     }
     return new MethodRef(className, methodName, params);
+  }
+
+  /** The method name of a constructor. */
+  public static final String CONSTRUCTOR = "<init>";
+
+  /** Returns whether this names a constructor. */
+  public boolean isConstructor() {
+    return CONSTRUCTOR.equals(methodName);
+  }
+
+  /** Returns the type's name in the JVM's internal form, {@code java/util/Map}. */
+  public String internalClassName() {
+    return className.replace('.', '/');
+  }
+
+  /** Returns {@code class#method} with {@code (params)} when given, as the sites file writes it. */
+  @Override
+  public String toString() {
+    return format(className, methodName, parameterTypes);
   }
 
   /** Returns {@code class#method} with {@code (params)} when given. */
@@ -80,7 +108,7 @@ record MethodRef(String className, String methodName, List<String> parameterType
     return dottedName(base) ? base + dims : null;
   }
 
-  private static boolean dottedName(String text) {
+  static boolean dottedName(String text) {
     if (text.isEmpty()) {
       return false;
     }
@@ -92,7 +120,7 @@ record MethodRef(String className, String methodName, List<String> parameterType
     return true;
   }
 
-  private static boolean identifier(String text) {
+  static boolean identifier(String text) {
     if (text.isEmpty() || !Character.isJavaIdentifierStart(text.charAt(0))) {
       return false;
     }

@@ -1,15 +1,20 @@
 package org.flodl.budget.agent.config;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.StringReader;
 import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -22,26 +27,41 @@ import java.util.TreeSet;
 import org.flodl.budget.policy.Sizes;
 
 /**
- * The sites file: Java properties, one {@code site.NAME.FIELD} block per call site, inline {@code
- * # comments} after values allowed. A file that cannot be read is a {@link ConfigException}; a bad
- * entry disables its own site only, with one warning line naming the site, the field and what was
- * expected, and every other site keeps working.
+ * The sites file: Java properties, one {@code site.BLOCK.FIELD} block per site, inline {@code #
+ * comments} after values allowed. Only a regular file of at most {@value #MAX_BYTES} bytes of text
+ * is read; anything else is a {@link ConfigException}. A bad block disables itself only, with one
+ * line naming the block, the field and what was expected, and every other block keeps working.
+ * Presets ({@link Presets}) are files of this same format.
  */
 public final class SitesFile {
+  /** The largest sites file read: a sites file is a few blocks, not megabytes. */
+  public static final int MAX_BYTES = 1 << 20;
+  /** At most this many lines about disabled blocks; the rest are counted in one more line. */
+  static final int MAX_BLOCK_LINES = 10;
+
   static final String KIND = "kind";
+  static final String NAME = "name";
   static final String METHOD = "method";
+  static final String IN = "in";
   static final String VALUE = "value";
   static final String RELEASE = "release";
+  static final String DECLINE = "decline";
+  static final String DECLINE_ARGS = "decline_args";
   static final String DEPTH = "depth";
+  static final String EXECUTOR = "executor";
   static final String BATCH = "batch";
   static final String BATCH_BYTES = "batch_bytes";
   static final String DEVICE = "device";
   static final String ROLE = "role";
+  static final String ADAPTER = "adapter";
 
-  private static final List<String> FIELDS =
-      List.of(KIND, METHOD, VALUE, RELEASE, DEPTH, BATCH, BATCH_BYTES, DEVICE, ROLE);
-  private static final Set<String> CACHE_ONLY = Set.of(VALUE, RELEASE);
-  private static final Set<String> PREFETCH_ONLY = Set.of(DEPTH, BATCH, BATCH_BYTES, DEVICE);
+  private static final List<String> FIELDS = List.of(KIND, NAME, METHOD, IN, VALUE, RELEASE,
+      DECLINE, DECLINE_ARGS, DEPTH, EXECUTOR, BATCH, BATCH_BYTES, DEVICE, ROLE, ADAPTER);
+  private static final Set<String> CACHE_ONLY = Set.of(VALUE, RELEASE, DECLINE, DECLINE_ARGS);
+  private static final Set<String> PREFETCH_ONLY =
+      Set.of(DEPTH, EXECUTOR, BATCH, BATCH_BYTES, DEVICE, ADAPTER);
+  /** The frameworks whose epochs and batches the agent reads its own way. */
+  static final Set<String> ADAPTERS = Set.of("djl");
 
   private final List<SiteSpec> sites;
   private final List<String> warnings;
@@ -54,49 +74,117 @@ public final class SitesFile {
   /**
    * Returns the sites of the file at {@code path} (UTF-8, or ISO-8859-1 when it is not UTF-8).
    *
-   * @throws ConfigException with key {@code sites} when the file cannot be read
+   * @throws ConfigException with key {@code sites} when the file is not a readable regular file
+   *     of text of at most {@value #MAX_BYTES} bytes
    */
   public static SitesFile load(Path path) throws ConfigException {
-    byte[] bytes;
+    return parse(text(path, MAX_BYTES), Text.clip(String.valueOf(path), 120));
+  }
+
+  /**
+   * Returns the text of {@code path}, read only if it is a regular file of at most {@code max}
+   * bytes: a FIFO, a device ({@code /dev/zero}) or a directory is refused before it is opened,
+   * so nothing blocks and nothing is read without end.
+   */
+  static String text(Path path, int max) throws ConfigException {
+    BasicFileAttributes attrs;
     try {
-      bytes = Files.readAllBytes(path);
+      attrs = Files.readAttributes(path, BasicFileAttributes.class);
     } catch (NoSuchFileException e) {
       throw unreadable(path, "no such file", e);
     } catch (AccessDeniedException e) {
       throw unreadable(path, "permission denied", e);
     } catch (IOException | RuntimeException e) {
-      String why = Files.isDirectory(path) ? "it is a directory" : String.valueOf(e.getMessage());
-      throw unreadable(path, why, e);
+      throw unreadable(path, String.valueOf(e.getMessage()), e);
     }
-    String text;
+    if (attrs.isDirectory()) {
+      throw unreadable(path, "it is a directory", null);
+    }
+    if (!attrs.isRegularFile()) {
+      throw unreadable(path, "not a regular file (a pipe, a device or a socket)", null);
+    }
+    if (attrs.size() > max) {
+      throw unreadable(path, "it is " + attrs.size() + " bytes, more than the " + max
+          + " a sites file may have", null);
+    }
+    byte[] bytes;
+    try (SeekableByteChannel in = Files.newByteChannel(path, StandardOpenOption.READ,
+        LinkOption.NOFOLLOW_LINKS)) {
+      bytes = readAtMost(in, max);
+    } catch (IOException | RuntimeException e) {
+      // NOFOLLOW_LINKS refuses a symbolic link: read it through its target, checked above.
+      try (InputStream in = Files.newInputStream(path)) {
+        bytes = in.readNBytes(max + 1);
+      } catch (AccessDeniedException denied) {
+        throw unreadable(path, "permission denied", denied);
+      } catch (IOException | RuntimeException again) {
+        throw unreadable(path, String.valueOf(again.getMessage()), again);
+      }
+    }
+    if (bytes.length > max) {
+      throw unreadable(path, "it is more than the " + max + " bytes a sites file may have", null);
+    }
+    if (!isText(bytes)) {
+      throw unreadable(path, "it is not text (it holds control bytes: a binary file?)", null);
+    }
     try {
-      text = StandardCharsets.UTF_8.newDecoder()
+      return StandardCharsets.UTF_8.newDecoder()
           .onMalformedInput(CodingErrorAction.REPORT)
           .onUnmappableCharacter(CodingErrorAction.REPORT)
           .decode(ByteBuffer.wrap(bytes))
           .toString();
     } catch (CharacterCodingException e) {
-      text = new String(bytes, StandardCharsets.ISO_8859_1);
+      return new String(bytes, StandardCharsets.ISO_8859_1);
     }
-    OrderedProperties props = new OrderedProperties();
-    try {
-      props.load(new StringReader(text));
-    } catch (IOException | IllegalArgumentException e) {
-      throw unreadable(path, "not a properties file (" + e.getMessage() + ")", e);
+  }
+
+  private static byte[] readAtMost(SeekableByteChannel in, int max) throws IOException {
+    ByteBuffer buf = ByteBuffer.allocate(max + 1);
+    while (buf.hasRemaining() && in.read(buf) >= 0) {
+      // read on: a regular file ends
     }
-    return parse(props, String.valueOf(path));
+    byte[] out = new byte[buf.position()];
+    buf.flip().get(out);
+    return out;
+  }
+
+  /** Returns whether {@code bytes} read as text: no NUL and no control bytes but tab, LF, CR, FF. */
+  static boolean isText(byte[] bytes) {
+    for (byte b : bytes) {
+      if (b >= 0 && b < 0x20 && b != '\t' && b != '\n' && b != '\r' && b != '\f') {
+        return false;
+      }
+      if (b == 0x7f) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static ConfigException unreadable(Path path, String why, Exception cause) {
+    String p = Text.clip(String.valueOf(path), 120);
     return new ConfigException(
         AgentConfig.SITES,
-        "cannot read sites file '" + path + "' (sites=" + path + "): " + why
+        "cannot read sites file '" + p + "' (sites=" + p + "): " + why
             + "; expected a readable Java properties file of site.NAME.FIELD entries",
         cause);
   }
 
+  /** Returns the sites of properties {@code text}, whose lines name {@code origin}. */
+  static SitesFile parse(String text, String origin) throws ConfigException {
+    OrderedProperties props = new OrderedProperties();
+    try {
+      props.load(new StringReader(text));
+    } catch (IOException | IllegalArgumentException e) {
+      throw new ConfigException(AgentConfig.SITES, "cannot read sites file '" + origin
+          + "': not a properties file (" + Text.clip(String.valueOf(e.getMessage()), 80) + ")",
+          e);
+    }
+    return parse(props, origin);
+  }
+
   /**
-   * Returns the sites of {@code props}, whose warnings name {@code origin} (usually the file's
+   * Returns the sites of {@code props}, whose lines name {@code origin} (usually the file's
    * path). Sites keep the file's order when loaded by {@link #load}, else their names' order.
    */
   public static SitesFile parse(Properties props, String origin) {
@@ -104,13 +192,14 @@ public final class SitesFile {
     Iterable<String> keys = props instanceof OrderedProperties ordered
         ? ordered.order
         : new TreeSet<>(props.stringPropertyNames());
-    if (props instanceof OrderedProperties ordered) {
-      for (String key : ordered.repeated) {
-        warnings.add(ConfigException.PREFIX + origin + ": '" + key
-            + "' is given more than once; the last value is used");
-      }
+    if (props instanceof OrderedProperties ordered && !ordered.repeated.isEmpty()) {
+      warnings.add(ConfigException.PREFIX + origin + ": " + ordered.repeated.size()
+          + " key(s) given more than once, the last value used (first: '"
+          + Text.clip(ordered.repeated.iterator().next(), 60) + "')");
     }
     Map<String, Map<String, String>> blocks = new LinkedHashMap<>();
+    int ignored = 0;
+    String firstIgnored = null;
     for (String key : keys) {
       String value = props.getProperty(key);
       if (value == null) {
@@ -118,24 +207,34 @@ public final class SitesFile {
       }
       int last = key.lastIndexOf('.');
       if (!key.startsWith("site.") || last <= "site.".length()) {
-        warnings.add(ConfigException.PREFIX + origin + ": ignored '" + key
-            + "': expected site.NAME.FIELD keys (fields: " + String.join(", ", FIELDS) + ")");
+        if (ignored++ == 0) {
+          firstIgnored = key;
+        }
         continue;
       }
       String name = key.substring("site.".length(), last);
       String field = key.substring(last + 1);
       blocks.computeIfAbsent(name, n -> new LinkedHashMap<>()).put(field, stripComment(value));
     }
+    if (ignored > 0) {
+      warnings.add(ConfigException.PREFIX + origin + ": ignored " + ignored + " key(s) that are "
+          + "not site.NAME.FIELD (first: '" + Text.clip(firstIgnored, 60) + "')");
+    }
     List<SiteSpec> sites = new ArrayList<>();
+    int disabled = 0;
     for (Map.Entry<String, Map<String, String>> block : blocks.entrySet()) {
       List<String> problems = new ArrayList<>();
-      SiteSpec site = site(block.getKey(), block.getValue(), problems);
+      SiteSpec site = site(block.getKey(), block.getValue(), origin, problems);
       if (problems.isEmpty() && site != null) {
         sites.add(site);
-      } else {
-        warnings.add(ConfigException.PREFIX + origin + ": site '" + block.getKey()
+      } else if (disabled++ < MAX_BLOCK_LINES) {
+        warnings.add(ConfigException.PREFIX + origin + ": site '" + Text.clip(block.getKey(), 60)
             + "' disabled: " + String.join("; ", problems));
       }
+    }
+    if (disabled > MAX_BLOCK_LINES) {
+      warnings.add(ConfigException.PREFIX + origin + ": " + (disabled - MAX_BLOCK_LINES)
+          + " more site(s) disabled");
     }
     if (blocks.isEmpty()) {
       warnings.add(ConfigException.PREFIX + origin
@@ -160,93 +259,201 @@ public final class SitesFile {
   }
 
   /** Returns the site of one block, or null, adding each problem found to {@code problems}. */
-  private static SiteSpec site(String name, Map<String, String> fields, List<String> problems) {
+  private static SiteSpec site(String block, Map<String, String> fields, String origin,
+      List<String> problems) {
     for (String field : fields.keySet()) {
       if (!FIELDS.contains(field)) {
-        problems.add("unknown field '" + field + "' (known: " + String.join(", ", FIELDS) + ")");
+        problems.add("unknown field '" + Text.clip(field, 40) + "' (known: "
+            + String.join(", ", FIELDS) + ")");
       }
     }
     String kindText = fields.get(KIND);
-    SiteSpec.Kind kind = null;
+    boolean cache;
     if (kindText == null || kindText.isEmpty()) {
       problems.add("kind is missing: expected cache-admit or prefetch-depth");
+      return null;
+    } else if (kindText.equalsIgnoreCase("cache-admit")) {
+      cache = true;
+    } else if (kindText.equalsIgnoreCase("prefetch-depth")) {
+      cache = false;
     } else {
-      kind = SiteSpec.Kind.fromLabel(kindText);
-      if (kind == null) {
-        problems.add("kind '" + kindText + "': expected cache-admit or prefetch-depth");
-      }
-    }
-    MethodRef method = methodRef(fields, METHOD, true, problems);
-    if (kind == null) {
+      problems.add("kind '" + Text.clip(kindText, 40)
+          + "': expected cache-admit or prefetch-depth");
       return null;
     }
-    Set<String> notHere = kind == SiteSpec.Kind.CACHE_ADMIT ? PREFETCH_ONLY : CACHE_ONLY;
-    for (String field : FIELDS) {
-      if (fields.containsKey(field) && notHere.contains(field)) {
-        problems.add(field + " applies to "
-            + (kind == SiteSpec.Kind.CACHE_ADMIT ? "prefetch-depth" : "cache-admit")
-            + " sites only: expected no " + field + " on a " + kind.label() + " site");
+    String name = fields.getOrDefault(NAME, block);
+    if (!name.matches("[\\p{L}\\p{N}_.:-]{1,64}")) {
+      problems.add("name '" + Text.clip(name, 40) + "': expected letters, digits and . _ : -"
+          + " (at most 64)");
+    }
+    MethodRef method = methodRef(fields, METHOD, true, problems);
+    Scope in = null;
+    String inText = fields.get(IN);
+    if (inText != null) {
+      try {
+        in = Scope.parse(inText);
+      } catch (IllegalArgumentException e) {
+        problems.add("in '" + Text.clip(inText, 80) + "': " + e.getMessage());
       }
     }
+    Set<String> notHere = cache ? PREFETCH_ONLY : CACHE_ONLY;
+    for (String field : FIELDS) {
+      if (fields.containsKey(field) && notHere.contains(field)) {
+        problems.add(field + " applies to " + (cache ? "prefetch-depth" : "cache-admit")
+            + " sites only: expected no " + field + " on a "
+            + (cache ? "cache-admit" : "prefetch-depth") + " site");
+      }
+    }
+    boolean stager = false;
     String role = fields.get(ROLE);
     if (role != null) {
       if (role.equalsIgnoreCase(SiteSpec.STAGER)) {
-        role = SiteSpec.STAGER;
+        stager = true;
       } else {
-        problems.add("role '" + role + "': expected stager (or no role)");
+        problems.add("role '" + Text.clip(role, 40) + "': expected stager (or no role)");
       }
     }
-    int valueIndex = SiteSpec.UNUSED;
-    int depthIndex = SiteSpec.UNUSED;
-    MethodRef release = null;
-    MethodRef batch = null;
+    if (method != null) {
+      woven(METHOD, method, in, problems);
+    }
+    if (in != null) {
+      String inClass = in.kind() == Scope.Kind.METHOD || in.kind() == Scope.Kind.CLASS
+          ? in.name() : in.name() + ".X";
+      if (JdkTypes.isAgent(inClass)) {
+        problems.add("in '" + in + "' names the agent's own classes, which are never woven");
+      } else if (JdkTypes.isJdk(inClass)) {
+        problems.add("in '" + in + "' names JDK code, which is never woven: name the "
+            + "application code that calls " + (method == null ? "the method" : method));
+      }
+    }
+    if (cache) {
+      return cacheAdmit(block, name, fields, method, in, stager, origin, problems);
+    }
+    return prefetchDepth(block, name, fields, method, in, stager, origin, problems);
+  }
+
+  private static SiteSpec cacheAdmit(String block, String name, Map<String, String> fields,
+      MethodRef method, Scope in, boolean stager, String origin, List<String> problems) {
+    if (method != null && method.isConstructor()) {
+      problems.add("method '" + fields.get(METHOD) + "' is a constructor: expected a method, "
+          + "since a declined cache-admit skips the call and a constructor cannot be skipped");
+    }
+    int value = index(fields, VALUE, true, method, problems);
+    MethodRef release = methodRef(fields, RELEASE, false, problems);
+    if (release != null) {
+      woven(RELEASE, release, in, problems);
+      if (method != null && sameMethod(release, method)) {
+        problems.add("release '" + release + "' is the site's own method: every admission "
+            + "would be released as it is made; name the method that evicts");
+      }
+    }
+    MethodRef decline = methodRef(fields, DECLINE, false, problems);
+    if (decline != null && decline.isConstructor()) {
+      problems.add("decline '" + decline + "' is a constructor: expected the method that "
+          + "evicts a key, e.g. com.github.benmanes.caffeine.cache.Cache#invalidate(java.lang.Object)");
+    }
+    List<Integer> declineArgs = null;
+    String argsText = fields.get(DECLINE_ARGS);
+    if (argsText != null) {
+      if (decline == null) {
+        problems.add("decline_args without decline: expected decline = Type#method(types)");
+      }
+      declineArgs = indices(argsText, method, problems);
+    }
+    if (problems.isEmpty() && method != null && decline != null && declineArgs == null
+        && method.parameterTypes() != null && method.parameterTypes().isEmpty()) {
+      problems.add("decline needs an argument (decline_args, default 0, the key), and "
+          + method + " takes none");
+    }
+    if (!problems.isEmpty() || method == null) {
+      return null;
+    }
+    return new CacheAdmitSite(block, name, method, in, value, release, decline, declineArgs,
+        stager, origin);
+  }
+
+  private static SiteSpec prefetchDepth(String block, String name, Map<String, String> fields,
+      MethodRef method, Scope in, boolean stager, String origin, List<String> problems) {
+    int depth = index(fields, DEPTH, true, method, problems);
+    if (depth == SiteSpec.RETURN && method != null && method.isConstructor()) {
+      problems.add("depth 'return' on a constructor, which returns nothing: "
+          + "expected a 0-based argument index");
+    }
+    int executor = PrefetchDepthSite.NO_EXECUTOR;
+    if (fields.containsKey(EXECUTOR)) {
+      executor = index(fields, EXECUTOR, false, method, problems);
+      if (in != null) {
+        problems.add("executor applies to method sites only (no in = ...)");
+      }
+      if (executor == depth && executor >= 0) {
+        problems.add("executor " + executor + " is the depth argument too");
+      }
+    }
+    MethodRef batch = methodRef(fields, BATCH, false, problems);
+    if (batch != null) {
+      woven(BATCH, batch, in, problems);
+    }
     long batchBytes = 0;
+    String bytes = fields.get(BATCH_BYTES);
+    if (bytes != null) {
+      try {
+        batchBytes = Sizes.parse(bytes);
+        if (batchBytes <= 0) {
+          problems.add("batch_bytes '" + bytes + "': expected a size above 0, e.g. 16384 or 16K");
+        }
+      } catch (IllegalArgumentException e) {
+        problems.add("batch_bytes '" + Text.clip(bytes, 40)
+            + "': expected a size, e.g. 16384 or 16K");
+      }
+    }
     String device = "cpu";
-    if (kind == SiteSpec.Kind.CACHE_ADMIT) {
-      if (method != null && method.methodName().equals(SiteSpec.CONSTRUCTOR)) {
-        problems.add("method '" + fields.get(METHOD) + "' is a constructor: expected a method, "
-            + "since a declined cache-admit skips the call and a constructor cannot be skipped");
+    String deviceText = fields.get(DEVICE);
+    if (deviceText != null) {
+      device = device(deviceText);
+      if (device == null) {
+        problems.add("device '" + Text.clip(deviceText, 40)
+            + "': expected cpu or cuda:N, e.g. cuda:0");
       }
-      valueIndex = index(fields, VALUE, false, method, problems);
-      release = methodRef(fields, RELEASE, false, problems);
-    } else {
-      depthIndex = index(fields, DEPTH, true, method, problems);
-      batch = methodRef(fields, BATCH, false, problems);
-      if (batch != null && batch.parameterTypes() != null) {
-        problems.add("batch '" + fields.get(BATCH)
-            + "': expected Class#method without a parameter list, e.g. com.acme.data.Loader#next");
-      }
-      String bytes = fields.get(BATCH_BYTES);
-      if (bytes != null) {
-        try {
-          batchBytes = Sizes.parse(bytes);
-          if (batchBytes <= 0) {
-            problems.add("batch_bytes '" + bytes + "': expected a size above 0, e.g. 16384 or 16K");
-          }
-        } catch (IllegalArgumentException e) {
-          problems.add("batch_bytes '" + bytes + "': expected a size, e.g. 16384 or 16K");
-        }
-      }
-      String deviceText = fields.get(DEVICE);
-      if (deviceText != null) {
-        device = device(deviceText);
-        if (device == null) {
-          problems.add("device '" + deviceText + "': expected cpu or cuda:N, e.g. cuda:0");
-        }
+    }
+    String adapter = fields.get(ADAPTER);
+    if (adapter != null) {
+      adapter = adapter.toLowerCase(Locale.ROOT);
+      if (!ADAPTERS.contains(adapter)) {
+        problems.add("adapter '" + Text.clip(adapter, 40) + "': expected djl (or no adapter)");
+      } else if (in != null) {
+        problems.add("adapter applies to method sites only (no in = ...)");
       }
     }
     if (!problems.isEmpty() || method == null) {
       return null;
     }
-    return new SiteSpec(
-        name, kind, method.className(), method.methodName(), method.parameterTypes(),
-        valueIndex, depthIndex,
-        release == null ? null : release.className(),
-        release == null ? null : release.methodName(),
-        release == null ? null : release.parameterTypes(),
-        batch == null ? null : batch.className(),
-        batch == null ? null : batch.methodName(),
-        batchBytes, device, role);
+    return new PrefetchDepthSite(block, name, method, in, depth, batch, batchBytes, device,
+        executor, adapter, stager, origin);
+  }
+
+  /**
+   * Adds a problem when {@code ref} would weave what is never woven: a JDK type's bodies (reached
+   * only as calls, with {@code in}), the agent's own classes.
+   */
+  private static void woven(String field, MethodRef ref, Scope in, List<String> problems) {
+    String type = ref.className();
+    if (JdkTypes.isAgent(type)) {
+      problems.add(field + " '" + ref + "' is in the agent itself, whose classes are never woven");
+      return;
+    }
+    boolean called = field.equals(METHOD) ? in != null : in != null;
+    if (JdkTypes.isJdk(type) && !called) {
+      problems.add(field + " '" + ref + "' is a JDK method, whose bodies are never woven: "
+          + "budget the calls to it with in = the application code that makes them, e.g. "
+          + "in = com.acme.data.Dataset#get(int)");
+    }
+  }
+
+  /** Returns whether two references name the same method (same type, name and parameters). */
+  static boolean sameMethod(MethodRef a, MethodRef b) {
+    return a.className().equals(b.className()) && a.methodName().equals(b.methodName())
+        && (a.parameterTypes() == null || b.parameterTypes() == null
+            || a.parameterTypes().equals(b.parameterTypes()));
   }
 
   private static MethodRef methodRef(
@@ -261,12 +468,36 @@ public final class SitesFile {
     try {
       return MethodRef.parse(text);
     } catch (IllegalArgumentException e) {
-      problems.add(field + " '" + text + "': " + e.getMessage());
+      problems.add(field + " '" + Text.clip(text, 80) + "': " + e.getMessage());
       return null;
     }
   }
 
-  /** Returns the argument index of {@code field} ({@code return} when allowed), or UNUSED. */
+  /** Returns the comma-separated argument indices of {@code text}, checked against the method. */
+  private static List<Integer> indices(String text, MethodRef method, List<String> problems) {
+    List<Integer> out = new ArrayList<>();
+    for (String part : text.split(",", -1)) {
+      String p = part.trim();
+      int i;
+      try {
+        i = Integer.parseInt(p);
+      } catch (NumberFormatException e) {
+        i = -1;
+      }
+      int n = method == null || method.parameterTypes() == null
+          ? Integer.MAX_VALUE : method.parameterTypes().size();
+      if (i < 0 || i >= n) {
+        problems.add("decline_args '" + Text.clip(text, 40) + "': expected comma-separated "
+            + "0-based argument indices of the site's method" + (n == Integer.MAX_VALUE ? ""
+                : " (0 to " + (n - 1) + ")"));
+        return null;
+      }
+      out.add(i);
+    }
+    return out;
+  }
+
+  /** Returns the argument index of {@code field} ({@code return} when allowed), or -2. */
   private static int index(Map<String, String> fields, String field, boolean allowReturn,
       MethodRef method, List<String> problems) {
     String expected = allowReturn
@@ -275,14 +506,9 @@ public final class SitesFile {
     String text = fields.get(field);
     if (text == null || text.isEmpty()) {
       problems.add(field + " is missing: " + expected);
-      return SiteSpec.UNUSED;
+      return -2;
     }
     if (allowReturn && text.equalsIgnoreCase("return")) {
-      if (method != null && method.methodName().equals(SiteSpec.CONSTRUCTOR)) {
-        problems.add(field + " 'return' on a constructor, which returns nothing: "
-            + "expected a 0-based argument index");
-        return SiteSpec.UNUSED;
-      }
       return SiteSpec.RETURN;
     }
     int index;
@@ -292,8 +518,8 @@ public final class SitesFile {
       index = -1;
     }
     if (index < 0) {
-      problems.add(field + " '" + text + "': " + expected);
-      return SiteSpec.UNUSED;
+      problems.add(field + " '" + Text.clip(text, 40) + "': " + expected);
+      return -2;
     }
     if (method != null && method.parameterTypes() != null
         && index >= method.parameterTypes().size()) {
@@ -306,7 +532,7 @@ public final class SitesFile {
       }
       problems.add(field + " '" + text + "': the method takes " + n + " argument"
           + (n == 1 ? "" : "s") + ": " + expectedHere);
-      return SiteSpec.UNUSED;
+      return -2;
     }
     return index;
   }
@@ -324,6 +550,45 @@ public final class SitesFile {
       }
     }
     return null;
+  }
+
+  /**
+   * Returns {@code sites} without the blocks that budget a method an earlier block already
+   * budgets (two sites on one method would each book its values), adding one line per refused
+   * block to {@code warnings}. Blocks that share a {@code name} must share a kind.
+   */
+  public static List<SiteSpec> withoutConflicts(List<SiteSpec> sites, List<String> warnings) {
+    List<SiteSpec> kept = new ArrayList<>();
+    Map<String, String> kinds = new LinkedHashMap<>();
+    for (SiteSpec s : sites) {
+      String conflict = null;
+      for (SiteSpec k : kept) {
+        if (sameMethod(s.method(), k.method()) && String.valueOf(s.in())
+            .equals(String.valueOf(k.in()))) {
+          conflict = "it budgets " + s.method() + (s.in() == null ? "" : " in " + s.in())
+              + " as site '" + k.block() + "' (" + k.origin() + ") already does; one site per"
+              + " method, or each value would be booked twice";
+          break;
+        }
+        if (s instanceof CacheAdmitSite c && c.release() != null && k instanceof CacheAdmitSite o
+            && sameMethod(c.release(), o.method())) {
+          conflict = "its release " + c.release() + " is the method site '" + k.block()
+              + "' admits at";
+          break;
+        }
+      }
+      String kind = kinds.putIfAbsent(s.name(), s.kind());
+      if (conflict == null && kind != null && !kind.equals(s.kind())) {
+        conflict = "name '" + s.name() + "' is a " + kind + " site already";
+      }
+      if (conflict != null) {
+        warnings.add(ConfigException.PREFIX + s.origin() + ": site '" + s.block()
+            + "' disabled: " + conflict);
+      } else {
+        kept.add(s);
+      }
+    }
+    return kept;
   }
 
   /** Returns the sites that parsed, in order. */

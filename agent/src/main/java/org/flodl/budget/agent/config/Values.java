@@ -21,7 +21,11 @@ final class Values {
   static final String VRAM_PROBES =
       "auto, jcuda, cuda, nvml, none or fixed:USED/TOTAL (e.g. fixed:5592M/6360465408)";
   static final String RAM_PROBES = "auto, proc, mxbean or fixed:AVAILABLE (e.g. fixed:2G)";
-  static final String DURATION = "a positive duration like 500ms, 2s or 1m";
+  static final String DURATION = "a duration from 10ms to 1h, like 500ms, 2s or 1m";
+  /** The shortest and longest probe interval: a tighter loop only burns a core, a longer one
+   * leaves the budgets blind for longer than any epoch. */
+  static final Duration MIN_DURATION = Duration.ofMillis(10);
+  static final Duration MAX_DURATION = Duration.ofHours(1);
 
   private static final Pattern DECIMAL =
       Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?|[+-]?(NaN|Infinity)");
@@ -125,16 +129,49 @@ final class Values {
     if (!m.matches()) {
       throw new IllegalArgumentException("expected " + DURATION);
     }
-    long n = Long.parseLong(m.group(1));
+    long n;
+    try {
+      n = Long.parseLong(m.group(1));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("expected " + DURATION);
+    }
+    long max = switch (m.group(2).toLowerCase(Locale.ROOT)) {
+      case "ms" -> MAX_DURATION.toMillis();
+      case "s" -> MAX_DURATION.toSeconds();
+      default -> MAX_DURATION.toMinutes();
+    };
+    if (n > max) {
+      throw new IllegalArgumentException("expected " + DURATION + " (" + text + " is longer)");
+    }
     Duration d = switch (m.group(2).toLowerCase(Locale.ROOT)) {
       case "ms" -> Duration.ofMillis(n);
       case "s" -> Duration.ofSeconds(n);
       default -> Duration.ofMinutes(n);
     };
-    if (d.isZero()) {
-      throw new IllegalArgumentException("expected " + DURATION);
+    if (d.compareTo(MIN_DURATION) < 0) {
+      throw new IllegalArgumentException("expected " + DURATION + " (" + text + " is shorter)");
     }
     return d;
+  }
+
+  /** Returns the preset names of {@code text} ({@code caffeine:guava}), each once, in order. */
+  static java.util.List<String> presets(String text) {
+    java.util.List<String> names = new java.util.ArrayList<>();
+    if (text.isEmpty()) {
+      return java.util.List.of();
+    }
+    for (String part : text.split(":", -1)) {
+      String name = part.trim().toLowerCase(Locale.ROOT);
+      if (!Presets.exists(name)) {
+        throw new IllegalArgumentException("expected preset names separated by ':' ("
+            + either(Presets.NAMES.toArray(new String[0])) + "), e.g. caffeine:guava; '"
+            + Text.clip(part.trim(), 40) + "' is none of them");
+      }
+      if (!names.contains(name)) {
+        names.add(name);
+      }
+    }
+    return java.util.List.copyOf(names);
   }
 
   /** Returns {@code text} as a file path. */

@@ -13,8 +13,8 @@ import org.flodl.budget.policy.probe.VramReading;
  * reading ({@code -Dai.djl.util.cuda.fork=true}). Returns null whenever it cannot answer; the
  * agent's own probe chain then reads.
  */
-final class DjlCuda {
-  static final String CUDA_UTILS = "ai/djl/util/cuda/CudaUtils";
+public final class DjlCuda {
+  public static final String CUDA_UTILS = "ai/djl/util/cuda/CudaUtils";
   private static volatile WeakReference<ClassLoader> loader;
   private static volatile Method[] methods;
   private static volatile boolean broken;
@@ -22,7 +22,7 @@ final class DjlCuda {
   private DjlCuda() {}
 
   /** Notes the loader that defined DJL's CudaUtils (the transformer saw it load). */
-  static void seen(ClassLoader definingLoader) {
+  public static void seen(ClassLoader definingLoader) {
     if (definingLoader != null) {
       loader = new WeakReference<>(definingLoader);
     }

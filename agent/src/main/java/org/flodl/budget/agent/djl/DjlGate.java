@@ -7,6 +7,7 @@ import java.util.OptionalLong;
 import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.flodl.budget.agent.djl.DjlReflection.DeviceRef;
+import org.flodl.budget.agent.gate.DepthAdapter;
 import org.flodl.budget.agent.gate.GateEngine;
 import org.flodl.budget.agent.gate.Log;
 import org.flodl.budget.agent.gate.Recorder;
@@ -17,33 +18,32 @@ import org.flodl.budget.policy.probe.MemorySnapshot;
 import org.flodl.budget.policy.probe.VramReading;
 
 /**
- * What the advice woven into DJL's {@code DataIterable} calls: {@link #epoch} at each
- * constructor (the epoch boundary: probes refreshed, the depth decided for the iterable's device,
- * {@code PrefetchDepth} and, on the host, {@code RingSlots} recorded), {@link #batch} at each
- * {@code fetch} of every subtype (the batch priced for the next epoch of its dataset) and {@link
- * #constructed} after each constructor (a subtype that overrides {@code fetch} gets it woven).
- * Arguments are plain Objects: the agent never links against DJL. Nothing escapes: on any failure
- * the application's own arguments stand.
+ * The {@code djl} preset's adapter ({@code adapter = djl}): at each {@code DataIterable}
+ * constructor (the epoch boundary) it refreshes the probes, decides the depth for the iterable's
+ * device from its dataset, sampler and device arguments, and records {@code PrefetchDepth} and, on
+ * the host, {@code RingSlots}; at each {@code fetch} of every subtype it prices the batch for the
+ * next epoch of its dataset. Arguments are plain Objects: the agent never links against DJL.
+ * DataIterable's constructor takes {@code (dataset 0, manager 1, sampler 2, ..., executor 7,
+ * preFetchNumber 8, device 9)}.
  */
-public final class DjlGate {
-  /** What {@link #epoch} returns when the depth is 0: pass a null executor (synchronous). */
-  public static final int DROP_EXECUTOR = -1;
+public final class DjlGate implements DepthAdapter {
   /** The site name the events carry. */
   public static final String SITE = "djl";
+  private static final int DATASET = 0;
+  private static final int MANAGER = 1;
+  private static final int SAMPLER = 2;
+  private static final int EXECUTOR = 7;
+  private static final int DEVICE = 9;
 
-  private static volatile GateEngine engine;
-  private static volatile boolean djlProbe;
-  private static final Map<Object, DatasetState> DATASETS =
+  private final boolean djlProbe;
+  private final Map<Object, DatasetState> datasets =
       Collections.synchronizedMap(new WeakHashMap<>());
   private static final DatasetState UNKNOWN = new DatasetState();
-  private static volatile Last last = new Last(null, UNKNOWN);
+  private volatile Last last = new Last(null, UNKNOWN);
 
-  private DjlGate() {}
-
-  /** Installs the engine the DJL advice reaches; {@code djlProbe}: vram_probe=auto. */
-  static void install(GateEngine newEngine, boolean useDjlProbe) {
-    djlProbe = useDjlProbe;
-    engine = newEngine;
+  /** Returns the adapter; {@code djlProbe}: vram_probe=auto lets DJL's CUDA bindings answer. */
+  public DjlGate(boolean djlProbe) {
+    this.djlProbe = djlProbe;
   }
 
   /** Per dataset: the largest batch priced this epoch, the price decisions use, epochs seen. */
@@ -56,7 +56,7 @@ public final class DjlGate {
   /** A one-entry cache of the last dataset's state (batches of one dataset come in runs). */
   private record Last(WeakReference<Object> dataset, DatasetState state) {}
 
-  static DatasetState state(Object dataset) {
+  DatasetState state(Object dataset) {
     if (dataset == null) {
       return UNKNOWN;
     }
@@ -64,35 +64,25 @@ public final class DjlGate {
     if (l.dataset() != null && l.dataset().get() == dataset) {
       return l.state();
     }
-    DatasetState s = DATASETS.computeIfAbsent(dataset, k -> new DatasetState());
+    DatasetState s = datasets.computeIfAbsent(dataset, k -> new DatasetState());
     last = new Last(new WeakReference<>(dataset), s);
     return s;
   }
 
   /**
-   * Returns the prefetch number to construct the epoch's iterable with, or {@link
-   * #DROP_EXECUTOR} when the decision is 0 and the iterable must run without its executor (a
-   * prefetch number of 0 with an executor makes DJL yield empty epochs).
+   * Returns the prefetch number to construct the epoch's iterable with; 0 means run without the
+   * executor (the woven code then passes a null executor and keeps the request: a prefetch number
+   * of 0 with an executor makes DJL yield empty epochs).
    */
-  public static int epoch(Object dataset, Object manager, Object sampler, boolean hasExecutor,
-      int prefetch, Object device) {
-    GateEngine e = engine;
-    if (e == null) {
+  @Override
+  public int depth(GateEngine e, int prefetch, Object[] args) {
+    if (args == null || args.length <= DEVICE) {
       return prefetch;
     }
-    try {
-      return decide(e, dataset, manager, sampler, hasExecutor, prefetch, device);
-    } catch (Throwable t) {
-      Log.warnOnce("djl-epoch", "DJL: the epoch decision failed (" + t
-          + "); the DataIterable runs as constructed");
-      return prefetch;
-    }
-  }
-
-  private static int decide(GateEngine e, Object dataset, Object manager, Object sampler,
-      boolean hasExecutor, int prefetch, Object device) {
-    DeviceRef dev = DjlReflection.device(device, manager);
-    long batchSize = DjlReflection.batchSize(sampler);
+    boolean hasExecutor = args[EXECUTOR] != null;
+    DeviceRef dev = DjlReflection.device(args[DEVICE], args[MANAGER]);
+    long batchSize = DjlReflection.batchSize(args[SAMPLER]);
+    Object dataset = args[DATASET];
     long size = DjlReflection.datasetSize(dataset);
     long epochBatches = size > 0 && batchSize > 0 ? (size + batchSize - 1) / batchSize : -1;
     DatasetState st = state(dataset);
@@ -147,38 +137,23 @@ public final class DjlGate {
           + "), requested " + requested + ", depth " + applied + " (" + d.depth().reason() + ")"
           + (vram != null ? ", vram probe " + vram.probe() : ""));
     }
-    if (e.mode() == GateEngine.Mode.OBSERVE || !hasExecutor) {
-      return prefetch;
-    }
-    return applied == 0 ? DROP_EXECUTOR : applied;
+    return e.observing() || !hasExecutor ? prefetch : applied;
   }
 
   /** Prices a batch that {@code fetch} returned on {@code iterable} (any DataIterable subtype). */
-  public static void batch(Object iterable, Object batch) {
-    if (engine == null || batch == null) {
+  @Override
+  public void batch(GateEngine e, Object iterable, Object batch) {
+    if (batch == null) {
       return;
     }
     try {
       long bytes = DjlReflection.batchBytes(batch);
       if (bytes > 0) {
-        engine.consumed(); // host_share=auto: this rank's consumption, a batch a unit
+        e.consumed(); // host_share=auto: this rank's consumption, a batch a unit
         state(DjlReflection.datasetOf(iterable)).epochMax.accumulateAndGet(bytes, Math::max);
       }
     } catch (Throwable t) {
       Log.warnOnce("djl-batch", "DJL: pricing a batch failed (" + t + "); batches unpriced");
-    }
-  }
-
-  /** After a constructor: a subtype that overrides {@code fetch} gets its {@code fetch} woven. */
-  public static void constructed(Object iterable) {
-    if (engine == null || iterable == null) {
-      return;
-    }
-    try {
-      Djl.checkSubtype(iterable.getClass());
-    } catch (Throwable t) {
-      Log.warnOnce("djl-subtype", "DJL: checking " + iterable.getClass().getName()
-          + " failed (" + t + ")");
     }
   }
 }

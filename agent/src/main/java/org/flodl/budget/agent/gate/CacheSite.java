@@ -19,14 +19,19 @@ final class CacheSite {
   private static final int RELEASED_BYTES = 6;
 
   private final String name;
-  private final Budgets budgets;
+  private final int index;
   private final Tally tally = new Tally(7);
   private final AtomicBoolean pricerFailed = new AtomicBoolean();
   private volatile Tier lastTier = Tier.HEAP;
 
-  CacheSite(String name, Budgets budgets) {
+  CacheSite(String name, int index) {
     this.name = name;
-    this.budgets = budgets;
+    this.index = index;
+  }
+
+  /** Returns the site's index among the cache-admit sites (its nesting counter, per thread). */
+  int index() {
+    return index;
   }
 
   /** Returns the site's name in the sites file. */

@@ -12,14 +12,22 @@ final class DepthSite {
   private final String device;
   private final int deviceIndex;
   private final long fixedBatchBytes;
+  private final DepthAdapter adapter;
   private volatile long lastBatchBytes;
   private volatile Tier batchTier = Tier.NATIVE;
 
-  DepthSite(String name, String device, int deviceIndex, long fixedBatchBytes) {
+  DepthSite(String name, String device, int deviceIndex, long fixedBatchBytes,
+      DepthAdapter adapter) {
     this.name = name;
     this.device = device;
     this.deviceIndex = deviceIndex;
     this.fixedBatchBytes = Math.max(0, fixedBatchBytes);
+    this.adapter = adapter;
+  }
+
+  /** Returns the framework adapter that decides for this site, or null. */
+  DepthAdapter adapter() {
+    return adapter;
   }
 
   String name() {

@@ -1,84 +1,214 @@
 package org.flodl.budget.agent.gate;
 
 /**
- * The only thing woven code calls. Each method takes the point's constant id and the value at
- * the site, asks the installed {@link GateEngine}, and returns what the woven code applies: the
- * value to pass on (the original or its owned copy) or {@link #DECLINED}; the depth to use, of
- * the argument's own type. Nothing escapes: with no engine installed, or when the engine fails,
+ * The only thing woven code calls. Each method takes the point's constant id and what the site
+ * sees, asks the installed {@link GateEngine}, and returns what the woven code applies: the value
+ * to pass on (the original or its owned copy) or {@link #DECLINED}; whether a returned value was
+ * declined; the depth to use. Nothing escapes: with no engine installed, or when the engine fails,
  * the application's own value comes back and the call runs as written.
+ *
+ * <p>Body points ({@code admit}, {@code enter}, {@code leave}, {@code returned}, {@code decline},
+ * {@code depth}, {@code release}, {@code batch}) are woven into a method of the site's type; call
+ * points ({@code ...Call}) around a call to it.
  */
 public final class Gate {
   /** What {@link #admit} returns when the cache must not retain the value: skip the call. */
   public static final Object DECLINED = new Object();
 
-  private static volatile GateEngine engine;
+  private static volatile Decisions engine;
 
   private Gate() {}
 
   /** Installs the engine the woven code reaches (null uninstalls: every site passes through). */
-  public static void install(GateEngine newEngine) {
+  public static void install(Decisions newEngine) {
     engine = newEngine;
   }
 
-  /** Returns the installed engine, or null. */
-  public static GateEngine engine() {
-    return engine;
-  }
+  // ------------------------------------------------------------------------------ bodies
 
-  /** Returns the value the cache should retain at point {@code site}, or {@link #DECLINED}. */
-  public static Object admit(int site, Object value) {
-    GateEngine e = engine;
+  /**
+   * Returns the value the cache should retain at body point {@code point} entered on {@code
+   * receiver}, or {@link #DECLINED}; any other answer counts the body as entered (see {@link
+   * #leave}).
+   */
+  public static Object admit(int point, Object receiver, Object value) {
+    Decisions e = engine;
     if (e == null) {
       return value;
     }
     try {
-      return e.admit(site, value);
+      return e.admit(point, receiver, value);
     } catch (Throwable t) {
-      e.failed(site, t);
+      e.failed(point, t);
       return value;
     }
   }
 
-  /** Returns the depth point {@code site} should use instead of {@code requested}. */
-  public static int depth(int site, int requested) {
-    GateEngine e = engine;
+  /** Counts a woven body of a returned-value point entered. */
+  public static void enter(int point) {
+    Decisions e = engine;
+    if (e != null) {
+      try {
+        e.enter(point);
+      } catch (Throwable t) {
+        e.failed(point, t);
+      }
+    }
+  }
+
+  /** Counts a woven body left (each return, and the method's exception handler). */
+  public static void leave(int point) {
+    Decisions e = engine;
+    if (e != null) {
+      try {
+        e.leave(point);
+      } catch (Throwable t) {
+        e.failed(point, t);
+      }
+    }
+  }
+
+  /** Returns whether {@code value}, returned at body point {@code point}, was declined. */
+  public static boolean returned(Object value, int point, Object receiver) {
+    Decisions e = engine;
+    if (e == null) {
+      return false;
+    }
+    try {
+      return e.returned(point, receiver, value);
+    } catch (Throwable t) {
+      e.failed(point, t);
+      return false;
+    }
+  }
+
+  /** Calls the site's decline method on {@code receiver} with {@code args}. */
+  public static void decline(int point, Object receiver, Object[] args) {
+    Decisions e = engine;
+    if (e != null) {
+      try {
+        e.decline(point, receiver, args);
+      } catch (Throwable t) {
+        e.failed(point, t);
+      }
+    }
+  }
+
+  /** Returns the depth body point {@code point} should use instead of {@code requested}. */
+  public static int depth(int point, int requested) {
+    Decisions e = engine;
     if (e == null) {
       return requested;
     }
     try {
-      return e.depth(site, requested);
+      return e.depth(point, requested, null);
     } catch (Throwable t) {
-      e.failed(site, t);
+      e.failed(point, t);
+      return requested;
+    }
+  }
+
+  /** {@link #depth(int, int)} for a framework adapter, which reads the call's arguments. */
+  public static int depth(int point, int requested, Object[] arguments) {
+    Decisions e = engine;
+    if (e == null) {
+      return requested;
+    }
+    try {
+      return e.depth(point, requested, arguments);
+    } catch (Throwable t) {
+      e.failed(point, t);
       return requested;
     }
   }
 
   /**
-   * Releases what the return value or the arguments of release point {@code site} retained (the
+   * Returns the executor to construct with: null when the depth is 0 and the request was not
+   * (a depth of 0 is applied by running without the executor, never as a prefetch of 0).
+   */
+  public static Object executor(Object executor, int requested, int depth) {
+    return depth == 0 && requested != 0 ? null : executor;
+  }
+
+  /** Returns the prefetch number to construct with: the request when the executor was dropped. */
+  public static int prefetch(int requested, int depth) {
+    return depth == 0 && requested != 0 ? requested : depth;
+  }
+
+  /**
+   * Releases what the return value or the arguments of release point {@code point} retained (the
    * woven code has the returned value on its stack first, hence the order).
    */
-  public static void release(Object returned, int site, Object[] arguments) {
-    GateEngine e = engine;
-    if (e == null) {
-      return;
-    }
-    try {
-      e.release(site, arguments, returned);
-    } catch (Throwable t) {
-      e.failed(site, t);
+  public static void release(Object returned, int point, Object[] arguments) {
+    Decisions e = engine;
+    if (e != null) {
+      try {
+        e.release(point, arguments, returned);
+      } catch (Throwable t) {
+        e.failed(point, t);
+      }
     }
   }
 
-  /** Prices a batch that passed batch point {@code site}. */
-  public static void batch(int site, Object batch) {
-    GateEngine e = engine;
+  /** Prices a batch that body point {@code point} returned on {@code receiver}. */
+  public static void batch(Object batch, int point, Object receiver) {
+    Decisions e = engine;
+    if (e != null) {
+      try {
+        e.batch(point, receiver, batch);
+      } catch (Throwable t) {
+        e.failed(point, t);
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------------------ calls
+
+  /** Returns the value a call at call point {@code point} should pass on, or {@link #DECLINED}. */
+  public static Object admitCall(Object value, int point) {
+    Decisions e = engine;
     if (e == null) {
-      return;
+      return value;
     }
     try {
-      e.batch(site, batch);
+      return e.admitCall(point, value);
     } catch (Throwable t) {
-      e.failed(site, t);
+      e.failed(point, t);
+      return value;
     }
+  }
+
+  /** Returns whether {@code value}, returned by a call at call point {@code point}, was declined. */
+  public static boolean returnedCall(Object value, int point) {
+    Decisions e = engine;
+    if (e == null) {
+      return false;
+    }
+    try {
+      return e.returnedCall(point, value);
+    } catch (Throwable t) {
+      e.failed(point, t);
+      return false;
+    }
+  }
+
+  /** Calls the site's decline method on the call's {@code receiver} with {@code args}. */
+  public static void declineCall(Object receiver, Object[] args, int point) {
+    decline(point, receiver, args);
+  }
+
+  /** Returns the depth a call at call point {@code point} should pass instead of {@code requested}. */
+  public static int depthCall(int requested, int point) {
+    return depth(point, requested);
+  }
+
+  /** Releases what a call at release point {@code point} returned or was passed. */
+  public static void releaseCall(Object returned, Object[] arguments, int point) {
+    release(returned, point, arguments);
+  }
+
+  /** Prices a batch a call at batch point {@code point} returned. */
+  public static void batchCall(Object batch, int point) {
+    batch(batch, point, null);
   }
 }

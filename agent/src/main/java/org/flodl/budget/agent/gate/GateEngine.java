@@ -3,13 +3,14 @@ package org.flodl.budget.agent.gate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
+import org.flodl.budget.agent.config.MethodRef;
+import org.flodl.budget.agent.config.Text;
 import org.flodl.budget.events.CacheAdmissionEvent;
 import org.flodl.budget.events.InstrumentedEvent;
 import org.flodl.budget.events.MemoryProbeEvent;
@@ -30,14 +31,17 @@ import org.flodl.budget.policy.probe.VramReading;
 
 /**
  * The decisions behind {@link Gate}: a cache admission prices the value, reserves its charge
- * against the tier's anchored budget atomically and admits (with the owned copy of an
- * over-slack view) or declines; a depth decision sizes the host ring or the VRAM depth from the
- * last probe and the last batch price; each commits its event. {@code observe} takes the same
- * decisions, books only what {@code enforce} would have admitted, records declines as {@code
- * WOULD_DECLINE} and changes nothing the application sees. Points are bound once, before the
- * engine is installed; the mode and the knobs can change while it runs (the MBean).
+ * against the tier's anchored budget atomically and admits (with the owned copy of an over-slack
+ * view) or declines; a depth decision sizes the host ring or the VRAM depth from the last probe and
+ * the last batch price; each commits its event. {@code observe} takes the same decisions, books
+ * only what {@code enforce} would have admitted, records declines as {@code WOULD_DECLINE} and
+ * changes nothing the application sees. Points are bound before the engine is installed, and
+ * more as bodies are found in supertypes of the sites' types; the mode and the knobs can change
+ * while it runs (the MBean). While a thread works inside the engine it is marked {@link
+ * GateThread#inGate}: woven code it reaches passes through, and no lock of the engine is held
+ * while Flight Recorder or the MBean server is called.
  */
-public final class GateEngine {
+public final class GateEngine implements Decisions {
   /** What the engine does with its decisions; {@code off} installs no engine at all. */
   public enum Mode {
     /** Apply every decision. */
@@ -51,11 +55,9 @@ public final class GateEngine {
   private static final String DECLINE = "DECLINE";
   private static final String WOULD_DECLINE = "WOULD_DECLINE";
 
-  private final List<Object> building = new ArrayList<>();
   private final Map<String, CacheSite> cacheSites = new LinkedHashMap<>();
-  private final Map<String, DepthSite> depthSites = new HashMap<>();
-  private Object[] points = new Object[0];
-  private byte[] roles = new byte[0];
+  private final Map<String, DepthSite> depthSites = new LinkedHashMap<>();
+  private volatile Point[] points = new Point[0];
   private final Supplier<RetentionPricer> pricerFactory;
   private volatile RetentionPricer pricer;
   private final Budgets budgets;
@@ -66,11 +68,6 @@ public final class GateEngine {
   private volatile boolean cacheActive;
   private volatile boolean started;
   private volatile Runnable afterFirstRefresh;
-
-  private static final byte CACHE = 1;
-  private static final byte RELEASE = 2;
-  private static final byte DEPTH = 3;
-  private static final byte BATCH = 4;
 
   /** Returns an engine pricing with {@code pricer} against budgets from {@code probes}. */
   public GateEngine(Mode mode, boolean prefetchAuto, Supplier<RetentionPricer> pricerFactory,
@@ -106,54 +103,75 @@ public final class GateEngine {
     budgets.stager(on);
   }
 
-  /** Returns the point id of cache-admit site {@code site}'s admission. */
-  public synchronized int bindCacheAdmit(String site) {
-    return bind(cacheSite(site), CACHE);
+  /**
+   * Returns the point id of an admission at cache-admit site {@code site}: of an argument or of
+   * the returned value, at a method body or around a call; {@code decline} evicts by key (null:
+   * none).
+   */
+  public synchronized int bindAdmit(String site, boolean returned, boolean call,
+      MethodRef decline) {
+    return bind(new Point.Admit(cacheSite(site), returned, call, null,
+        decline == null ? null : new Decline(decline)));
   }
 
   /** Returns the point id of a release point of cache-admit site {@code site}. */
   public synchronized int bindRelease(String site) {
-    return bind(cacheSite(site), RELEASE);
+    return bind(new Point.Release(cacheSite(site)));
   }
 
   /** Returns the point id of prefetch-depth site {@code site}'s depth. */
-  public synchronized int bindDepth(String site, String device, int deviceIndex, long batchBytes) {
+  public synchronized int bindDepth(String site, String device, int deviceIndex, long batchBytes,
+      DepthAdapter adapter) {
     DepthSite s = depthSites.get(site);
     if (s == null) {
-      s = new DepthSite(site, device, deviceIndex, batchBytes);
+      s = new DepthSite(site, device, deviceIndex, batchBytes, adapter);
       depthSites.put(site, s);
     }
-    return bind(s, DEPTH);
+    return bind(new Point.Depth(s));
   }
 
-  private CacheSite cacheSite(String site) {
-    CacheSite s = cacheSites.get(site);
-    if (s == null) {
-      s = new CacheSite(site, budgets);
-      cacheSites.put(site, s);
-    }
-    return s;
-  }
-
-  /** Returns the point id of the batch point of prefetch-depth site {@code site} (bound first). */
+  /** Returns the point id of a batch point of prefetch-depth site {@code site} (bound first). */
   public synchronized int bindBatch(String site) {
     DepthSite s = depthSites.get(site);
     if (s == null) {
       throw new IllegalStateException("bind the depth of " + site + " before its batches");
     }
-    return bind(s, BATCH);
+    return bind(new Point.Batch(s));
   }
 
-  private int bind(Object site, byte role) {
-    building.add(site);
-    int id = building.size() - 1;
-    Object[] p = building.toArray();
-    byte[] r = new byte[p.length];
-    System.arraycopy(roles, 0, r, 0, roles.length);
-    r[id] = role;
-    roles = r;
-    points = p;
-    return id;
+  /**
+   * Returns a point like {@code basePoint} that decides only for receivers that are instances of
+   * {@code receiverType}: a body a subtype inherits from a supertype that is not the site's type.
+   */
+  public synchronized int bindForReceivers(int basePoint, String receiverType) {
+    Point p = points[basePoint];
+    if (p instanceof Point.Admit a) {
+      return bind(new Point.Admit(a.site(), a.returned(), a.call(),
+          new Point.Receivers(receiverType.replace('/', '.')), a.decline()));
+    }
+    return bind(p); // a release, a depth or a batch decides the same for any receiver
+  }
+
+  private CacheSite cacheSite(String site) {
+    CacheSite s = cacheSites.get(site);
+    if (s == null) {
+      s = new CacheSite(site, cacheSites.size());
+      cacheSites.put(site, s);
+    }
+    return s;
+  }
+
+  private int bind(Point p) {
+    Point[] old = points;
+    Point[] grown = java.util.Arrays.copyOf(old, old.length + 1);
+    grown[old.length] = p;
+    points = grown;
+    return old.length;
+  }
+
+  private Point point(int id) {
+    Point[] p = points;
+    return id >= 0 && id < p.length ? p[id] : null;
   }
 
   /**
@@ -243,16 +261,11 @@ public final class GateEngine {
     return m;
   }
 
-  /** Returns the ledger of {@code tier} (tests and the MBean read it). */
-  public TierLedger ledger(Tier tier) {
-    return budgets.ledger(tier);
-  }
-
-  // ------------------------------------------------------------------------------ DJL hook
+  // ------------------------------------------------------------------------------ adapters
 
   /**
    * Returns the probes read now, every tier re-budgeted: an epoch boundary (DJL's {@code
-   * DataIterable}, org.flodl.budget.agent.djl) decides on fresh numbers, not the last tick's.
+   * DataIterable}) decides on fresh numbers, not the last tick's.
    */
   public MemorySnapshot refreshAtEpoch() {
     budgets.refresh();
@@ -278,13 +291,142 @@ public final class GateEngine {
     return cacheActive;
   }
 
-  // ------------------------------------------------------------------------------ decisions
+  /** Returns whether the engine decides and records only ({@code mode=observe}). */
+  public boolean observing() {
+    return mode == Mode.OBSERVE;
+  }
 
-  Object admit(int id, Object value) {
-    if (value == null || roles[id] != CACHE) {
+  // ------------------------------------------------------------------------------ admissions
+
+  @Override
+  public Object admit(int id, Object receiver, Object value) {
+    if (!(point(id) instanceof Point.Admit a)) {
       return value;
     }
-    CacheSite site = (CacheSite) points[id];
+    GateThread t = GateThread.current();
+    int outer = t.enter(a.site().index());
+    if (outer > 0 || t.inGate || value == null || !a.decidesFor(receiver)) {
+      return value; // nested in a woven body of the same site, or inside the gate: pass through
+    }
+    Object r = admission(t, a.site(), value, true);
+    if (r == Gate.DECLINED) {
+      t.leave(a.site().index()); // the woven method returns at once, without its exits
+    }
+    return r;
+  }
+
+  @Override
+  public void enter(int id) {
+    if (point(id) instanceof Point.Admit a) {
+      GateThread.current().enter(a.site().index());
+    }
+  }
+
+  @Override
+  public void leave(int id) {
+    if (point(id) instanceof Point.Admit a) {
+      GateThread.current().leave(a.site().index());
+    }
+  }
+
+  @Override
+  public boolean returned(int id, Object receiver, Object value) {
+    if (!(point(id) instanceof Point.Admit a)) {
+      return false;
+    }
+    GateThread t = GateThread.current();
+    int before = t.leave(a.site().index());
+    if (before > 1 || t.inGate || value == null || !a.decidesFor(receiver)) {
+      return false;
+    }
+    return returnedDecision(t, a, value);
+  }
+
+  @Override
+  public Object admitCall(int id, Object value) {
+    if (!(point(id) instanceof Point.Admit a)) {
+      return value;
+    }
+    GateThread t = GateThread.current();
+    if (t.inGate || value == null) {
+      return value;
+    }
+    return admission(t, a.site(), value, true);
+  }
+
+  @Override
+  public boolean returnedCall(int id, Object value) {
+    if (!(point(id) instanceof Point.Admit a)) {
+      return false;
+    }
+    GateThread t = GateThread.current();
+    if (t.inGate || value == null) {
+      return false;
+    }
+    return returnedDecision(t, a, value);
+  }
+
+  /**
+   * A returned value cannot be replaced by a copy (the cache keeps what it returned): it is
+   * priced as it is, and, declined, evicted by the site's decline call when there is one. Without
+   * one the decision is recorded as {@code WOULD_DECLINE} and nothing changes.
+   */
+  private boolean returnedDecision(GateThread t, Point.Admit a, Object value) {
+    if (holdings.holds(value)) {
+      return false; // a hit: the value was admitted when it was loaded
+    }
+    boolean evict = a.decline() != null;
+    Object r = admission(t, a.site(), value, false, evict);
+    return r == Gate.DECLINED && evict && mode == Mode.ENFORCE;
+  }
+
+  @Override
+  public void decline(int id, Object receiver, Object[] args) {
+    if (!(point(id) instanceof Point.Admit a) || a.decline() == null || receiver == null) {
+      return;
+    }
+    GateThread t = GateThread.current();
+    if (t.inGate) {
+      return;
+    }
+    t.inGate = true;
+    try {
+      Object older = a.decline().call(receiver, args);
+      if (older != null) {
+        holdings.release(older); // remove(key) returns the value it let go
+      }
+    } catch (Throwable e) {
+      String msg = "site '" + a.site().name() + "': the decline call " + a.decline().method()
+          + " failed (" + Text.clip(String.valueOf(e), 160) + "); declined values stay cached";
+      if (Log.warnOnceSaid("decline-" + a.site().name(), msg) && Recorder.on()) {
+        InstrumentedEvent.emit(receiver.getClass().getName(), loaderName(receiver.getClass()),
+            a.site().name(), "DECLINE_FAILED", msg);
+      }
+    } finally {
+      t.inGate = false;
+    }
+  }
+
+  private Object admission(GateThread t, CacheSite site, Object value, boolean mayCopy) {
+    return admission(t, site, value, mayCopy, true);
+  }
+
+  /**
+   * Prices {@code value}, reserves its charge and returns the value to retain (or its copy) or
+   * {@link Gate#DECLINED}. In observe mode every answer is the value itself; {@code declinable}
+   * false (a returned value with no way to evict it) records a decline as {@code WOULD_DECLINE}.
+   */
+  private Object admission(GateThread t, CacheSite site, Object value, boolean mayCopy,
+      boolean declinable) {
+    t.inGate = true;
+    try {
+      return decide(site, value, mayCopy, declinable);
+    } finally {
+      t.inGate = false;
+    }
+  }
+
+  private Object decide(CacheSite site, Object value, boolean mayCopy, boolean declinable) {
     if (!started) {
       start();
     }
@@ -294,19 +436,17 @@ public final class GateEngine {
     if (hostShareSource != null) {
       hostShareSource.count();
     }
+    boolean observe = mode == Mode.OBSERVE || !declinable;
     Priced price;
     try {
       price = pricer().estimate(value);
-    } catch (Throwable t) {
-      if (site.firstPricerFailure()) {
-        String msg = "site '" + site.name() + "': pricing a " + value.getClass().getName()
-            + " failed (" + t + "); its values are admitted unpriced and unbooked";
-        Log.warn(msg);
-        if (Recorder.on()) {
-          InstrumentedEvent.emit(value.getClass().getName(), site.name(), "PRICER_FAILED", msg);
-        }
-      }
-      return value;
+    } catch (Throwable e) {
+      return unpriced(site, value, e, observe);
+    }
+    if (!mayCopy && price.materialize()) {
+      // A value that cannot be replaced pins what it pins: its whole storage, uncopied.
+      price = new Priced(price.tier(), price.valueType(), price.logicalBytes(),
+          price.storageBytes(), Math.max(price.storageBytes(), price.logicalBytes()), false);
     }
     Tier tier = price.tier();
     budgets.ensureRefreshed(tier);
@@ -314,7 +454,6 @@ public final class GateEngine {
     if (tier == Tier.HEAP) {
       charged = budgets.heapFootprint(value, charged);
     }
-    boolean observe = mode == Mode.OBSERVE;
     TierLedger ledger = budgets.ledger(tier);
     long heldAfter = ledger.reserve(charged);
     if (heldAfter < 0) {
@@ -334,7 +473,8 @@ public final class GateEngine {
         ledger.giveBack(charged);
         site.declined(tier, charged);
         Log.warnOnce("retain-" + site.name(), "site '" + site.name() + "': copying a "
-            + value.getClass().getName() + " failed (" + e + "); such values are declined");
+            + value.getClass().getName() + " failed (" + Text.clip(String.valueOf(e), 120)
+            + "); such values are declined");
         record(site, price, charged, false, DECLINE, ledger.held(), ledger.budget());
         return Gate.DECLINED;
       }
@@ -352,14 +492,36 @@ public final class GateEngine {
     return stored;
   }
 
+  /**
+   * A value the pricer could not price (its own failure, an exception from the value's code, a
+   * change under the walk) is not admitted unbooked: declined in enforce, {@code WOULD_DECLINE} in
+   * observe, said once per site and reason.
+   */
+  private Object unpriced(CacheSite site, Object value, Throwable e, boolean observe) {
+    String type = value.getClass().getName();
+    String reason = e.getClass().getSimpleName();
+    site.declined(site.lastTier(), 0);
+    String msg = "site '" + site.name() + "': a " + Text.clip(type, 80) + " could not be priced ("
+        + Text.clip(String.valueOf(e), 120) + "); "
+        + (observe ? "recorded as WOULD_DECLINE" : "such values are declined");
+    if (Log.warnOnceSaid("unpriced-" + site.name() + "-" + reason, msg) && Recorder.on()) {
+      InstrumentedEvent.emit(type, loaderName(value.getClass()), site.name(), "PRICER_FAILED", msg);
+    }
+    if (Recorder.on()) {
+      TierLedger l = budgets.ledger(site.lastTier());
+      CacheAdmissionEvent.emit(site.name(), Labels.of(site.lastTier()), type, 0, 0, 0, false,
+          observe ? WOULD_DECLINE : DECLINE, l.held(), l.budget(), availableOf(site.lastTier()));
+    }
+    return observe ? value : Gate.DECLINED;
+  }
+
   private void record(CacheSite site, Priced p, long charged, boolean copied, String decision,
       long held, long budget) {
     if (!Recorder.on()) {
       return;
     }
     CacheAdmissionEvent.emit(site.name(), Labels.of(p.tier()), p.valueType(), p.logicalBytes(),
-        p.storageBytes(), charged, copied, decision, held, budget,
-        availableOf(p.tier()));
+        p.storageBytes(), charged, copied, decision, held, budget, availableOf(p.tier()));
   }
 
   private long availableOf(Tier tier) {
@@ -370,11 +532,30 @@ public final class GateEngine {
     return budgets.available(tier);
   }
 
-  int depth(int id, int requested) {
-    if (roles[id] != DEPTH) {
+  // ------------------------------------------------------------------------------ depths
+
+  @Override
+  public int depth(int id, int requested, Object[] arguments) {
+    if (!(point(id) instanceof Point.Depth d)) {
       return requested;
     }
-    DepthSite site = (DepthSite) points[id];
+    GateThread t = GateThread.current();
+    if (t.inGate) {
+      return requested;
+    }
+    t.inGate = true;
+    try {
+      DepthSite site = d.site();
+      if (site.adapter() != null) {
+        return site.adapter().depth(this, requested, arguments);
+      }
+      return depth(site, requested);
+    } finally {
+      t.inGate = false;
+    }
+  }
+
+  private int depth(DepthSite site, int requested) {
     if (!started) {
       start();
     }
@@ -426,38 +607,71 @@ public final class GateEngine {
     return mode == Mode.OBSERVE ? requested : applied;
   }
 
-  void release(int id, Object[] arguments, Object returned) {
-    if (roles[id] != RELEASE) {
+  // ------------------------------------------------------------------------------ releases
+
+  @Override
+  public void release(int id, Object[] arguments, Object returned) {
+    if (!(point(id) instanceof Point.Release)) {
       return;
     }
-    if (holdings.release(returned) > 0) {
-      return; // the common shape: evict(key) returns the value it let go
+    GateThread t = GateThread.current();
+    if (t.inGate) {
+      return;
     }
-    if (arguments != null) {
-      for (Object a : arguments) {
-        holdings.release(a);
+    t.inGate = true;
+    try {
+      if (holdings.release(returned) > 0) {
+        return; // the common shape: evict(key) returns the value it let go
       }
+      if (arguments != null) {
+        for (Object a : arguments) {
+          holdings.release(a);
+        }
+      }
+    } finally {
+      t.inGate = false;
     }
   }
 
-  void batch(int id, Object batch) {
-    if (batch == null || roles[id] != BATCH) {
+  @Override
+  public void batch(int id, Object receiver, Object batch) {
+    if (batch == null || !(point(id) instanceof Point.Batch b)) {
       return;
     }
-    DepthSite site = (DepthSite) points[id];
-    if (hostShareSource != null) {
-      hostShareSource.count();
+    GateThread t = GateThread.current();
+    if (t.inGate) {
+      return;
     }
-    Priced p = pricer().estimate(batch);
-    site.batchPriced(site.cuda() ? p.logicalBytes() : p.chargedBytes(), p.tier());
+    t.inGate = true;
+    try {
+      DepthSite site = b.site();
+      if (site.adapter() != null) {
+        site.adapter().batch(this, receiver, batch);
+        return;
+      }
+      if (hostShareSource != null) {
+        hostShareSource.count();
+      }
+      Priced p = pricer().estimate(batch);
+      site.batchPriced(site.cuda() ? p.logicalBytes() : p.chargedBytes(), p.tier());
+    } finally {
+      t.inGate = false;
+    }
   }
 
-  void failed(int id, Throwable t) {
-    Object p = id >= 0 && id < points.length ? points[id] : null;
-    String name = p instanceof CacheSite ? ((CacheSite) p).name()
-        : p instanceof DepthSite ? ((DepthSite) p).name() : "#" + id;
-    Log.warnOnce("failed-" + id, "site '" + name + "': the gate failed (" + t
-        + "); the call ran as written");
+  @Override
+  public void failed(int id, Throwable t) {
+    Point p = point(id);
+    String name = p instanceof Point.Admit a ? a.site().name()
+        : p instanceof Point.Release r ? r.site().name()
+        : p instanceof Point.Depth d ? d.site().name()
+        : p instanceof Point.Batch b ? b.site().name() : "#" + id;
+    Log.warnOnce("failed-" + name, "site '" + name + "': the gate failed ("
+        + Text.clip(String.valueOf(t), 160) + "); the call ran as written");
+  }
+
+  static String loaderName(Class<?> c) {
+    return Loaders.name(c.getClassLoader());
   }
 
   // ------------------------------------------------------------------------------ periodic

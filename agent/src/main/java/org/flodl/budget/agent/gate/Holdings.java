@@ -58,6 +58,15 @@ final class Holdings {
     return true;
   }
 
+  /** Returns whether {@code value} is held (admitted, and neither released nor collected). */
+  boolean holds(Object value) {
+    if (value == null) {
+      return false;
+    }
+    int hash = System.identityHashCode(value);
+    return segment(hash).contains(value, hash);
+  }
+
   /** Releases what {@code value} holds, if anything; returns the bytes handed back. */
   long release(Object value) {
     if (value == null) {
@@ -152,6 +161,21 @@ final class Holdings {
           grow();
         }
         return true;
+      } finally {
+        unlock();
+      }
+    }
+
+    /** Returns whether a holding of {@code value} is linked. */
+    boolean contains(Object value, int hash) {
+      lock();
+      try {
+        for (Holding e = table[index(hash, table.length)]; e != null; e = e.next) {
+          if (e.hash == hash && e.get() == value) {
+            return true;
+          }
+        }
+        return false;
       } finally {
         unlock();
       }

@@ -2,6 +2,7 @@ package org.flodl.budget.agent.gate;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.flodl.budget.agent.config.Text;
 
 /**
  * The agent's voice on stderr: one line per problem, prefixed {@code flodl-budget:}, a repeated
@@ -14,6 +15,11 @@ public final class Log {
   public static final int INFO = 1;
   /** Level of per-decision detail. */
   public static final int DEBUG = 2;
+
+  /** The longest line the agent prints; longer ones are cut, control bytes escaped. */
+  public static final int MAX_LINE = 299;
+  /** The most distinct once-keys remembered (a flood of distinct problems stays bounded). */
+  private static final int MAX_KEYS = 4096;
 
   private static volatile int level = WARN;
   private static final Set<String> SAID = ConcurrentHashMap.newKeySet();
@@ -37,9 +43,16 @@ public final class Log {
 
   /** Prints one warning line the first time {@code key} is seen. */
   public static void warnOnce(String key, String message) {
-    if (SAID.add(key)) {
+    warnOnceSaid(key, message);
+  }
+
+  /** Prints one warning line the first time {@code key} is seen; returns whether it did. */
+  public static boolean warnOnceSaid(String key, String message) {
+    if (SAID.size() < MAX_KEYS ? SAID.add(key) : !SAID.contains(key) && SAID.add("overflow")) {
       print(message);
+      return true;
     }
+    return false;
   }
 
   /** Prints one line at info level. */
@@ -58,7 +71,8 @@ public final class Log {
 
   private static void print(String message) {
     try {
-      System.err.println(message.startsWith("flodl-budget:") ? message : "flodl-budget: " + message);
+      String line = message.startsWith("flodl-budget:") ? message : "flodl-budget: " + message;
+      System.err.println(Text.clip(line, MAX_LINE));
     } catch (Throwable ignored) {
       // stderr is gone; the agent stays quiet rather than fail the caller.
     }

@@ -1,10 +1,13 @@
 package org.flodl.budget.agent.weave;
 
-/** Returns nothing; told the outcome of each point the weaver tried, so none fails silently. */
+/** Told the outcome of each class the weaver tried for a site, so none fails silently. */
 public interface WeaveListener {
-  /** The point's method in {@code className} now carries its gate call. */
-  void woven(String className, WeavePoint point);
+  /** {@code className} (defined by {@code loader}) now carries the site's gate calls. */
+  void woven(String className, String loader, String site, String what);
 
-  /** The point could not be woven; the class loads without it. {@code reason} is one line. */
-  void failed(String className, WeavePoint point, String reason);
+  /**
+   * {@code className} loads without the site's point: {@code reason} is one line; {@code
+   * skipped} when a preset met a library version it does not recognise.
+   */
+  void failed(String className, String loader, String site, String reason, boolean skipped);
 }

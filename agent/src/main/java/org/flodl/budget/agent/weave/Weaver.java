@@ -1,502 +1,928 @@
 package org.flodl.budget.agent.weave;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import net.bytebuddy.jar.asm.ClassReader;
-import net.bytebuddy.jar.asm.ClassVisitor;
-import net.bytebuddy.jar.asm.ClassWriter;
-import net.bytebuddy.jar.asm.Label;
-import net.bytebuddy.jar.asm.MethodVisitor;
-import net.bytebuddy.jar.asm.Opcodes;
-import net.bytebuddy.jar.asm.Type;
-import org.flodl.budget.agent.gate.Gate;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.commons.AnalyzerAdapter;
 
 /**
- * Weaves the points of the sites file into one class file: at each point's method, a call to
- * {@link Gate} and nothing else, written straight into the method's code with the ASM that
- * ByteBuddy ships (relocated with it), not through ByteBuddy's {@code Advice}. What it inserts is
- * what the advice used to be, instruction for instruction: for cache-admit, at entry, the value
- * argument goes to {@link Gate#admit} and comes back as the value to retain (stored over the
- * argument) or as {@link Gate#DECLINED} (the method returns its default: nothing, null, false or
- * 0); for a depth argument, at entry, the argument is replaced by {@link Gate#depth}; for an
- * {@code int} depth return, a release or a batch, before each return instruction, the gate sees
- * the value returned (and, for a release, the reference arguments).
+ * Writes a {@link Plan} into one class file with ASM: a call to {@code Gate} at each body insert
+ * and around each matching call instruction, nothing else. The class keeps its format (no member
+ * is added or removed), so a class already loaded can be retransformed.
  *
- * <p>Why not {@code Advice}: it meets issue #6's start-up figure only without it. The first weave
- * through ByteBuddy loads about 680 of its classes and takes about 200 ms of a small JVM's start;
- * this weaver loads a few dozen ASM classes (docs/BENCHMARKS.md, start-up). The built-in DJL
- * site, woven only in a JVM that starts DJL, keeps ByteBuddy's {@code Advice}.
+ * <p>Bodies: a value argument goes to {@code Gate.admit} at entry and comes back as the value to
+ * retain or as {@code Gate.DECLINED} (the method then returns its default: nothing, null, false or
+ * 0, after the site's decline call); a returned value goes to {@code Gate.returned} before each
+ * return (a declined one is evicted by the decline call); both count, per thread, the woven
+ * bodies of their site the thread is in, so that when they nest (an override calling {@code
+ * super}) the outermost decides: an exception handler of its own, after the method's own, keeps
+ * that count right when the method throws. Depth arguments and returns, releases and batches are
+ * single calls.
  *
- * <p>The class keeps its format: no member is added or removed, so a class already loaded can be
- * retransformed (attach). The inserted code never throws into the method: the gate catches what
- * it meets, and a copy the gate returns that the argument's declared type cannot hold is not
- * stored (the original value goes on). Only the cache-admit entry branches; it writes its own
- * stack-map frames, which need nothing but the method's own parameters, so no class is loaded to
- * compute them. A point that cannot be woven (no such method, an ambiguous overload, a bad
- * argument index or type) is reported and skipped; the other points of the class still apply.
+ * <p>Calls: the arguments are kept in fresh local slots (past every local live at the call), the
+ * gate decides, and the call runs with the admitted value or the policy's depth, or, declined, is
+ * skipped: its receiver and arguments dropped and its return type's default pushed. Where the
+ * inserted code branches, its stack-map frames are the ones ASM's {@link AnalyzerAdapter} tracks
+ * through the method, so no class is loaded to compute them; a class file older than Java 6 has
+ * no frames and gets none.
  */
 final class Weaver {
-  private static final String GATE = Gate.class.getName().replace('.', '/');
+  static final String GATE = "org/flodl/budget/agent/gate/Gate";
   private static final String OBJECT = "java/lang/Object";
+  private static final String OBJECTS = "[Ljava/lang/Object;";
+  private static final int FRAMES_SINCE = Opcodes.V1_6;
 
   private Weaver() {}
 
-  /** Returns the woven class file, or null when no point could be woven. */
-  static byte[] weave(
-      String internalName,
-      byte[] original,
-      List<WeavePoint> points,
-      WeaveListener listener) {
-    String binaryName = internalName.replace('/', '.');
-    ClassReader reader;
-    List<Method> methods = new ArrayList<>();
-    int[] version = new int[1];
+  /** Answers whether a call's owner as compiled is a site's type or one of its subtypes. */
+  interface Owners {
+    boolean isSubtype(String owner, String type);
+  }
+
+  /**
+   * What weaving one class gave.
+   *
+   * @param bytes the woven class file, null when nothing was woven
+   * @param woven per site, what was woven there (one phrase per method or per call rule)
+   * @param failures the rules that could not be woven, each with its line
+   */
+  record Result(byte[] bytes, Map<String, List<String>> woven, java.util.Set<Integer> wovenRules,
+      List<Plan.Failure> failures) {}
+
+  /** Returns {@code original} with {@code plan} woven in; never throws. */
+  static Result weave(byte[] original, Plan plan, Owners owners) {
+    List<Plan.Failure> failures = new ArrayList<>(plan.failures());
+    Map<String, List<String>> woven = new LinkedHashMap<>();
+    String owner = plan.info().name();
     try {
-      reader = new ClassReader(original);
-      reader.accept(new ClassVisitor(Opcodes.ASM9) {
-        @Override
-        public void visit(int v, int access, String name, String signature, String superName,
-            String[] interfaces) {
-          version[0] = v & 0xFFFF;
-        }
-
-        @Override
-        public MethodVisitor visitMethod(int access, String name, String descriptor,
-            String signature, String[] exceptions) {
-          methods.add(new Method(access, name, descriptor));
-          return null;
-        }
-      }, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
-    } catch (RuntimeException e) {
-      for (WeavePoint p : points) {
-        listener.failed(binaryName, p, "its class file could not be read (" + e + ")");
+      ClassReader reader = new ClassReader(original);
+      boolean frames = plan.info().version() >= FRAMES_SINCE;
+      Map<String, Integer> maxLocals = frames || plan.calls().isEmpty()
+          ? Map.of() : maxLocals(reader);
+      Map<String, List<Plan.BodyInsert>> byMethod = new HashMap<>();
+      for (Plan.BodyInsert b : plan.body()) {
+        byMethod.computeIfAbsent(b.method().name() + b.method().descriptor(),
+            k -> new ArrayList<>()).add(b);
       }
-      return null;
-    }
-
-    Map<String, List<Insert>> plans = new LinkedHashMap<>();
-    List<WeavePoint> planned = new ArrayList<>();
-    for (WeavePoint point : points) {
-      try {
-        Method m = method(binaryName, methods, point);
-        Insert insert = plan(m, point);
-        List<Insert> inserts = plans.get(m.key());
-        if (inserts == null) {
-          inserts = new ArrayList<>();
-          plans.put(m.key(), inserts);
-        }
-        inserts.add(insert);
-        planned.add(point);
-      } catch (WeaveException e) {
-        listener.failed(binaryName, point, e.getMessage());
-      }
-    }
-    if (planned.isEmpty()) {
-      return null;
-    }
-
-    byte[] woven;
-    try {
       ClassWriter writer = new ClassWriter(reader, 0);
-      boolean frames = version[0] >= Opcodes.V1_6;
+      List<Inserting> methods = new ArrayList<>();
       reader.accept(new ClassVisitor(Opcodes.ASM9, writer) {
         @Override
         public MethodVisitor visitMethod(int access, String name, String descriptor,
             String signature, String[] exceptions) {
           MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
-          List<Insert> inserts = plans.get(name + descriptor);
-          return inserts == null || mv == null ? mv : new Inserting(mv, inserts, frames);
+          List<Plan.BodyInsert> inserts = byMethod.getOrDefault(name + descriptor, List.of());
+          List<Rule> calls = new ArrayList<>();
+          for (Rule r : plan.calls()) {
+            if (inScope(r, name, descriptor)) {
+              calls.add(r);
+            }
+          }
+          if (mv == null || inserts.isEmpty() && calls.isEmpty()
+              || (access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) {
+            return mv;
+          }
+          AnalyzerAdapter analyzer = frames
+              ? new AnalyzerAdapter(owner, access, name, descriptor, mv) : null;
+          Inserting in = new Inserting(analyzer != null ? analyzer : mv, analyzer, owner, access,
+              name, descriptor, inserts, calls, owners, maxLocals.getOrDefault(name + descriptor, 0));
+          methods.add(in);
+          return in;
         }
-      }, 0);
-      woven = writer.toByteArray();
+      }, frames ? ClassReader.EXPAND_FRAMES : 0);
+      boolean any = false;
+      java.util.Set<Integer> rules = new java.util.HashSet<>();
+      for (Inserting m : methods) {
+        for (Map.Entry<Rule, String> e : m.done.entrySet()) {
+          woven.computeIfAbsent(e.getKey().site(), k -> new ArrayList<>()).add(e.getValue());
+          rules.add(e.getKey().id());
+          any = true;
+        }
+        failures.addAll(m.failures);
+      }
+      for (Rule r : plan.calls()) {
+        boolean wove = false;
+        for (Inserting m : methods) {
+          wove |= m.done.containsKey(r);
+        }
+        if (!wove && (r.scope().kind() == org.flodl.budget.agent.config.Scope.Kind.METHOD)) {
+          failures.add(new Plan.Failure(r, "no call to " + r.method() + " in " + r.scope()));
+        }
+      }
+      return new Result(any ? writer.toByteArray() : null, woven, rules, failures);
     } catch (RuntimeException | LinkageError e) {
-      for (WeavePoint p : planned) {
-        listener.failed(binaryName, p, "weaving its class failed (" + e + ")");
+      for (Plan.BodyInsert b : plan.body()) {
+        failures.add(new Plan.Failure(b.rule(), "weaving the class failed (" + e + ")"));
+      }
+      for (Rule r : plan.calls()) {
+        failures.add(new Plan.Failure(r, "weaving the class failed (" + e + ")"));
+      }
+      return new Result(null, Map.of(), java.util.Set.of(), failures);
+    }
+  }
+
+  /** Returns whether method {@code name}{@code descriptor} is in the call rule's scope. */
+  private static boolean inScope(Rule r, String name, String descriptor) {
+    if (name.equals("<clinit>") || !r.scope().coversMethod(name)) {
+      return false;
+    }
+    if (r.scope().method() == null || !name.equals(r.scope().method().methodName())) {
+      return true; // a class or package scope, or a lambda body of the named method
+    }
+    return Planner.parametersMatch(descriptor, r.scope().method().parameterTypes());
+  }
+
+  /** Returns each method's max locals (a class without frames: spill slots start past them). */
+  private static Map<String, Integer> maxLocals(ClassReader reader) {
+    Map<String, Integer> out = new HashMap<>();
+    reader.accept(new ClassVisitor(Opcodes.ASM9) {
+      @Override
+      public MethodVisitor visitMethod(int access, String name, String descriptor,
+          String signature, String[] exceptions) {
+        return new MethodVisitor(Opcodes.ASM9) {
+          @Override
+          public void visitMaxs(int maxStack, int maxLocals) {
+            out.put(name + descriptor, maxLocals);
+          }
+        };
+      }
+    }, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+    return out;
+  }
+
+  /** Inserts one method's gate calls as its code is copied. */
+  private static final class Inserting extends MethodVisitor {
+    /** The most the inserted code pushes past what the method's own code has there. */
+    private static final int EXTRA_STACK = 8;
+
+    private final AnalyzerAdapter analyzer;
+    private final String owner;
+    private final boolean isStatic;
+    private final String methodText;
+    private final Type[] params;
+    private final Type returns;
+    private final int paramSlots;
+    private final List<Plan.BodyInsert> inserts;
+    private final List<Rule> calls;
+    private final Owners owners;
+    private int spillBase;
+    private int extraLocals;
+    private Label tryStart;
+    private int guardPoint = -1;
+    final Map<Rule, String> done = new LinkedHashMap<>();
+    final List<Plan.Failure> failures = new ArrayList<>();
+    private final Map<Rule, Integer> callCounts = new HashMap<>();
+
+    Inserting(MethodVisitor next, AnalyzerAdapter analyzer, String owner, int access, String name,
+        String descriptor, List<Plan.BodyInsert> inserts, List<Rule> calls, Owners owners,
+        int maxLocals) {
+      super(Opcodes.ASM9, next);
+      this.analyzer = analyzer;
+      this.owner = owner;
+      this.isStatic = (access & Opcodes.ACC_STATIC) != 0;
+      this.params = Type.getArgumentTypes(descriptor);
+      this.returns = Type.getReturnType(descriptor);
+      int slots = isStatic ? 0 : 1;
+      for (Type t : params) {
+        slots += t.getSize();
+      }
+      this.paramSlots = slots;
+      this.methodText = name + "(" + typeList(params) + ")";
+      this.inserts = checked(inserts, name);
+      this.calls = calls;
+      this.owners = owners;
+      this.spillBase = Math.max(maxLocals, slots);
+    }
+
+    /** Returns the inserts the method's shape allows; the others become failures. */
+    private List<Plan.BodyInsert> checked(List<Plan.BodyInsert> all, String name) {
+      List<Plan.BodyInsert> ok = new ArrayList<>();
+      for (Plan.BodyInsert b : all) {
+        String why = refusal(b.rule(), name.equals("<init>"));
+        if (why == null) {
+          ok.add(b);
+          done.put(b.rule(), b.rule().role().label() + " at " + methodText);
+        } else {
+          failures.add(new Plan.Failure(b.rule(), why));
+        }
+      }
+      return ok;
+    }
+
+    private String refusal(Rule r, boolean constructor) {
+      int i = r.argument();
+      switch (r.role()) {
+        case ADMIT_ARG: {
+          if (constructor) {
+            return "cache-admit cannot skip a constructor; name the method that stores the value";
+          }
+          String bad = argumentProblem(i, "value");
+          if (bad != null) {
+            return bad;
+          }
+          if (!isReference(params[i])) {
+            return "argument " + i + " of " + methodText + " is a " + params[i].getClassName()
+                + ", not a retained value";
+          }
+          return declineProblem(r);
+        }
+        case ADMIT_RETURN:
+          if (!isReference(returns)) {
+            return "value = return needs " + methodText + " to return an object, it returns "
+                + returns.getClassName();
+          }
+          return declineProblem(r);
+        case DEPTH_ARG: {
+          String bad = argumentProblem(i, "depth");
+          if (bad != null) {
+            return bad;
+          }
+          if (params[i].getSort() != Type.INT) {
+            return "depth argument " + i + " of " + methodText + " is a "
+                + params[i].getClassName() + ", expected int";
+          }
+          if (r.executor() >= 0) {
+            bad = argumentProblem(r.executor(), "executor");
+            if (bad != null) {
+              return bad;
+            }
+            if (!isReference(params[r.executor()])) {
+              return "executor argument " + r.executor() + " of " + methodText + " is a "
+                  + params[r.executor()].getClassName() + ", expected an object";
+            }
+          }
+          return null;
+        }
+        case DEPTH_RETURN:
+          return returns.getSort() == Type.INT ? null : "depth = return needs " + methodText
+              + " to return int, it returns " + returns.getClassName();
+        case BATCH:
+          return isReference(returns) ? null : "batch site " + methodText + " returns "
+              + (returns.getSort() == Type.VOID ? "nothing to price" : "a "
+                  + returns.getClassName() + ", expected the batch object");
+        default:
+          return null;
+      }
+    }
+
+    private String argumentProblem(int i, String what) {
+      if (i < 0 || i >= params.length) {
+        return what + " argument index " + i + " is out of range for " + methodText
+            + ", which takes " + params.length + " argument(s)";
       }
       return null;
     }
-    for (WeavePoint p : planned) {
-      listener.woven(binaryName, p);
-    }
-    return woven;
-  }
 
-  /** Returns the one method the point names, or throws saying why there is none. */
-  private static Method method(String className, List<Method> methods, WeavePoint point)
-      throws WeaveException {
-    boolean constructor = "<init>".equals(point.methodName());
-    List<Method> candidates = new ArrayList<>();
-    for (Method m : methods) {
-      boolean nameMatches = constructor
-          ? m.name.equals("<init>")
-          : !m.name.startsWith("<") && m.name.equals(point.methodName());
-      if (nameMatches && m.isCode() && parametersMatch(m, point.parameterTypes())) {
-        candidates.add(m);
+    private String declineProblem(Rule r) {
+      if (r.declineArgs() == null) {
+        return null;
       }
-    }
-    if (candidates.isEmpty()) {
-      for (Method m : methods) {
-        if (m.name.equals(point.methodName()) && !m.isCode()
-            && parametersMatch(m, point.parameterTypes())) {
-          throw new WeaveException(
-              point.methodText() + " has no body to advise (abstract or native)");
+      if (isStatic) {
+        return "decline is called on the receiver, and " + methodText + " is static";
+      }
+      for (int a : r.declineArgs()) {
+        if (a < 0 || a >= params.length) {
+          return "decline_args index " + a + " is out of range for " + methodText;
         }
       }
-      throw new WeaveException("no method " + point.methodText() + " declared in " + className);
-    }
-    if (candidates.size() > 1) {
-      // A covariant override comes with a bridge of the same name and parameters: the override
-      // is the method the site means (the bridge calls it).
-      List<Method> declared = new ArrayList<>();
-      for (Method m : candidates) {
-        if ((m.access & Opcodes.ACC_BRIDGE) == 0) {
-          declared.add(m);
-        }
-      }
-      if (declared.size() == 1) {
-        return declared.get(0);
-      }
-      List<String> found = new ArrayList<>();
-      for (Method m : candidates) {
-        found.add(m.text(className));
-      }
-      throw new WeaveException(point.methodText() + " matches " + candidates.size()
-          + " overloads, give the parameter types: " + found);
-    }
-    return candidates.get(0);
-  }
-
-  private static boolean parametersMatch(Method m, List<String> wanted) {
-    if (wanted == null) {
-      return true;
-    }
-    Type[] params = m.parameters();
-    if (params.length != wanted.size()) {
-      return false;
-    }
-    for (int i = 0; i < params.length; i++) {
-      if (!names(params[i]).contains(wanted.get(i).trim())) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /**
-   * The names a sites file may give a parameter type: {@code java.util.Map$Entry}, {@code
-   * java.util.Map.Entry}, {@code Entry}, {@code byte[]}, {@code [B}.
-   */
-  private static List<String> names(Type t) {
-    String name = t.getClassName(); // int, byte[], java.util.Map$Entry
-    String canonical = name.replace('$', '.');
-    String simple = canonical.substring(canonical.lastIndexOf('.') + 1);
-    List<String> names = new ArrayList<>(List.of(name, canonical, simple));
-    if (t.getSort() == Type.ARRAY) {
-      names.add(t.getDescriptor().replace('/', '.')); // Class.getName(): [B, [Ljava.lang.String;
-      String element = t.getElementType().getClassName().replace('$', '.');
-      names.add(element.substring(element.lastIndexOf('.') + 1)
-          + "[]".repeat(t.getDimensions()));
-    }
-    return names;
-  }
-
-  /** Returns what to insert for the point in {@code m}, checking what the JVM would refuse. */
-  private static Insert plan(Method m, WeavePoint point) throws WeaveException {
-    Type returns = Type.getReturnType(m.descriptor);
-    switch (point.role()) {
-      case CACHE_ADMIT: {
-        if (m.name.equals("<init>")) {
-          throw new WeaveException(
-              "cache-admit cannot skip a constructor; name the method that stores the value");
-        }
-        Type value = argument(m, point);
-        if (value.getSort() != Type.OBJECT && value.getSort() != Type.ARRAY) {
-          throw new WeaveException("argument " + point.argumentIndex() + " of "
-              + point.methodText() + " is a " + value.getClassName() + ", not a retained value");
-        }
-        return new Insert(point, true, m.slot(point.argumentIndex()), value, returns, m);
-      }
-      case DEPTH_ARGUMENT: {
-        Type depth = argument(m, point);
-        if (depth.getSort() != Type.INT) {
-          throw new WeaveException("depth argument " + point.argumentIndex() + " of "
-              + point.methodText() + " is a " + depth.getClassName() + ", expected int");
-        }
-        return new Insert(point, true, m.slot(point.argumentIndex()), depth, returns, m);
-      }
-      case DEPTH_RETURN:
-        if (returns.getSort() != Type.INT) {
-          throw new WeaveException("depth=return needs " + point.methodText()
-              + " to return int, it returns " + returns.getClassName());
-        }
-        return new Insert(point, false, -1, null, returns, m);
-      case RELEASE:
-        return new Insert(point, false, -1, null, returns, m);
-      case BATCH:
-        if (m.name.equals("<init>") || returns.getSort() == Type.VOID) {
-          throw new WeaveException(
-              "batch site " + point.methodText() + " returns nothing to price");
-        }
-        if (returns.getSort() != Type.OBJECT && returns.getSort() != Type.ARRAY) {
-          throw new WeaveException("batch site " + point.methodText() + " returns a "
-              + returns.getClassName() + ", expected the batch object");
-        }
-        return new Insert(point, false, -1, null, returns, m);
-      default:
-        throw new WeaveException("unknown role " + point.role());
-    }
-  }
-
-  private static Type argument(Method m, WeavePoint point) throws WeaveException {
-    int index = point.argumentIndex();
-    Type[] params = m.parameters();
-    if (index < 0 || index >= params.length) {
-      throw new WeaveException("argument index " + index + " is out of range for "
-          + point.methodText() + ", which takes " + params.length + " argument(s)");
-    }
-    return params[index];
-  }
-
-  /** A method of the class being woven, as its class file declares it. */
-  private static final class Method {
-    final int access;
-    final String name;
-    final String descriptor;
-    private Type[] parameters;
-
-    Method(int access, String name, String descriptor) {
-      this.access = access;
-      this.name = name;
-      this.descriptor = descriptor;
+      return null;
     }
 
-    String key() {
-      return name + descriptor;
-    }
-
-    boolean isCode() {
-      return (access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) == 0;
-    }
-
-    boolean isStatic() {
-      return (access & Opcodes.ACC_STATIC) != 0;
-    }
-
-    /** Returns the parameter types, read from the descriptor once for all the points here. */
-    Type[] parameters() {
-      if (parameters == null) {
-        parameters = Type.getArgumentTypes(descriptor);
-      }
-      return parameters;
-    }
-
-    /** Returns the local variable slot of parameter {@code index}. */
-    int slot(int index) {
-      int slot = isStatic() ? 0 : 1;
-      Type[] params = parameters();
-      for (int i = 0; i < index; i++) {
-        slot += params[i].getSize();
-      }
-      return slot;
-    }
-
-    String text(String className) {
-      List<String> params = new ArrayList<>();
-      for (Type t : parameters()) {
-        params.add(t.getClassName());
-      }
-      return className + "#" + name + "(" + String.join(",", params) + ")";
-    }
-  }
-
-  /** What one point inserts into its method: at entry, or before each return. */
-  private static final class Insert {
-    final WeavePoint point;
-    final boolean atEntry;
-    final int slot;
-    final Type argument;
-    final Type returns;
-    final Method method;
-
-    Insert(WeavePoint point, boolean atEntry, int slot, Type argument, Type returns,
-        Method method) {
-      this.point = point;
-      this.atEntry = atEntry;
-      this.slot = slot;
-      this.argument = argument;
-      this.returns = returns;
-      this.method = method;
-    }
-  }
-
-  /** Inserts the gate calls of one method's points as its code is copied. */
-  private static final class Inserting extends MethodVisitor {
-    /** The most each insert pushes on top of what the method's own code has there. */
-    private static final int EXTRA_STACK = 6;
-
-    private final List<Insert> inserts;
-    private final boolean frames;
-
-    Inserting(MethodVisitor writer, List<Insert> inserts, boolean frames) {
-      super(Opcodes.ASM9, writer);
-      this.inserts = inserts;
-      this.frames = frames;
-    }
+    // ------------------------------------------------------------------------------ bodies
 
     @Override
     public void visitCode() {
       super.visitCode();
-      for (Insert i : inserts) {
-        if (!i.atEntry) {
-          continue;
+      for (Plan.BodyInsert b : inserts) {
+        switch (b.rule().role()) {
+          case DEPTH_ARG:
+            depthAtEntry(b);
+            break;
+          case ADMIT_ARG:
+            admitAtEntry(b);
+            guardPoint = b.point();
+            break;
+          case ADMIT_RETURN:
+            push(b.point());
+            mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "enter", "(I)V", false);
+            guardPoint = b.point();
+            break;
+          default:
+            break;
         }
-        if (i.point.role() == WeavePoint.Role.CACHE_ADMIT) {
-          cacheAdmit(i);
-        } else {
-          // slot = Gate.depth(site, slot)
-          push(i.point.id());
-          mv.visitVarInsn(Opcodes.ILOAD, i.slot);
-          mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "depth", "(II)I", false);
-          mv.visitVarInsn(Opcodes.ISTORE, i.slot);
-        }
+      }
+      if (guardPoint >= 0) {
+        tryStart = new Label();
+        mv.visitLabel(tryStart);
       }
     }
 
     /**
-     * {@code Object r = Gate.admit(site, value); if (r == DECLINED) return <default>; if (r
-     * instanceof T) value = (T) r;} (a copy the parameter cannot hold leaves the value as it was).
+     * {@code Object r = Gate.admit(point, this, value); if (r == DECLINED) { [Gate.decline(point,
+     * this, args)]; return <default>; } if (r instanceof T) value = (T) r;}
      */
-    private void cacheAdmit(Insert i) {
-      push(i.point.id());
-      mv.visitVarInsn(Opcodes.ALOAD, i.slot);
+    private void admitAtEntry(Plan.BodyInsert b) {
+      int slot = slot(b.rule().argument());
+      Type type = params[b.rule().argument()];
+      Object[] locals = frameLocals(List.of());
+      push(b.point());
+      loadReceiver();
+      mv.visitVarInsn(Opcodes.ALOAD, slot);
       mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "admit",
-          "(ILjava/lang/Object;)Ljava/lang/Object;", false);
+          "(ILjava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;", false);
       mv.visitInsn(Opcodes.DUP);
       mv.visitFieldInsn(Opcodes.GETSTATIC, GATE, "DECLINED", "Ljava/lang/Object;");
       Label admitted = new Label();
       mv.visitJumpInsn(Opcodes.IF_ACMPNE, admitted);
       mv.visitInsn(Opcodes.POP);
-      returnDefault(i.returns);
+      if (b.rule().declineArgs() != null) {
+        push(b.point());
+        loadReceiver();
+        parameterArray(b.rule().declineArgs(), null);
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "decline",
+            "(ILjava/lang/Object;[Ljava/lang/Object;)V", false);
+      }
+      returnDefault(returns);
       mv.visitLabel(admitted);
-      sameLocalsOneObject();
-      String type = i.argument.getInternalName();
-      if (!type.equals(OBJECT)) {
+      frame(locals, new Object[] {OBJECT});
+      storeChecked(type, slot, locals, new Object[] {OBJECT});
+    }
+
+    /** [r] -> slot = r if the slot's type holds it, else the slot keeps its value. */
+    private void storeChecked(Type type, int slot, Object[] locals, Object[] stackWithR) {
+      String internal = type.getSort() == Type.ARRAY ? type.getDescriptor() : type.getInternalName();
+      if (!internal.equals(OBJECT)) {
         Label store = new Label();
         mv.visitInsn(Opcodes.DUP);
-        mv.visitTypeInsn(Opcodes.INSTANCEOF, type);
+        mv.visitTypeInsn(Opcodes.INSTANCEOF, internal);
         mv.visitJumpInsn(Opcodes.IFNE, store);
         mv.visitInsn(Opcodes.POP);
-        mv.visitVarInsn(Opcodes.ALOAD, i.slot);
+        mv.visitVarInsn(Opcodes.ALOAD, slot);
         mv.visitLabel(store);
-        sameLocalsOneObject();
-        mv.visitTypeInsn(Opcodes.CHECKCAST, type);
+        frame(locals, stackWithR);
+        mv.visitTypeInsn(Opcodes.CHECKCAST, internal);
       }
-      mv.visitVarInsn(Opcodes.ASTORE, i.slot);
+      mv.visitVarInsn(Opcodes.ASTORE, slot);
     }
 
-    /** A frame at the method's entry locals with one object on the stack. */
-    private void sameLocalsOneObject() {
-      if (frames) {
-        mv.visitFrame(Opcodes.F_SAME1, 0, null, 1, new Object[] {OBJECT});
+    /**
+     * {@code depth = Gate.depth(point, depth)}, or with every argument for an adapter; with an
+     * executor: a depth of 0 nulls the executor and keeps the requested depth.
+     */
+    private void depthAtEntry(Plan.BodyInsert b) {
+      Rule r = b.rule();
+      int slot = slot(r.argument());
+      push(b.point());
+      mv.visitVarInsn(Opcodes.ILOAD, slot);
+      if (r.contextArgs()) {
+        List<Integer> all = new ArrayList<>();
+        for (int i = 0; i < params.length; i++) {
+          all.add(i);
+        }
+        parameterArray(all, null);
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "depth", "(II[Ljava/lang/Object;)I", false);
+      } else {
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "depth", "(II)I", false);
       }
-    }
-
-    private void returnDefault(Type returns) {
-      switch (returns.getSort()) {
-        case Type.VOID:
-          mv.visitInsn(Opcodes.RETURN);
-          break;
-        case Type.LONG:
-          mv.visitInsn(Opcodes.LCONST_0);
-          mv.visitInsn(Opcodes.LRETURN);
-          break;
-        case Type.FLOAT:
-          mv.visitInsn(Opcodes.FCONST_0);
-          mv.visitInsn(Opcodes.FRETURN);
-          break;
-        case Type.DOUBLE:
-          mv.visitInsn(Opcodes.DCONST_0);
-          mv.visitInsn(Opcodes.DRETURN);
-          break;
-        case Type.OBJECT:
-        case Type.ARRAY:
-          mv.visitInsn(Opcodes.ACONST_NULL);
-          mv.visitInsn(Opcodes.ARETURN);
-          break;
-        default: // boolean, byte, char, short, int
-          mv.visitInsn(Opcodes.ICONST_0);
-          mv.visitInsn(Opcodes.IRETURN);
+      if (r.executor() < 0) {
+        mv.visitVarInsn(Opcodes.ISTORE, slot);
+        return;
       }
+      int decided = paramSlots; // free at entry: nothing has been stored past the parameters
+      extraLocals = Math.max(extraLocals, paramSlots + 1);
+      mv.visitVarInsn(Opcodes.ISTORE, decided);
+      int exec = slot(r.executor());
+      mv.visitVarInsn(Opcodes.ALOAD, exec);
+      mv.visitVarInsn(Opcodes.ILOAD, slot);
+      mv.visitVarInsn(Opcodes.ILOAD, decided);
+      mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "executor",
+          "(Ljava/lang/Object;II)Ljava/lang/Object;", false);
+      Type execType = params[r.executor()];
+      mv.visitTypeInsn(Opcodes.CHECKCAST,
+          execType.getSort() == Type.ARRAY ? execType.getDescriptor() : execType.getInternalName());
+      mv.visitVarInsn(Opcodes.ASTORE, exec);
+      mv.visitVarInsn(Opcodes.ILOAD, slot);
+      mv.visitVarInsn(Opcodes.ILOAD, decided);
+      mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "prefetch", "(II)I", false);
+      mv.visitVarInsn(Opcodes.ISTORE, slot);
     }
 
     @Override
     public void visitInsn(int opcode) {
       if (opcode >= Opcodes.IRETURN && opcode <= Opcodes.RETURN) {
-        for (Insert i : inserts) {
-          if (!i.atEntry) {
-            beforeReturn(i, opcode);
+        for (Plan.BodyInsert b : inserts) {
+          if (b.rule().role() == Rule.Role.DEPTH_RETURN) {
+            push(b.point());
+            mv.visitInsn(Opcodes.SWAP);
+            mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "depth", "(II)I", false);
           }
+        }
+        for (Plan.BodyInsert b : inserts) {
+          beforeReturn(b, opcode);
         }
       }
       super.visitInsn(opcode);
     }
 
-    private void beforeReturn(Insert i, int opcode) {
-      switch (i.point.role()) {
-        case DEPTH_RETURN:
-          // [depth] -> [Gate.depth(site, depth)]
-          push(i.point.id());
-          mv.visitInsn(Opcodes.SWAP);
-          mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "depth", "(II)I", false);
+    private void beforeReturn(Plan.BodyInsert b, int opcode) {
+      switch (b.rule().role()) {
+        case ADMIT_ARG:
+          push(b.point());
+          mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "leave", "(I)V", false);
+          break;
+        case ADMIT_RETURN:
+          returnedAtExit(b);
           break;
         case BATCH:
-          // [batch] -> [batch], Gate.batch(site, batch)
+          // [batch] -> [batch], Gate.batch(batch, point, this)
           mv.visitInsn(Opcodes.DUP);
-          push(i.point.id());
-          mv.visitInsn(Opcodes.SWAP);
-          mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "batch", "(ILjava/lang/Object;)V",
-              false);
+          push(b.point());
+          loadReceiver();
+          mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "batch",
+              "(Ljava/lang/Object;ILjava/lang/Object;)V", false);
           break;
         case RELEASE:
-          release(i, opcode);
+          releaseAtExit(b, opcode);
           break;
         default:
           break;
       }
     }
 
-    /** {@code Gate.release(returned, site, new Object[] {reference arguments})}. */
-    private void release(Insert i, int opcode) {
+    /** [v] -> [v]; {@code if (Gate.returned(v, point, this)) Gate.decline(point, this, args)}. */
+    private void returnedAtExit(Plan.BodyInsert b) {
+      Object[] locals = frameLocals(List.of());
+      Object[] stack = frameStack(0, List.of());
+      mv.visitInsn(Opcodes.DUP);
+      push(b.point());
+      loadReceiver();
+      mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "returned",
+          "(Ljava/lang/Object;ILjava/lang/Object;)Z", false);
+      if (b.rule().declineArgs() == null) {
+        mv.visitInsn(Opcodes.POP);
+        return;
+      }
+      Label kept = new Label();
+      mv.visitJumpInsn(Opcodes.IFEQ, kept);
+      push(b.point());
+      loadReceiver();
+      parameterArray(b.rule().declineArgs(), analyzer == null ? null : analyzer.locals);
+      mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "decline",
+          "(ILjava/lang/Object;[Ljava/lang/Object;)V", false);
+      mv.visitLabel(kept);
+      frame(locals, stack);
+    }
+
+    /** {@code Gate.release(returned, point, new Object[] {reference arguments})}. */
+    private void releaseAtExit(Plan.BodyInsert b, int opcode) {
       if (opcode == Opcodes.ARETURN) {
         mv.visitInsn(Opcodes.DUP);
       } else {
         mv.visitInsn(Opcodes.ACONST_NULL);
       }
-      push(i.point.id());
-      Type[] params = i.method.parameters();
-      boolean anyReference = false;
-      for (Type t : params) {
-        anyReference |= t.getSort() == Type.OBJECT || t.getSort() == Type.ARRAY;
+      push(b.point());
+      List<Integer> refs = new ArrayList<>();
+      for (int p = 0; p < params.length; p++) {
+        if (isReference(params[p])) {
+          refs.add(p);
+        }
       }
-      if (!anyReference) {
+      if (refs.isEmpty()) {
         mv.visitInsn(Opcodes.ACONST_NULL);
       } else {
-        push(params.length);
-        mv.visitTypeInsn(Opcodes.ANEWARRAY, OBJECT);
-        for (int p = 0; p < params.length; p++) {
-          int sort = params[p].getSort();
-          if (sort == Type.OBJECT || sort == Type.ARRAY) {
-            mv.visitInsn(Opcodes.DUP);
-            push(p);
-            mv.visitVarInsn(Opcodes.ALOAD, i.method.slot(p));
-            mv.visitInsn(Opcodes.AASTORE);
-          }
-        }
+        parameterArray(refs, analyzer == null ? null : analyzer.locals);
       }
       mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "release",
           "(Ljava/lang/Object;I[Ljava/lang/Object;)V", false);
+    }
+
+    @Override
+    public void visitMaxs(int maxStack, int maxLocals) {
+      if (guardPoint >= 0) {
+        // The count of woven bodies this thread is in is given back when the method throws too.
+        Label end = new Label();
+        Label handler = new Label();
+        mv.visitLabel(end);
+        mv.visitLabel(handler);
+        frame(new Object[0], new Object[] {"java/lang/Throwable"});
+        push(guardPoint);
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "leave", "(I)V", false);
+        mv.visitInsn(Opcodes.ATHROW);
+        mv.visitTryCatchBlock(tryStart, end, handler, null);
+      }
+      super.visitMaxs(maxStack + EXTRA_STACK, Math.max(maxLocals, extraLocals));
+    }
+
+    @Override
+    public void visitEnd() {
+      for (Map.Entry<Rule, Integer> e : callCounts.entrySet()) {
+        done.put(e.getKey(), e.getValue() + " call(s) to " + e.getKey().method().methodName()
+            + " in " + methodText);
+      }
+      super.visitEnd();
+    }
+
+    // ------------------------------------------------------------------------------ calls
+
+    @Override
+    public void visitMethodInsn(int opcode, String callOwner, String name, String descriptor,
+        boolean isInterface) {
+      Rule r = calls.isEmpty() ? null : matchingCall(callOwner, name, descriptor, opcode);
+      if (r == null || analyzer != null && analyzer.locals == null) {
+        super.visitMethodInsn(opcode, callOwner, name, descriptor, isInterface);
+        return;
+      }
+      Type[] args = Type.getArgumentTypes(descriptor);
+      Type returns = Type.getReturnType(descriptor);
+      boolean receiver = opcode != Opcodes.INVOKESTATIC;
+      String problem = callProblem(r, args, returns, receiver, name);
+      if (problem != null) {
+        failures.add(new Plan.Failure(r, problem + " (a call in " + methodText + ")"));
+        super.visitMethodInsn(opcode, callOwner, name, descriptor, isInterface);
+        return;
+      }
+      callCounts.merge(r, 1, Integer::sum);
+      switch (r.role()) {
+        case ADMIT_ARG:
+          admitCall(r, opcode, callOwner, name, descriptor, isInterface, args, returns, receiver);
+          break;
+        case ADMIT_RETURN:
+          returnedCall(r, opcode, callOwner, name, descriptor, isInterface, args, returns,
+              receiver);
+          break;
+        case DEPTH_ARG:
+          depthCall(r, opcode, callOwner, name, descriptor, isInterface, args);
+          break;
+        case DEPTH_RETURN:
+          super.visitMethodInsn(opcode, callOwner, name, descriptor, isInterface);
+          push(r.id());
+          mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "depthCall", "(II)I", false);
+          break;
+        case RELEASE:
+          releaseCall(r, opcode, callOwner, name, descriptor, isInterface, args, returns);
+          break;
+        default: // BATCH
+          super.visitMethodInsn(opcode, callOwner, name, descriptor, isInterface);
+          mv.visitInsn(Opcodes.DUP);
+          push(r.id());
+          mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "batchCall", "(Ljava/lang/Object;I)V",
+              false);
+      }
+    }
+
+    private Rule matchingCall(String callOwner, String name, String descriptor, int opcode) {
+      if (callOwner.startsWith("[") || opcode == Opcodes.INVOKEDYNAMIC) {
+        return null;
+      }
+      for (Rule r : calls) {
+        if (r.method().methodName().equals(name)
+            && Planner.parametersMatch(descriptor, r.method().parameterTypes())
+            && (name.equals("<init>") ? callOwner.equals(r.type())
+                : owners.isSubtype(callOwner, r.type()))) {
+          return r;
+        }
+      }
+      return null;
+    }
+
+    private String callProblem(Rule r, Type[] args, Type returns, boolean receiver, String name) {
+      int i = r.argument();
+      switch (r.role()) {
+        case ADMIT_ARG:
+          if (name.equals("<init>")) {
+            return "a constructor call cannot be skipped";
+          }
+          if (i < 0 || i >= args.length || !isReference(args[i])) {
+            return "argument " + i + " of the call is not an object";
+          }
+          break;
+        case ADMIT_RETURN:
+          if (!isReference(returns)) {
+            return "value = return needs the call to return an object";
+          }
+          break;
+        case DEPTH_ARG:
+          if (i < 0 || i >= args.length || args[i].getSort() != Type.INT) {
+            return "argument " + i + " of the call is not an int depth";
+          }
+          break;
+        case DEPTH_RETURN:
+          if (returns.getSort() != Type.INT) {
+            return "depth = return needs the call to return int";
+          }
+          break;
+        case BATCH:
+          if (!isReference(returns)) {
+            return "batch needs the call to return the batch object";
+          }
+          break;
+        default:
+          break;
+      }
+      if (r.declineArgs() != null && (r.role() == Rule.Role.ADMIT_ARG
+          || r.role() == Rule.Role.ADMIT_RETURN)) {
+        if (!receiver) {
+          return "decline is called on the receiver, and the call is static";
+        }
+        for (int a : r.declineArgs()) {
+          if (a < 0 || a >= args.length) {
+            return "decline_args index " + a + " is out of range for the call";
+          }
+        }
+      }
+      return null;
+    }
+
+    /**
+     * {@code [recv, args]}: the arguments into fresh slots; {@code r = Gate.admitCall(value,
+     * point)}; declined: {@code [Gate.declineCall(recv, args, point)] | pop recv}, push the
+     * default; else the call with {@code value = r}.
+     */
+    private void admitCall(Rule r, int opcode, String callOwner, String name, String descriptor,
+        boolean itf, Type[] args, Type returns, boolean receiver) {
+      Object[] locals0 = frameLocals(List.of());
+      int base = freeSlot();
+      int[] slots = slots(args, base);
+      List<Object> spilled = spilledTypes(args);
+      Object[] belowArgs = frameStack(size(args), List.of());
+      Object[] belowAll = frameStack(size(args) + (receiver ? 1 : 0), List.of());
+      storeArguments(args, slots);
+      mv.visitVarInsn(Opcodes.ALOAD, slots[r.argument()]);
+      push(r.id());
+      mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "admitCall",
+          "(Ljava/lang/Object;I)Ljava/lang/Object;", false);
+      mv.visitInsn(Opcodes.DUP);
+      mv.visitFieldInsn(Opcodes.GETSTATIC, GATE, "DECLINED", "Ljava/lang/Object;");
+      Label admitted = new Label();
+      Label after = new Label();
+      mv.visitJumpInsn(Opcodes.IF_ACMPNE, admitted);
+      mv.visitInsn(Opcodes.POP);
+      if (receiver) {
+        if (r.declineArgs() != null) {
+          slotArray(r.declineArgs(), args, slots);
+          push(r.id());
+          mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "declineCall",
+              "(Ljava/lang/Object;[Ljava/lang/Object;I)V", false);
+        } else {
+          mv.visitInsn(Opcodes.POP);
+        }
+      }
+      pushDefault(returns);
+      mv.visitJumpInsn(Opcodes.GOTO, after);
+      mv.visitLabel(admitted);
+      Object[] withSpills = concat(locals0, spilled);
+      Object[] stackR = concat(belowArgs, List.of(OBJECT));
+      frame(withSpills, stackR);
+      storeChecked(args[r.argument()], slots[r.argument()], withSpills, stackR);
+      loadArguments(args, slots);
+      mv.visitMethodInsn(opcode, callOwner, name, descriptor, itf);
+      mv.visitLabel(after);
+      frame(withSpills, returns.getSort() == Type.VOID ? belowAll
+          : concat(belowAll, List.of(frameType(returns))));
+      mv.visitInsn(Opcodes.NOP);
+    }
+
+    /**
+     * The call as written, then {@code if (Gate.returnedCall(v, point)) Gate.declineCall(recv,
+     * args, point)} (the receiver and arguments kept in fresh slots for that).
+     */
+    private void returnedCall(Rule r, int opcode, String callOwner, String name,
+        String descriptor, boolean itf, Type[] args, Type returns, boolean receiver) {
+      if (r.declineArgs() == null || !receiver) {
+        mv.visitMethodInsn(opcode, callOwner, name, descriptor, itf);
+        mv.visitInsn(Opcodes.DUP);
+        push(r.id());
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "returnedCall", "(Ljava/lang/Object;I)Z",
+            false);
+        mv.visitInsn(Opcodes.POP);
+        return;
+      }
+      Object[] locals0 = frameLocals(List.of());
+      Object receiverType = stackEntry(size(args));
+      int base = freeSlot();
+      int[] slots = slots(args, base);
+      int recvSlot = base + size(args);
+      List<Object> spilled = new ArrayList<>(spilledTypes(args));
+      spilled.add(receiverType);
+      reserve(recvSlot + 1);
+      Object[] belowAll = frameStack(size(args) + 1, List.of());
+      storeArguments(args, slots);
+      mv.visitInsn(Opcodes.DUP);
+      mv.visitVarInsn(Opcodes.ASTORE, recvSlot);
+      loadArguments(args, slots);
+      mv.visitMethodInsn(opcode, callOwner, name, descriptor, itf);
+      mv.visitInsn(Opcodes.DUP);
+      push(r.id());
+      mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "returnedCall", "(Ljava/lang/Object;I)Z",
+          false);
+      Label kept = new Label();
+      mv.visitJumpInsn(Opcodes.IFEQ, kept);
+      mv.visitVarInsn(Opcodes.ALOAD, recvSlot);
+      slotArray(r.declineArgs(), args, slots);
+      push(r.id());
+      mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "declineCall",
+          "(Ljava/lang/Object;[Ljava/lang/Object;I)V", false);
+      mv.visitLabel(kept);
+      frame(concat(locals0, spilled), concat(belowAll, List.of(frameType(returns))));
+      mv.visitInsn(Opcodes.NOP);
+    }
+
+    /** The arguments above the depth into fresh slots, the depth through the gate, back. */
+    private void depthCall(Rule r, int opcode, String callOwner, String name, String descriptor,
+        boolean itf, Type[] args) {
+      int k = r.argument();
+      int base = freeSlot();
+      int[] slots = slots(args, base);
+      for (int i = args.length - 1; i > k; i--) {
+        mv.visitVarInsn(args[i].getOpcode(Opcodes.ISTORE), slots[i]);
+      }
+      push(r.id());
+      mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "depthCall", "(II)I", false);
+      for (int i = k + 1; i < args.length; i++) {
+        mv.visitVarInsn(args[i].getOpcode(Opcodes.ILOAD), slots[i]);
+      }
+      mv.visitMethodInsn(opcode, callOwner, name, descriptor, itf);
+    }
+
+    /** The call, then {@code Gate.releaseCall(returned, args, point)}. */
+    private void releaseCall(Rule r, int opcode, String callOwner, String name,
+        String descriptor, boolean itf, Type[] args, Type returns) {
+      List<Integer> refs = new ArrayList<>();
+      for (int i = 0; i < args.length; i++) {
+        if (isReference(args[i])) {
+          refs.add(i);
+        }
+      }
+      int[] slots = null;
+      if (!refs.isEmpty()) {
+        slots = slots(args, freeSlot());
+        storeArguments(args, slots);
+        loadArguments(args, slots);
+      }
+      mv.visitMethodInsn(opcode, callOwner, name, descriptor, itf);
+      if (isReference(returns)) {
+        mv.visitInsn(Opcodes.DUP);
+      } else {
+        mv.visitInsn(Opcodes.ACONST_NULL);
+      }
+      if (refs.isEmpty()) {
+        mv.visitInsn(Opcodes.ACONST_NULL);
+      } else {
+        slotArray(refs, args, slots);
+      }
+      push(r.id());
+      mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "releaseCall",
+          "(Ljava/lang/Object;[Ljava/lang/Object;I)V", false);
+    }
+
+    // ------------------------------------------------------------------------------ helpers
+
+    /** Returns the first local slot nothing live uses here. */
+    private int freeSlot() {
+      return analyzer != null ? analyzer.locals.size() : spillBase;
+    }
+
+    private int[] slots(Type[] args, int base) {
+      int[] slots = new int[args.length];
+      int s = base;
+      for (int i = 0; i < args.length; i++) {
+        slots[i] = s;
+        s += args[i].getSize();
+      }
+      reserve(s);
+      return slots;
+    }
+
+    private void reserve(int slotsEnd) {
+      extraLocals = Math.max(extraLocals, slotsEnd);
+    }
+
+    private void storeArguments(Type[] args, int[] slots) {
+      for (int i = args.length - 1; i >= 0; i--) {
+        mv.visitVarInsn(args[i].getOpcode(Opcodes.ISTORE), slots[i]);
+      }
+    }
+
+    private void loadArguments(Type[] args, int[] slots) {
+      for (int i = 0; i < args.length; i++) {
+        mv.visitVarInsn(args[i].getOpcode(Opcodes.ILOAD), slots[i]);
+      }
+    }
+
+    /** Pushes {@code new Object[] {slot values of indices, boxed}}. */
+    private void slotArray(List<Integer> indices, Type[] args, int[] slots) {
+      push(indices.size());
+      mv.visitTypeInsn(Opcodes.ANEWARRAY, OBJECT);
+      for (int j = 0; j < indices.size(); j++) {
+        int i = indices.get(j);
+        mv.visitInsn(Opcodes.DUP);
+        push(j);
+        mv.visitVarInsn(args[i].getOpcode(Opcodes.ILOAD), slots[i]);
+        box(args[i]);
+        mv.visitInsn(Opcodes.AASTORE);
+      }
+    }
+
+    /**
+     * Pushes {@code new Object[] {parameters at indices, boxed}}; where the frame {@code now}
+     * shows a parameter's slot holding something else (the method reassigned it), null.
+     */
+    private void parameterArray(List<Integer> indices, List<Object> now) {
+      push(indices.size());
+      mv.visitTypeInsn(Opcodes.ANEWARRAY, OBJECT);
+      for (int j = 0; j < indices.size(); j++) {
+        int p = indices.get(j);
+        mv.visitInsn(Opcodes.DUP);
+        push(j);
+        int slot = slot(p);
+        if (now != null && !holds(now, slot, params[p])) {
+          mv.visitInsn(Opcodes.ACONST_NULL);
+        } else {
+          mv.visitVarInsn(params[p].getOpcode(Opcodes.ILOAD), slot);
+          box(params[p]);
+        }
+        mv.visitInsn(Opcodes.AASTORE);
+      }
+    }
+
+    private static boolean holds(List<Object> locals, int slot, Type t) {
+      if (slot >= locals.size()) {
+        return false;
+      }
+      Object v = locals.get(slot);
+      if (isReference(t)) {
+        return v instanceof String || Opcodes.NULL.equals(v);
+      }
+      return frameType(t).equals(v);
+    }
+
+    private void box(Type t) {
+      String box;
+      switch (t.getSort()) {
+        case Type.BOOLEAN: box = "java/lang/Boolean"; break;
+        case Type.BYTE: box = "java/lang/Byte"; break;
+        case Type.CHAR: box = "java/lang/Character"; break;
+        case Type.SHORT: box = "java/lang/Short"; break;
+        case Type.INT: box = "java/lang/Integer"; break;
+        case Type.FLOAT: box = "java/lang/Float"; break;
+        case Type.LONG: box = "java/lang/Long"; break;
+        case Type.DOUBLE: box = "java/lang/Double"; break;
+        default: return;
+      }
+      mv.visitMethodInsn(Opcodes.INVOKESTATIC, box, "valueOf",
+          "(" + t.getDescriptor() + ")L" + box + ";", false);
+    }
+
+    private void loadReceiver() {
+      if (isStatic) {
+        mv.visitInsn(Opcodes.ACONST_NULL);
+      } else {
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+      }
+    }
+
+    private int slot(int index) {
+      int slot = isStatic ? 0 : 1;
+      for (int i = 0; i < index; i++) {
+        slot += params[i].getSize();
+      }
+      return slot;
+    }
+
+    private void returnDefault(Type returns) {
+      pushDefault(returns);
+      mv.visitInsn(returns.getOpcode(Opcodes.IRETURN));
+    }
+
+    private void pushDefault(Type t) {
+      switch (t.getSort()) {
+        case Type.VOID:
+          break;
+        case Type.LONG:
+          mv.visitInsn(Opcodes.LCONST_0);
+          break;
+        case Type.FLOAT:
+          mv.visitInsn(Opcodes.FCONST_0);
+          break;
+        case Type.DOUBLE:
+          mv.visitInsn(Opcodes.DCONST_0);
+          break;
+        case Type.OBJECT:
+        case Type.ARRAY:
+          mv.visitInsn(Opcodes.ACONST_NULL);
+          break;
+        default: // boolean, byte, char, short, int
+          mv.visitInsn(Opcodes.ICONST_0);
+      }
     }
 
     private void push(int value) {
@@ -511,18 +937,114 @@ final class Weaver {
       }
     }
 
-    @Override
-    public void visitMaxs(int maxStack, int maxLocals) {
-      super.visitMaxs(maxStack + EXTRA_STACK, maxLocals);
+    // ------------------------------------------------------------------------------ frames
+
+    /** Emits an expanded frame, in a class that has frames. */
+    private void frame(Object[] locals, Object[] stack) {
+      if (analyzer != null) {
+        mv.visitFrame(Opcodes.F_NEW, locals.length, locals, stack.length, stack);
+      }
     }
-  }
 
-  /** A point the weaver refuses, with the one line that says why. */
-  static final class WeaveException extends Exception {
-    private static final long serialVersionUID = 1L;
+    /** Returns the analyzer's locals in frame form (a long or double one entry), plus extra. */
+    private Object[] frameLocals(List<Object> extra) {
+      if (analyzer == null || analyzer.locals == null) {
+        return new Object[0];
+      }
+      return concat(compact(analyzer.locals, 0), extra);
+    }
 
-    WeaveException(String message) {
-      super(message, null, false, false);
+    /** Returns the analyzer's stack without its top {@code dropSlots} slots, in frame form. */
+    private Object[] frameStack(int dropSlots, List<Object> extra) {
+      if (analyzer == null || analyzer.stack == null) {
+        return new Object[0];
+      }
+      return concat(compact(analyzer.stack, dropSlots), extra);
+    }
+
+    /** Returns the type of the stack entry {@code slotsFromTop} slots below the top. */
+    private Object stackEntry(int slotsFromTop) {
+      if (analyzer == null || analyzer.stack == null) {
+        return OBJECT;
+      }
+      List<Object> s = analyzer.stack;
+      int i = s.size() - 1 - slotsFromTop;
+      return i >= 0 ? s.get(i) : OBJECT;
+    }
+
+    private static Object[] compact(List<Object> list, int dropSlots) {
+      List<Object> out = new ArrayList<>();
+      int n = list.size() - dropSlots;
+      for (int i = 0; i < n; i++) {
+        Object t = list.get(i);
+        out.add(t);
+        if (Opcodes.LONG.equals(t) || Opcodes.DOUBLE.equals(t)) {
+          i++; // the TOP half that follows
+        }
+      }
+      return out.toArray();
+    }
+
+    private List<Object> spilledTypes(Type[] args) {
+      List<Object> out = new ArrayList<>();
+      for (Type t : args) {
+        out.add(frameType(t));
+      }
+      return out;
+    }
+
+    private static Object[] concat(Object[] a, List<Object> b) {
+      Object[] out = new Object[a.length + b.size()];
+      System.arraycopy(a, 0, out, 0, a.length);
+      for (int i = 0; i < b.size(); i++) {
+        out[a.length + i] = b.get(i);
+      }
+      return out;
+    }
+
+    private static Object frameType(Type t) {
+      switch (t.getSort()) {
+        case Type.BOOLEAN:
+        case Type.BYTE:
+        case Type.CHAR:
+        case Type.SHORT:
+        case Type.INT:
+          return Opcodes.INTEGER;
+        case Type.FLOAT:
+          return Opcodes.FLOAT;
+        case Type.LONG:
+          return Opcodes.LONG;
+        case Type.DOUBLE:
+          return Opcodes.DOUBLE;
+        case Type.ARRAY:
+          return t.getDescriptor();
+        default:
+          return t.getInternalName();
+      }
+    }
+
+    private static int size(Type[] args) {
+      int n = 0;
+      for (Type t : args) {
+        n += t.getSize();
+      }
+      return n;
+    }
+
+    private static boolean isReference(Type t) {
+      return t.getSort() == Type.OBJECT || t.getSort() == Type.ARRAY;
+    }
+
+    private static String typeList(Type[] types) {
+      StringBuilder b = new StringBuilder();
+      for (int i = 0; i < types.length; i++) {
+        if (i > 0) {
+          b.append(", ");
+        }
+        String n = types[i].getClassName();
+        b.append(n.substring(n.lastIndexOf('.') + 1));
+      }
+      return b.toString();
     }
   }
 }

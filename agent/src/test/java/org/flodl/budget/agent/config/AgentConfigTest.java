@@ -65,10 +65,13 @@ class AgentConfigTest {
   @Test
   void everyKeyParsesFromAgentArguments() throws ConfigException {
     AgentConfig c = args("mode=observe,ram_max_usage=0.4,heap_max_usage=.25,vram_max_usage=1,"
-        + "host_share=0.5,prefetch=auto,sites=conf/sites.properties,djl=off,"
+        + "host_share=0.5,prefetch=auto,sites=conf/sites.properties,presets=Guava:caffeine:guava,"
+        + "djl=off,"
         + "vram_probe=fixed:5592M/6360465408,ram_probe=fixed:2G,record=out/budget.jfr,strict=true,"
         + "log=debug,probe_interval=500ms,job=resnet-epochs");
     assertEquals(Mode.OBSERVE, c.mode());
+    assertEquals(List.of("guava", "caffeine"), c.presets(), "each once, in order");
+    assertEquals("guava:caffeine", c.settings().get("presets").value());
     assertEquals(0.4, c.ramMaxUsage());
     assertEquals(0.25, c.heapMaxUsage());
     assertEquals(1.0, c.vramMaxUsage());
@@ -180,7 +183,7 @@ class AgentConfigTest {
     ConfigException e = bad("ram_max_usag=0.4");
     assertEquals("ram_max_usag", e.key());
     assertEquals("flodl-budget: unknown agent argument 'ram_max_usag' (known: mode, enabled, "
-        + "ram_max_usage, heap_max_usage, vram_max_usage, host_share, prefetch, sites, djl, "
+        + "ram_max_usage, heap_max_usage, vram_max_usage, host_share, prefetch, sites, presets, djl, "
         + "vram_probe, ram_probe, record, strict, log, probe_interval, job); "
         + "did you mean 'ram_max_usage'?; agent disabled", e.getMessage());
     ConfigException role = bad("role=stager");
@@ -244,8 +247,12 @@ class AgentConfigTest {
       "vram_probe=fixed:x/8G  | vram_probe    | flodl-budget: bad vram_probe 'fixed:x/8G' (agent argument): expected fixed:USED/TOTAL with two sizes (e.g. fixed:5592M/6360465408), not a size: 'x' (expected bytes like 6360465408, 16K, 5592M or 2G); agent disabled",
       "ram_probe=meminfo     | ram_probe      | flodl-budget: bad ram_probe 'meminfo' (agent argument): expected auto, proc, mxbean or fixed:AVAILABLE (e.g. fixed:2G); agent disabled",
       "ram_probe=fixed:lots  | ram_probe      | flodl-budget: bad ram_probe 'fixed:lots' (agent argument): expected fixed:AVAILABLE with a size (e.g. fixed:2G), not a size: 'lots' (expected bytes like 6360465408, 16K, 5592M or 2G); agent disabled",
-      "probe_interval=1      | probe_interval | flodl-budget: bad probe_interval '1' (agent argument): expected a positive duration like 500ms, 2s or 1m; agent disabled",
-      "probe_interval=0s     | probe_interval | flodl-budget: bad probe_interval '0s' (agent argument): expected a positive duration like 500ms, 2s or 1m; agent disabled",
+      "probe_interval=1      | probe_interval | flodl-budget: bad probe_interval '1' (agent argument): expected a duration from 10ms to 1h, like 500ms, 2s or 1m; agent disabled",
+      "probe_interval=0s     | probe_interval | flodl-budget: bad probe_interval '0s' (agent argument): expected a duration from 10ms to 1h, like 500ms, 2s or 1m (0s is shorter); agent disabled",
+      "probe_interval=9ms    | probe_interval | flodl-budget: bad probe_interval '9ms' (agent argument): expected a duration from 10ms to 1h, like 500ms, 2s or 1m (9ms is shorter); agent disabled",
+      "probe_interval=200000000m | probe_interval | flodl-budget: bad probe_interval '200000000m' (agent argument): expected a duration from 10ms to 1h, like 500ms, 2s or 1m (200000000m is longer); agent disabled",
+      "probe_interval=99999999999999999999s | probe_interval | flodl-budget: bad probe_interval '99999999999999999999s' (agent argument): expected a duration from 10ms to 1h, like 500ms, 2s or 1m; agent disabled",
+      "presets=redis         | presets        | flodl-budget: bad presets 'redis' (agent argument): expected preset names separated by ':' (caffeine, guava, jcache, ehcache or djl), e.g. caffeine:guava; 'redis' is none of them; agent disabled",
       "mode=                 | mode           | flodl-budget: empty mode (agent argument): expected enforce, observe or off; agent disabled",
       "sites=                | sites          | flodl-budget: empty sites (agent argument): expected the path of a sites file; agent disabled",
       "record=               | record         | flodl-budget: empty record (agent argument): expected the path of a .jfr file; agent disabled",

@@ -11,8 +11,10 @@ import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +33,29 @@ class SitesFileTest {
       site.feed.batch       = com.acme.data.Loader#next       # optional: returns batches, priced as they pass
       site.feed.batch_bytes = 16384     # optional: a fixed batch price instead
       site.feed.device      = cpu       # cpu · cuda:N
+      """;
+
+  /** The call-site example of DESIGN.md's "Sites that reach real code", verbatim. */
+  static final String CALL_SITES_EXAMPLE = """
+      site.rows.kind    = cache-admit
+      site.rows.in      = com.acme.data.Dataset#get(int)
+      site.rows.method  = java.util.Map#put(java.lang.Object,java.lang.Object)
+      site.rows.value   = 1
+      site.rows.release = java.util.Map#remove(java.lang.Object)
+
+      site.queue.kind   = prefetch-depth
+      site.queue.in     = com.acme.data.PrefetchLoader#<init>
+      site.queue.method = java.util.concurrent.ArrayBlockingQueue#<init>(int)
+      site.queue.depth  = 0
+      site.queue.batch  = com.acme.data.PrefetchLoader#next
+      """;
+
+  /** The loaded-value example of DESIGN.md, verbatim. */
+  static final String LOADED_EXAMPLE = """
+      site.loaded.kind    = cache-admit
+      site.loaded.method  = com.github.benmanes.caffeine.cache.Cache#get(java.lang.Object,java.util.function.Function)
+      site.loaded.value   = return
+      site.loaded.decline = com.github.benmanes.caffeine.cache.Cache#invalidate(java.lang.Object)
       """;
 
   @TempDir Path dir;
@@ -64,38 +89,91 @@ class SitesFileTest {
     return file.warnings().get(0);
   }
 
+  private static MethodRef m(String text) {
+    return MethodRef.parse(text);
+  }
+
   @Test
   void theDesignExampleParsesWithItsInlineComments() throws Exception {
     SitesFile file = SitesFile.load(write(DESIGN_EXAMPLE));
     assertEquals(List.of(), file.warnings());
+    String origin = dir.resolve("sites.properties").toString();
     assertEquals(List.of(
-        new SiteSpec("samples", SiteSpec.Kind.CACHE_ADMIT, "com.acme.data.SampleCache", "put",
-            List.of("java.lang.Object", "java.lang.Object"), 1, SiteSpec.UNUSED,
-            "com.acme.data.SampleCache", "evict", null, null, null, 0, "cpu", null),
+        new CacheAdmitSite("samples", "samples",
+            m("com.acme.data.SampleCache#put(java.lang.Object,java.lang.Object)"), null, 1,
+            m("com.acme.data.SampleCache#evict"), null, null, false, origin),
         // both batch and a fixed batch_bytes are given: the site carries both, the fixed price wins
-        new SiteSpec("feed", SiteSpec.Kind.PREFETCH_DEPTH, "com.acme.data.Loader", "<init>", null,
-            SiteSpec.UNUSED, 2, null, null, null, "com.acme.data.Loader", "next", 16384, "cpu",
-            null)), file.sites());
-    SiteSpec feed = file.sites().get(1);
-    assertTrue(feed.isConstructor());
+        new PrefetchDepthSite("feed", "feed", m("com.acme.data.Loader#<init>"), null, 2,
+            m("com.acme.data.Loader#next"), 16384, "cpu", PrefetchDepthSite.NO_EXECUTOR, null,
+            false, origin)), file.sites());
+    PrefetchDepthSite feed = (PrefetchDepthSite) file.sites().get(1);
+    assertTrue(feed.method().isConstructor());
     assertFalse(feed.isCuda());
+    assertFalse(feed.isCallSite());
     assertEquals(-1, feed.deviceIndex());
-    assertEquals("com.acme.data.Loader#<init>", feed.method());
-    assertEquals("com.acme.data.Loader#next", feed.batch());
-    assertEquals("com.acme.data.SampleCache#evict", file.sites().get(0).release());
-    assertFalse(file.sites().get(0).isStager());
+    assertEquals("com.acme.data.Loader#<init>", feed.method().toString());
+    assertEquals("com.acme.data.Loader#next", feed.batch().toString());
+    CacheAdmitSite samples = (CacheAdmitSite) file.sites().get(0);
+    assertEquals("com.acme.data.SampleCache#evict", samples.release().toString());
+    assertFalse(samples.stager());
+    assertEquals(List.of(0), samples.declineArgs(), "decline_args default to the key");
   }
 
   @Test
-  void theDesignExampleWithoutItsOptionalLinesStillParses() throws Exception {
-    String bare = DESIGN_EXAMPLE.replaceAll("(?m)^.*# optional.*$", "");
-    SitesFile file = SitesFile.load(write(bare));
+  void theCallSitesExampleParses() {
+    SitesFile file = parse(CALL_SITES_EXAMPLE);
     assertEquals(List.of(), file.warnings());
-    assertEquals(List.of("samples", "feed"), file.sites().stream().map(SiteSpec::name).toList());
-    assertNull(file.sites().get(0).releaseClass());
-    assertNull(file.sites().get(0).release());
-    assertNull(file.sites().get(1).batchClass());
-    assertEquals(0, file.sites().get(1).batchBytes());
+    CacheAdmitSite rows = (CacheAdmitSite) file.sites().get(1);
+    PrefetchDepthSite queue = (PrefetchDepthSite) file.sites().get(0);
+    assertEquals(new Scope(Scope.Kind.METHOD, "com.acme.data.Dataset",
+        m("com.acme.data.Dataset#get(int)")), rows.in());
+    assertEquals(m("java.util.Map#put(java.lang.Object,java.lang.Object)"), rows.method());
+    assertEquals(m("java.util.Map#remove(java.lang.Object)"), rows.release());
+    assertTrue(rows.isCallSite());
+    assertEquals(Scope.Kind.METHOD, queue.in().kind());
+    assertEquals(m("java.util.concurrent.ArrayBlockingQueue#<init>(int)"), queue.method());
+    assertEquals(0, queue.depth());
+  }
+
+  @Test
+  void theLoadedValueExampleParsesAndDeclineArgsDefaultToTheKey() {
+    CacheAdmitSite s = (CacheAdmitSite) only(parse(LOADED_EXAMPLE));
+    assertTrue(s.returned());
+    assertEquals(SiteSpec.RETURN, s.value());
+    assertEquals(m("com.github.benmanes.caffeine.cache.Cache#invalidate(java.lang.Object)"),
+        s.decline());
+    assertEquals(List.of(0), s.declineArgs());
+
+    CacheAdmitSite two = (CacheAdmitSite) only(parse("""
+        site.s.kind = cache-admit
+        site.s.method = a.Cache#put(java.lang.Object,java.lang.Object,int)
+        site.s.value = 1
+        site.s.decline = a.Cache#remove(java.lang.Object,int)
+        site.s.decline_args = 0, 2
+        """));
+    assertEquals(List.of(0, 2), two.declineArgs());
+  }
+
+  @Test
+  void scopesOfEveryForm() {
+    assertEquals(new Scope(Scope.Kind.CLASS, "com.acme.Dataset", null),
+        Scope.parse("com.acme.Dataset"));
+    assertEquals(new Scope(Scope.Kind.PACKAGE, "com.acme.data", null), Scope.parse("com.acme.data.*"));
+    assertEquals(new Scope(Scope.Kind.PACKAGE_TREE, "com.acme", null), Scope.parse("com.acme.**"));
+    Scope pkg = Scope.parse("com.acme.data.*");
+    assertTrue(pkg.covers("com/acme/data/Dataset"));
+    assertFalse(pkg.covers("com/acme/data/sub/Dataset"));
+    assertTrue(Scope.parse("com.acme.**").covers("com/acme/data/sub/Dataset"));
+    assertFalse(Scope.parse("com.acme.**").covers("com/acmex/Dataset"));
+    Scope get = Scope.parse("com.acme.Dataset#get(int)");
+    assertTrue(get.covers("com/acme/Dataset"));
+    assertTrue(get.coversMethod("get"));
+    assertTrue(get.coversMethod("lambda$get$0"), "a lambda javac compiled out of get");
+    assertFalse(get.coversMethod("size"));
+    assertTrue(Scope.parse("com.acme.Loader#<init>").coversMethod("lambda$new$2"));
+    for (String bad : List.of("com.acme.*.x", "#get", "com..acme", "com.acme.Dataset#")) {
+      assertThrows(IllegalArgumentException.class, () -> Scope.parse(bad), bad);
+    }
   }
 
   @Test
@@ -116,53 +194,56 @@ class SitesFileTest {
 
   @Test
   void overloadParameterListsArraysPrimitivesVarargsAndNoArguments() {
-    SiteSpec s = only(parse("""
+    CacheAdmitSite s = (CacheAdmitSite) only(parse("""
         site.s.kind = cache-admit
         site.s.method = com.acme.Cache$Shard#put( long , byte[] , java.lang.String[][] )
         site.s.value = 1
         site.s.release = com.acme.Cache$Shard#evict(long)
         """));
-    assertEquals("com.acme.Cache$Shard", s.className());
-    assertEquals(List.of("long", "byte[]", "java.lang.String[][]"), s.parameterTypes());
-    assertEquals(List.of("long"), s.releaseParams());
-    assertEquals("com.acme.Cache$Shard#put(long,byte[],java.lang.String[][])", s.method());
-    assertEquals("com.acme.Cache$Shard#evict(long)", s.release());
+    assertEquals("com.acme.Cache$Shard", s.method().className());
+    assertEquals(List.of("long", "byte[]", "java.lang.String[][]"), s.method().parameterTypes());
+    assertEquals(List.of("long"), s.release().parameterTypes());
+    assertEquals("com.acme.Cache$Shard#put(long,byte[],java.lang.String[][])",
+        s.method().toString());
 
-    SiteSpec v = only(parse("""
+    CacheAdmitSite v = (CacheAdmitSite) only(parse("""
         site.v.kind = cache-admit
         site.v.method = a.B#add(int, java.lang.Object...)
         site.v.value = 1
         """));
-    assertEquals(List.of("int", "java.lang.Object[]"), v.parameterTypes());
+    assertEquals(List.of("int", "java.lang.Object[]"), v.method().parameterTypes());
 
-    SiteSpec none = only(parse("""
+    PrefetchDepthSite none = (PrefetchDepthSite) only(parse("""
         site.n.kind = prefetch-depth
         site.n.method = a.Loader#depth()
         site.n.depth = return
         """));
-    assertEquals(List.of(), none.parameterTypes());
-    assertEquals(SiteSpec.RETURN, none.depthIndex());
-    assertEquals("a.Loader#depth()", none.method());
+    assertEquals(List.of(), none.method().parameterTypes());
+    assertTrue(none.returned());
   }
 
   @Test
   void aMethodWithoutParameterListMatchesByName() {
-    SiteSpec s = only(parse("""
+    CacheAdmitSite s = (CacheAdmitSite) only(parse("""
         site.s.kind = cache-admit
         site.s.method = a.B#put
         site.s.value = 3
         """));
-    assertNull(s.parameterTypes());
-    assertEquals(3, s.valueIndex());
-    assertNull(s.releaseClass());
+    assertNull(s.method().parameterTypes());
+    assertEquals(3, s.value());
+    assertNull(s.release());
   }
 
   @Test
-  void cudaDeviceRoleAndSizesWithSuffixes() {
-    SiteSpec s = only(parse("""
+  void cudaDeviceRoleSizesExecutorAdapterAndName() {
+    PrefetchDepthSite s = (PrefetchDepthSite) only(parse("""
         site.gpu.kind = prefetch-depth
+        site.gpu.name = loaders
         site.gpu.method = ai.djl.training.dataset.DataIterable#<init>
         site.gpu.depth = 8
+        site.gpu.executor = 7
+        site.gpu.adapter = DJL
+        site.gpu.batch = ai.djl.training.dataset.DataIterable#fetch(java.util.List,int)
         site.gpu.batch_bytes = 16K
         site.gpu.device = CUDA:1
         site.gpu.role = stager
@@ -171,8 +252,13 @@ class SitesFileTest {
     assertEquals(1, s.deviceIndex());
     assertEquals("cuda:1", s.device());
     assertEquals(16 * 1024, s.batchBytes());
-    assertTrue(s.isStager());
-    assertEquals(8, s.depthIndex());
+    assertTrue(s.stager());
+    assertEquals(8, s.depth());
+    assertEquals(7, s.executor());
+    assertEquals("djl", s.adapter());
+    assertEquals("gpu", s.block());
+    assertEquals("loaders", s.name());
+    assertEquals(List.of("java.util.List", "int"), s.batch().parameterTypes());
   }
 
   @Test
@@ -216,15 +302,14 @@ class SitesFileTest {
     assertEquals(List.of("good", "good2"), file.sites().stream().map(SiteSpec::name).toList());
     String p = "flodl-budget: test.properties: ";
     assertEquals(List.of(
-        p + "ignored 'site.depth': expected site.NAME.FIELD keys (fields: kind, method, value, "
-            + "release, depth, batch, batch_bytes, device, role)",
+        p + "ignored 1 key(s) that are not site.NAME.FIELD (first: 'site.depth')",
         p + "site 'bytes' disabled: batch_bytes 'lots': expected a size, e.g. 16384 or 16K",
         p + "site 'device' disabled: device 'gpu0': expected cpu or cuda:N, e.g. cuda:0",
         p + "site 'index' disabled: value '2': the method takes 2 arguments: expected an index "
-            + "from 0 to 1",
+            + "from 0 to 1 or return",
         p + "site 'nokind' disabled: kind is missing: expected cache-admit or prefetch-depth",
         p + "site 'nomethod' disabled: method is missing: " + MethodRef.EXPECTED,
-        p + "site 'notindex' disabled: value 'one': expected a 0-based argument index",
+        p + "site 'notindex' disabled: value 'one': expected a 0-based argument index or return",
         p + "site 'oddkind' disabled: kind 'evict': expected cache-admit or prefetch-depth"),
         file.warnings());
   }
@@ -236,22 +321,22 @@ class SitesFileTest {
         site.s.method = a.B#put(java.lang.Object)
         site.s.vaule = 0
         """));
-    assertEquals("flodl-budget: test.properties: site 's' disabled: unknown field 'vaule' (known: "
-        + "kind, method, value, release, depth, batch, batch_bytes, device, role); value is "
-        + "missing: expected a 0-based argument index", w);
+    assertTrue(w.startsWith("flodl-budget: test.properties: site 's' disabled: unknown field "
+        + "'vaule' (known: kind, name, method, in, value, release, decline, decline_args, depth, "
+        + "executor, batch, batch_bytes, device, role, adapter); value is missing: expected a "
+        + "0-based argument index or return"), w);
     assertEquals(1, w.lines().count());
   }
 
   @Test
   void returnDepthAndConstructors() {
-    SiteSpec ret = only(parse("""
+    PrefetchDepthSite ret = (PrefetchDepthSite) only(parse("""
         site.r.kind = prefetch-depth
         site.r.method = a.L#prefetchDepth
         site.r.depth = RETURN
         """));
-    assertEquals(SiteSpec.RETURN, ret.depthIndex());
-    assertEquals(SiteSpec.UNUSED, ret.valueIndex());
-    assertFalse(ret.isConstructor());
+    assertTrue(ret.returned());
+    assertFalse(ret.method().isConstructor());
 
     assertEquals("flodl-budget: test.properties: site 'c' disabled: depth 'return' on a "
         + "constructor, which returns nothing: expected a 0-based argument index",
@@ -307,12 +392,6 @@ class SitesFileTest {
         site.x.kind = prefetch-depth
         site.x.method = a.L#<init>(int)
         site.x.depth = 0
-        site.x.batch = a.L#next(int)
-        """)).contains("batch 'a.L#next(int)': expected Class#method without a parameter list"));
-    assertTrue(rejected(parse("""
-        site.x.kind = prefetch-depth
-        site.x.method = a.L#<init>(int)
-        site.x.depth = 0
         site.x.batch_bytes = 0
         """)).contains("batch_bytes '0': expected a size above 0"));
     assertTrue(rejected(parse("""
@@ -322,6 +401,127 @@ class SitesFileTest {
         site.x.role = loader
         """)).endsWith("role 'loader': expected stager (or no role); depth '-1': expected a "
             + "0-based argument index or return"));
+    assertTrue(rejected(parse("""
+        site.x.kind = cache-admit
+        site.x.method = a.C#put(java.lang.Object)
+        site.x.value = 0
+        site.x.decline_args = 0
+        """)).contains("decline_args without decline"));
+    assertTrue(rejected(parse("""
+        site.x.kind = cache-admit
+        site.x.method = a.C#put(java.lang.Object,java.lang.Object)
+        site.x.value = 1
+        site.x.decline = a.C#remove(java.lang.Object)
+        site.x.decline_args = 2
+        """)).contains("decline_args '2': expected comma-separated 0-based argument indices of "
+            + "the site's method (0 to 1)"));
+    assertTrue(rejected(parse("""
+        site.x.kind = prefetch-depth
+        site.x.method = a.L#<init>(int)
+        site.x.depth = 0
+        site.x.adapter = tensorflow
+        """)).contains("adapter 'tensorflow': expected djl"));
+    assertTrue(rejected(parse("""
+        site.x.kind = prefetch-depth
+        site.x.in = a.Main#run()
+        site.x.method = java.util.concurrent.ArrayBlockingQueue#<init>(int)
+        site.x.depth = 0
+        site.x.executor = 1
+        """)).contains("executor applies to method sites only"));
+    assertTrue(rejected(parse("""
+        site.x.kind = cache-admit
+        site.x.in = a.Main#run(
+        site.x.method = java.util.Map#put(java.lang.Object,java.lang.Object)
+        site.x.value = 1
+        """)).contains("in 'a.Main#run(': " + Scope.EXPECTED));
+    assertTrue(rejected(parse("""
+        site.x.kind = cache-admit
+        site.x.name = two words
+        site.x.method = a.C#put(java.lang.Object)
+        site.x.value = 0
+        """)).contains("name 'two words': expected letters, digits"));
+  }
+
+  @Test
+  void jdkBodiesAndTheAgentItselfAreNeverWovenAndTheLineNamesTheCallSiteForm() {
+    String map = rejected(parse("""
+        site.m.kind = cache-admit
+        site.m.method = java.util.HashMap#put(java.lang.Object,java.lang.Object)
+        site.m.value = 1
+        """));
+    assertTrue(map.contains("'java.util.HashMap#put(java.lang.Object,java.lang.Object)' is a JDK "
+        + "method, whose bodies are never woven: budget the calls to it with in = "), map);
+    assertEquals(1, map.lines().count());
+    assertTrue(rejected(parse("""
+        site.s.kind = prefetch-depth
+        site.s.method = java.lang.String#<init>(char[],int,int)
+        site.s.depth = 1
+        """)).contains("is a JDK method, whose bodies are never woven"));
+    assertTrue(rejected(parse("""
+        site.s.kind = cache-admit
+        site.s.method = javax.management.StandardMBean#getMBeanInfo()
+        site.s.value = return
+        """)).contains("is a JDK method"), "a JDK module's javax package");
+    assertTrue(rejected(parse("""
+        site.g.kind = cache-admit
+        site.g.method = org.flodl.budget.agent.gate.Gate#admit(int,java.lang.Object,java.lang.Object)
+        site.g.value = 2
+        """)).contains("is in the agent itself, whose classes are never woven"));
+    assertTrue(rejected(parse("""
+        site.g.kind = cache-admit
+        site.g.in = java.util.HashMap
+        site.g.method = java.util.HashMap#putVal(int,java.lang.Object,java.lang.Object,boolean,boolean)
+        site.g.value = 2
+        """)).contains("in 'java.util.HashMap' names JDK code, which is never woven"));
+    assertTrue(rejected(parse("""
+        site.g.kind = cache-admit
+        site.g.method = com.acme.Store#put(java.lang.Object)
+        site.g.value = 0
+        site.g.release = java.util.Map#remove(java.lang.Object)
+        """)).contains("release 'java.util.Map#remove(java.lang.Object)' is a JDK method"));
+    // A library's javax.cache is no JDK type: its bodies are woven.
+    only(parse("""
+        site.j.kind = cache-admit
+        site.j.method = javax.cache.Cache#put(java.lang.Object,java.lang.Object)
+        site.j.value = 1
+        site.j.decline = javax.cache.Cache#remove(java.lang.Object)
+        """));
+  }
+
+  @Test
+  void conflictsAreRefusedByName() {
+    List<SiteSpec> sites = new ArrayList<>(parse("""
+        site.a.kind = cache-admit
+        site.a.method = com.acme.Store#put(java.lang.Object,java.lang.Object)
+        site.a.value = 1
+        site.a.release = com.acme.Store#evict
+        site.b.kind = cache-admit
+        site.b.method = com.acme.Store#put(java.lang.Object,java.lang.Object)
+        site.b.value = 1
+        site.c.kind = cache-admit
+        site.c.method = com.acme.Other#put(java.lang.Object)
+        site.c.value = 0
+        site.c.release = com.acme.Store#put(java.lang.Object,java.lang.Object)
+        site.d.kind = prefetch-depth
+        site.d.name = a
+        site.d.method = com.acme.L#<init>(int)
+        site.d.depth = 0
+        """).sites());
+    List<String> warnings = new ArrayList<>();
+    List<SiteSpec> kept = SitesFile.withoutConflicts(sites, warnings);
+    assertEquals(List.of("a"), kept.stream().map(SiteSpec::block).toList());
+    assertEquals(3, warnings.size(), warnings.toString());
+    assertTrue(warnings.get(0).contains("site 'b' disabled: it budgets com.acme.Store#put("
+        + "java.lang.Object,java.lang.Object) as site 'a' (test.properties) already does"));
+    assertTrue(warnings.get(1).contains("site 'c' disabled: its release com.acme.Store#put("
+        + "java.lang.Object,java.lang.Object) is the method site 'a' admits at"));
+    assertTrue(warnings.get(2).contains("site 'd' disabled: name 'a' is a cache-admit site"));
+    assertTrue(rejected(parse("""
+        site.a.kind = cache-admit
+        site.a.method = com.acme.Store#put(java.lang.Object,java.lang.Object)
+        site.a.value = 1
+        site.a.release = com.acme.Store#put
+        """)).contains("release 'com.acme.Store#put' is the site's own method"));
   }
 
   @Test
@@ -334,10 +534,11 @@ class SitesFileTest {
   }
 
   @Test
-  void repeatedKeysAndStrayKeysWarnButDoNotDisableOtherSites() throws Exception {
+  void repeatedKeysAndStrayKeysWarnOnceEachButDoNotDisableOtherSites() throws Exception {
     SitesFile file = SitesFile.load(write("""
         # a comment line
         budget = 0.5
+        other = 1
         site.a.kind = cache-admit
         site.a.method = a.A#put(java.lang.Object)
         site.a.value = 0
@@ -346,9 +547,9 @@ class SitesFileTest {
     assertEquals(List.of("a"), file.sites().stream().map(SiteSpec::name).toList());
     String origin = "flodl-budget: " + dir.resolve("sites.properties") + ": ";
     assertEquals(List.of(
-        origin + "'site.a.value' is given more than once; the last value is used",
-        origin + "ignored 'budget': expected site.NAME.FIELD keys (fields: kind, method, value, "
-            + "release, depth, batch, batch_bytes, device, role)"), file.warnings());
+        origin + "1 key(s) given more than once, the last value used (first: 'site.a.value')",
+        origin + "ignored 2 key(s) that are not site.NAME.FIELD (first: 'budget')"),
+        file.warnings());
   }
 
   @Test
@@ -380,10 +581,63 @@ class SitesFileTest {
   }
 
   @Test
+  void aFifoADeviceABinaryAndAHugeFileAreRefusedWithoutBlockingOrReadingThem() throws Exception {
+    ConfigException zero = assertThrows(ConfigException.class,
+        () -> SitesFile.load(Path.of("/dev/zero")));
+    assertTrue(zero.getMessage().contains("not a regular file"), zero.getMessage());
+
+    Path fifo = dir.resolve("fifo");
+    Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
+    assertTrue(mk.waitFor(10, TimeUnit.SECONDS) && mk.exitValue() == 0, "mkfifo");
+    ConfigException pipe = assertThrows(ConfigException.class, () -> SitesFile.load(fifo));
+    assertTrue(pipe.getMessage().contains("not a regular file"), pipe.getMessage());
+
+    Path binary = dir.resolve("binary");
+    Files.write(binary, new byte[] {0x7f, 'E', 'L', 'F', 2, 1, 1, 0, 0, 0, 27, '[', '3', '1', 'm'});
+    ConfigException bin = assertThrows(ConfigException.class, () -> SitesFile.load(binary));
+    assertTrue(bin.getMessage().contains("it is not text"), bin.getMessage());
+    assertFalse(bin.getMessage().chars().anyMatch(c -> c < 0x20), "no control bytes in the line");
+
+    Path huge = dir.resolve("huge.properties");
+    Files.write(huge, new byte[SitesFile.MAX_BYTES + 1]);
+    ConfigException big = assertThrows(ConfigException.class, () -> SitesFile.load(huge));
+    assertTrue(big.getMessage().contains("more than the 1048576 a sites file may have"),
+        big.getMessage());
+  }
+
+  @Test
+  void manyBadBlocksAreBoundedLines() {
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < 50; i++) {
+      text.append("site.b").append(i).append(".kind = nonsense\n");
+      text.append("stray").append(i).append(" = x\n");
+    }
+    SitesFile file = parse(text.toString());
+    assertEquals(SitesFile.MAX_BLOCK_LINES + 2, file.warnings().size(), file.warnings().toString());
+    assertTrue(file.warnings().get(file.warnings().size() - 1).endsWith("40 more site(s) disabled"));
+  }
+
+  @Test
   void aFileInLatin1StillLoads() throws Exception {
     Path file = dir.resolve("latin1.properties");
     Files.write(file, ("site.caf\u00e9.kind = cache-admit\nsite.caf\u00e9.method = a.B#put\n"
         + "site.caf\u00e9.value = 0\n").getBytes(StandardCharsets.ISO_8859_1));
     assertEquals("caf\u00e9", only(SitesFile.load(file)).name());
+  }
+
+  @Test
+  void everyPresetParsesWithoutAWarning() throws Exception {
+    for (String name : Presets.NAMES) {
+      SitesFile preset = Presets.load(name);
+      assertEquals(List.of(), preset.warnings(), name);
+      assertFalse(preset.sites().isEmpty(), name);
+      for (SiteSpec s : preset.sites()) {
+        assertEquals(name, s.name(), "each preset is one site named after it");
+        assertEquals("preset " + name, s.origin());
+      }
+    }
+    ConfigException unknown = assertThrows(ConfigException.class, () -> Presets.load("redis"));
+    assertTrue(unknown.getMessage().contains("unknown preset 'redis' (known: caffeine, guava, "
+        + "jcache, ehcache, djl)"), unknown.getMessage());
   }
 }

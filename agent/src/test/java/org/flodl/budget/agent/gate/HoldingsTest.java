@@ -22,7 +22,7 @@ class HoldingsTest {
     throw new IllegalStateException("no probes in this test");
   }, Duration.ofSeconds(1), 0.5, 0.5, 0.9, () -> 1.0);
   private final TierLedger ledger = budgets.ledger(Tier.HEAP);
-  private final CacheSite site = new CacheSite("test", budgets);
+  private final CacheSite site = new CacheSite("test", 0);
   private final Holdings holdings = new Holdings();
 
   HoldingsTest() {

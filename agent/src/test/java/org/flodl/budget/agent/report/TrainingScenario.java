@@ -77,9 +77,9 @@ final class TrainingScenario {
         recording.recording().disable(ReleaseEvent.NAME);
       }
       s.register();
-      InstrumentedEvent.emit("ai.djl.training.dataset.DataIterable", "djl", "WOVEN", "<init> prefetch depth");
-      InstrumentedEvent.emit("com.acme.data.SampleCache", SITE, "WOVEN", "put(Object,Object)");
-      InstrumentedEvent.emit("com.acme.data.Evictor", SITE, "FAILED",
+      InstrumentedEvent.emit("ai.djl.training.dataset.DataIterable", "app", "djl", "WOVEN", "<init> prefetch depth");
+      InstrumentedEvent.emit("com.acme.data.SampleCache", "app", SITE, "WOVEN", "put(Object,Object)");
+      InstrumentedEvent.emit("com.acme.data.Evictor", "app", SITE, "FAILED",
           "no method evict(java.lang.Object) in com.acme.data.Evictor");
       long pause = length.toNanos() / steps;
       for (int step = 0; step < steps; step++) {

@@ -3,235 +3,484 @@ package org.flodl.budget.agent.weave;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ExecutorService;
+import com.acme.weave.Fixtures;
+import org.flodl.budget.agent.config.MethodRef;
+import org.flodl.budget.agent.config.Scope;
+import org.flodl.budget.agent.gate.Decisions;
+import org.flodl.budget.agent.gate.Gate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The weaver refuses what ByteBuddy would break on, with a line that says why, and weaves the
- * rest: a class with one bad point still gets its good points.
+ * The weaver against classes javac compiled: each woven class is defined in a loader of its own,
+ * so the JVM's verifier checks the inserted code and its frames, and is driven against a scripted
+ * gate that records every call and declines what it is told to. A value {@code "declined"} is
+ * declined, {@code "copy-me"} comes back as {@code "copy"}, a returned {@code "evict"} is declined.
  */
 class WeaverTest {
-  private final List<String> outcomes = new ArrayList<>();
-  private final WeaveListener listener = new WeaveListener() {
-    @Override
-    public void woven(String className, WeavePoint point) {
-      outcomes.add("woven " + point.site());
-    }
+  private final Script gate = new Script();
+  private final List<Plan.Failure> failures = new ArrayList<>();
+  private int nextPoint = 100;
 
-    @Override
-    public void failed(String className, WeavePoint point, String reason) {
-      outcomes.add("failed " + point.site() + ": " + reason);
-    }
-  };
-
-  /** A class with the shapes sites meet: overloads, a constructor depth, an int return. */
-  public static final class Target {
-    final int depth;
-
-    public Target(String name, int depth) {
-      this.depth = depth;
-    }
-
-    public Object put(Object key, Object value) {
-      return value;
-    }
-
-    public Object put(Object key, Object value, long ttl) {
-      return value;
-    }
-
-    public boolean offer(Object value) {
-      return true;
-    }
-
-    public int depth() {
-      return depth;
-    }
-
-    public long longDepth() {
-      return depth;
-    }
+  @BeforeEach
+  void install() {
+    Gate.install(gate);
   }
 
-  /**
-   * Shapes the inserted code must fit: a static method with wide parameters, a value typed
-   * narrower than Object, a loop (the method has stack-map frames of its own), long, double and
-   * void returns.
-   */
-  public static final class Shapes {
-    int sink;
+  @AfterEach
+  void uninstall() {
+    Gate.install(null);
+  }
 
-    public static long stat(long a, byte[] value, double d) {
-      return a + value.length + (long) d;
+  /** Records what the woven code asks, and answers as the class javadoc says. */
+  static final class Script implements Decisions {
+    final List<String> calls = new ArrayList<>();
+    int depthAnswer = -1;
+
+    @Override
+    public Object admit(int point, Object receiver, Object value) {
+      calls.add("admit " + point + " " + value);
+      return answer(value);
     }
 
-    public ByteBuffer buffer(int i, ByteBuffer b) {
-      return b.position() == i ? b : null;
-    }
-
-    public void loop(Object v, int n) {
-      int s = 0;
-      while (s < n) {
-        s++;
+    private static Object answer(Object value) {
+      if ("declined".equals(value)) {
+        return Gate.DECLINED;
       }
-      sink = s + (v == null ? 0 : 1);
+      return "copy-me".equals(value) ? "copy" : value;
     }
 
-    public Object evict(long k, Object v, int j) {
-      return k == j ? v : null;
-    }
-
-    public double scaled(int depth, double x) {
-      return depth * x;
-    }
-
-    public int depth() {
-      return sink;
-    }
-
-    public String batch(String prefix, int n) {
-      for (int i = 0; i < n; i++) {
-        prefix = prefix + i;
-      }
-      return prefix;
-    }
-  }
-
-  /** A covariant override: javac adds a bridge {@code Object get(Object)} beside it. */
-  public static class Base {
-    public Object get(Object key) {
-      return key;
-    }
-  }
-
-  /** The override a site names; its bridge is not a second overload. */
-  public static final class Covariant extends Base {
     @Override
-    public String get(Object key) {
-      return String.valueOf(key);
+    public void enter(int point) {
+      calls.add("enter " + point);
+    }
+
+    @Override
+    public void leave(int point) {
+      calls.add("leave " + point);
+    }
+
+    @Override
+    public boolean returned(int point, Object receiver, Object value) {
+      calls.add("returned " + point + " " + value);
+      return "evict".equals(value) || String.valueOf(value).endsWith("evict");
+    }
+
+    @Override
+    public void decline(int point, Object receiver, Object[] args) {
+      String type = receiver.getClass().getName();
+      calls.add("decline " + point + " " + type.substring(Math.max(type.lastIndexOf('$'),
+          type.lastIndexOf('.')) + 1) + " "
+          + Arrays.toString(args));
+    }
+
+    @Override
+    public int depth(int point, int requested, Object[] arguments) {
+      calls.add("depth " + point + " " + requested
+          + (arguments == null ? "" : " args=" + arguments.length));
+      return depthAnswer < 0 ? requested + 100 : depthAnswer;
+    }
+
+    @Override
+    public void release(int point, Object[] arguments, Object returned) {
+      calls.add("release " + point + " " + str(returned) + " " + Arrays.deepToString(
+          arguments == null ? null : Arrays.stream(arguments).map(Script::str).toArray()));
+    }
+
+    @Override
+    public void batch(int point, Object receiver, Object batch) {
+      calls.add("batch " + point + " " + batch);
+    }
+
+    @Override
+    public Object admitCall(int point, Object value) {
+      calls.add("admitCall " + point + " " + str(value));
+      return value instanceof byte[] b && b.length > 0 && b[0] == 13 ? Gate.DECLINED
+          : answer(value);
+    }
+
+    @Override
+    public boolean returnedCall(int point, Object value) {
+      calls.add("returnedCall " + point + " " + value);
+      return String.valueOf(value).endsWith("evict");
+    }
+
+    @Override
+    public void failed(int point, Throwable t) {
+      calls.add("failed " + point + " " + t);
+    }
+
+    static String str(Object o) {
+      return o instanceof byte[] b ? "bytes" + b.length + ":" + (b.length > 0 ? b[0] : "") : String.valueOf(o);
     }
   }
 
-  @Test
-  void aCovariantOverrideIsNotAmbiguousWithItsBridge() throws IOException {
-    byte[] out = Weaver.weave(Covariant.class.getName().replace('.', '/'), bytes(Covariant.class),
-        List.of(new WeavePoint(0, "r", WeavePoint.Role.BATCH, Covariant.class.getName(), "get",
-            List.of("java.lang.Object"), -1)), listener);
-    assertNotNull(out, outcomes.toString());
-    assertEquals(List.of("woven r"), outcomes);
+  // ------------------------------------------------------------------------------ harness
+
+  private static String internal(Class<?> c) {
+    return c.getName().replace('.', '/');
   }
 
-  /**
-   * The woven class loads (the verifier checks the inserted code and its frames) and, with no
-   * engine installed, every woven method behaves as written.
-   */
-  @Test
-  void wovenCodeVerifiesAndPassesThroughWithNoEngine() throws Exception {
-    String name = Shapes.class.getName();
-    List<WeavePoint> points = List.of(
-        new WeavePoint(0, "stat", WeavePoint.Role.CACHE_ADMIT, name, "stat", null, 1),
-        new WeavePoint(1, "buffer", WeavePoint.Role.CACHE_ADMIT, name, "buffer", null, 1),
-        new WeavePoint(2, "loop", WeavePoint.Role.CACHE_ADMIT, name, "loop", null, 0),
-        new WeavePoint(3, "evict", WeavePoint.Role.RELEASE, name, "evict", null, -1),
-        new WeavePoint(4, "scaled", WeavePoint.Role.DEPTH_ARGUMENT, name, "scaled", null, 0),
-        new WeavePoint(5, "depth", WeavePoint.Role.DEPTH_RETURN, name, "depth", null, -1),
-        new WeavePoint(6, "batch", WeavePoint.Role.BATCH, name, "batch", null, -1),
-        new WeavePoint(300, "loop-release", WeavePoint.Role.RELEASE, name, "loop", null, -1));
-    byte[] woven = Weaver.weave(name.replace('.', '/'), bytes(Shapes.class), points, listener);
-    assertNotNull(woven, outcomes.toString());
-    assertEquals(8, outcomes.stream().filter(o -> o.startsWith("woven")).count(),
-        outcomes.toString());
-    ClassLoader isolated = new ClassLoader(getClass().getClassLoader()) {
+  private static byte[] bytes(Class<?> c) throws IOException {
+    try (InputStream in = c.getResourceAsStream("/" + internal(c) + ".class")) {
+      return in.readAllBytes();
+    }
+  }
+
+  private static MethodRef ref(String text) {
+    return MethodRef.parse(text);
+  }
+
+  private Rule body(int id, Rule.Role role, String method, int argument, List<Integer> decline) {
+    return new Rule(id, "s" + id, role, ref(method), null, argument, decline, -1, false, false);
+  }
+
+  private Rule call(int id, Rule.Role role, String scope, String method, int argument,
+      List<Integer> decline) {
+    return new Rule(id, "s" + id, role, ref(method), Scope.parse(scope), argument, decline, -1,
+        false, false);
+  }
+
+  /** Plans and weaves {@code classes} in order with {@code rules}; returns them woven, loaded. */
+  private Map<Class<?>, Class<?>> weave(List<Rule> rules, Class<?>... classes)
+      throws IOException, ClassNotFoundException {
+    ClassLoader parent = getClass().getClassLoader();
+    TypeGraph graph = new TypeGraph(Planner.methodNames(rules));
+    Planner planner = new Planner(rules, graph, (rule, receiverType) -> nextPoint++,
+        (loader, name) -> { });
+    Map<String, byte[]> woven = new HashMap<>();
+    for (Class<?> c : classes) {
+      byte[] original = bytes(c);
+      Plan plan = planner.plan(parent, internal(c), original);
+      if (plan == null) {
+        continue;
+      }
+      Weaver.Result r = Weaver.weave(original, plan,
+          (owner, type) -> graph.isSubtype(parent, owner, type));
+      failures.addAll(r.failures());
+      if (r.bytes() != null) {
+        woven.put(c.getName(), r.bytes());
+      }
+    }
+    ClassLoader isolated = new ClassLoader(parent) {
       @Override
       protected Class<?> loadClass(String n, boolean resolve) throws ClassNotFoundException {
-        if (!n.equals(name)) {
+        byte[] b = woven.get(n);
+        if (b == null) {
           return super.loadClass(n, resolve);
         }
         synchronized (getClassLoadingLock(n)) {
           Class<?> c = findLoadedClass(n);
-          return c != null ? c : defineClass(n, woven, 0, woven.length);
+          return c != null ? c : defineClass(n, b, 0, b.length);
         }
       }
     };
-    Class<?> c = Class.forName(name, true, isolated);
-    assertTrue(c != Shapes.class, "the woven copy, not the test's own class");
+    Map<Class<?>, Class<?>> out = new HashMap<>();
+    for (Class<?> c : classes) {
+      if (woven.containsKey(c.getName())) {
+        Class<?> loaded = Class.forName(c.getName(), true, isolated); // verified here
+        assertTrue(loaded != c, "the woven copy");
+        out.put(c, loaded);
+      }
+    }
+    return out;
+  }
+
+  private static Object call(Object target, String method, Object... args) throws Throwable {
+    for (Method m : (target instanceof Class<?> c ? c : target.getClass()).getMethods()) {
+      if (m.getName().equals(method) && m.getParameterCount() == args.length) {
+        try {
+          return m.invoke(target instanceof Class<?> ? null : target, args);
+        } catch (InvocationTargetException e) {
+          throw e.getCause();
+        }
+      }
+    }
+    for (Method m : (target instanceof Class<?> c ? c : target.getClass()).getDeclaredMethods()) {
+      if (m.getName().equals(method) && m.getParameterCount() == args.length) {
+        m.setAccessible(true);
+        try {
+          return m.invoke(target instanceof Class<?> ? null : target, args);
+        } catch (InvocationTargetException e) {
+          throw e.getCause();
+        }
+      }
+    }
+    throw new NoSuchMethodException(method);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<Object, Object> field(Object o, String name) throws Exception {
+    var f = o.getClass().getSuperclass() != Object.class && !hasField(o.getClass(), name)
+        ? o.getClass().getSuperclass().getDeclaredField(name) : o.getClass().getDeclaredField(name);
+    f.setAccessible(true);
+    return (Map<Object, Object>) f.get(o);
+  }
+
+  private static boolean hasField(Class<?> c, String name) {
+    return Arrays.stream(c.getDeclaredFields()).anyMatch(f -> f.getName().equals(name));
+  }
+
+  // ------------------------------------------------------------------------------ bodies
+
+  @Test
+  void anInterfaceSiteWeavesItsImplementationAndADeclineSkipsThePut() throws Throwable {
+    Rule put = body(0, Rule.Role.ADMIT_ARG, Fixtures.Store.class.getName()
+        + "#put(java.lang.Object,java.lang.Object)", 1, List.of(0));
+    Class<?> store = weave(List.of(put), Fixtures.MapStore.class).get(Fixtures.MapStore.class);
+    assertNotNull(store, failures.toString());
+    Object s = store.getConstructor().newInstance();
+    call(s, "put", "a", "v");
+    call(s, "put", "b", "declined");
+    call(s, "put", "c", "copy-me");
+    assertEquals(Map.of("a", "v", "c", "copy"), field(s, "map"));
+    assertEquals(List.of("admit 0 v", "leave 0", "admit 0 declined", "decline 0 MapStore [b]",
+        "admit 0 copy-me", "leave 0"), gate.calls);
+  }
+
+  @Test
+  void nestedBodiesOfOneSiteCountInAndOutAlsoWhenTheMethodThrows() throws Throwable {
+    Rule put = body(0, Rule.Role.ADMIT_ARG, Fixtures.Store.class.getName()
+        + "#put(java.lang.Object,java.lang.Object)", 1, null);
+    Map<Class<?>, Class<?>> w = weave(List.of(put), Fixtures.MapStore.class,
+        Fixtures.CountingStore.class);
+    Object s = w.get(Fixtures.CountingStore.class).getConstructor().newInstance();
+    call(s, "put", "a", "v");
+    // the override and its super's body both enter and leave: the engine lets the outer decide
+    assertEquals(List.of("admit 0 v", "admit 0 v", "leave 0", "leave 0"), gate.calls);
+    gate.calls.clear();
+    assertThrows(IllegalStateException.class, () -> call(s, "put", "boom", "v"));
+    assertEquals(List.of("admit 0 v", "leave 0"), gate.calls, "the handler leaves too");
+  }
+
+  @Test
+  void aBodyInASupertypeOfTheNamedTypeGetsAPointOfItsOwn() throws Throwable {
+    Rule put = body(0, Rule.Role.ADMIT_ARG, Fixtures.Special.class.getName()
+        + "#put(java.lang.Object,java.lang.Object)", 1, null);
+    // Special loads first (its supertype Base after it, as the JVM loads them)
+    Map<Class<?>, Class<?>> w = weave(List.of(put), Fixtures.Special.class, Fixtures.Base.class);
+    assertEquals(List.of(), failures);
+    Object base = w.get(Fixtures.Base.class).getConstructor().newInstance();
+    call(base, "put", "k", "declined");
+    assertEquals(List.of("admit 100 declined"), gate.calls,
+        "Base#put carries the point bound for receivers of Special");
+  }
+
+  @Test
+  void aBridgeIsFollowedToTheMethodItCalls() throws Throwable {
+    Rule put = body(0, Rule.Role.ADMIT_ARG, Fixtures.TypedStore.class.getName()
+        + "#put(java.lang.Object,java.lang.Object)", 1, null);
+    Class<?> c = weave(List.of(put), Fixtures.BytesStore.class).get(Fixtures.BytesStore.class);
+    Object s = c.getConstructor().newInstance();
+    c.getMethod("put", String.class, byte[].class).invoke(s, "a", new byte[3]);
+    c.getMethod("put", Object.class, Object.class).invoke(s, "b", new byte[2]);
+    assertEquals(2, gate.calls.stream().filter(x -> x.startsWith("admit 0")).count(),
+        "a direct call and one through the bridge both reach the woven put: " + gate.calls);
+  }
+
+  @Test
+  void aReturnedValueIsPricedAtEachReturnAndADeclinedOneEvictedByKey() throws Throwable {
+    Rule get = body(0, Rule.Role.ADMIT_RETURN, Fixtures.Store.class.getName()
+        + "#get(java.lang.Object,java.util.function.Function)", -1, List.of(0));
+    Class<?> c = weave(List.of(get), Fixtures.MapStore.class).get(Fixtures.MapStore.class);
+    Object s = c.getConstructor().newInstance();
+    java.util.function.Function<Object, Object> loader = k -> k + "-evict";
+    assertEquals("x-evict", call(s, "get", "x", loader), "the caller still gets its value");
+    assertEquals(List.of("enter 0", "returned 0 x-evict", "decline 0 MapStore [x]"), gate.calls);
+  }
+
+  @Test
+  void aDepthWithAnExecutorIsAppliedAsANullExecutorAtZero() throws Throwable {
+    Rule depth = new Rule(0, "djl", Rule.Role.DEPTH_ARG, ref(Fixtures.Iterable.class.getName()
+        + "#<init>(java.lang.Object,java.util.concurrent.ExecutorService,int)"), null, 2, null, 1,
+        true, true);
+    Class<?> c = weave(List.of(depth), Fixtures.Iterable.class).get(Fixtures.Iterable.class);
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      var ctor = c.getConstructor(Object.class, ExecutorService.class, int.class);
+      var executor = c.getDeclaredField("executor");
+      var prefetch = c.getDeclaredField("prefetch");
+      executor.setAccessible(true);
+      prefetch.setAccessible(true);
+      gate.depthAnswer = 0;
+      Object sync = ctor.newInstance("ds", pool, 8);
+      assertNull(executor.get(sync), "depth 0: no executor");
+      assertEquals(8, prefetch.get(sync), "and the request kept");
+      gate.depthAnswer = 3;
+      Object three = ctor.newInstance("ds", pool, 8);
+      assertSame(pool, executor.get(three));
+      assertEquals(3, prefetch.get(three));
+      assertEquals(List.of("depth 0 8 args=3", "depth 0 8 args=3"), gate.calls);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void everyBodyShapeVerifiesAndRuns() throws Throwable {
+    String n = Fixtures.Shapes.class.getName();
+    List<Rule> rules = List.of(
+        body(0, Rule.Role.ADMIT_ARG, n + "#stat", 1, null),
+        body(1, Rule.Role.ADMIT_ARG, n + "#buffer", 1, null),
+        body(2, Rule.Role.ADMIT_ARG, n + "#loop", 0, null),
+        body(3, Rule.Role.RELEASE, n + "#evict", -1, null),
+        body(4, Rule.Role.DEPTH_ARG, n + "#scaled", 0, null),
+        body(5, Rule.Role.DEPTH_RETURN, n + "#depth", -1, null),
+        body(6, Rule.Role.BATCH, n + "#batch", -1, null));
+    Class<?> c = weave(rules, Fixtures.Shapes.class).get(Fixtures.Shapes.class);
+    assertEquals(List.of(), failures);
     Object shapes = c.getConstructor().newInstance();
     assertEquals(17L, c.getMethod("stat", long.class, byte[].class, double.class)
         .invoke(null, 10L, new byte[5], 2.5));
     ByteBuffer b = ByteBuffer.allocate(8).position(3);
     assertEquals(b, c.getMethod("buffer", int.class, ByteBuffer.class).invoke(shapes, 3, b));
     c.getMethod("loop", Object.class, int.class).invoke(shapes, "v", 4);
-    assertEquals(5, c.getMethod("depth").invoke(shapes));
+    assertEquals(105, c.getMethod("depth").invoke(shapes));
     assertEquals("x", c.getMethod("evict", long.class, Object.class, int.class)
         .invoke(shapes, 7L, "x", 7));
-    assertEquals(7.5, c.getMethod("scaled", int.class, double.class).invoke(shapes, 3, 2.5));
+    assertEquals(103 * 2.5, c.getMethod("scaled", int.class, double.class).invoke(shapes, 3, 2.5));
     assertEquals("p01", c.getMethod("batch", String.class, int.class).invoke(shapes, "p", 2));
-  }
-
-  private static byte[] bytes(Class<?> c) throws IOException {
-    try (InputStream in = c.getResourceAsStream("/" + c.getName().replace('.', '/') + ".class")) {
-      return in.readAllBytes();
-    }
-  }
-
-  private byte[] weave(WeavePoint... points) throws IOException {
-    return Weaver.weave(Target.class.getName().replace('.', '/'), bytes(Target.class),
-        List.of(points), listener);
-  }
-
-  private static WeavePoint point(String site, WeavePoint.Role role, String method,
-      List<String> params, int index) {
-    return new WeavePoint(0, site, role, Target.class.getName(), method, params, index);
+    assertTrue(gate.calls.contains("release 3 x [x]"), gate.calls.toString());
+    assertTrue(gate.calls.contains("batch 6 p01"), gate.calls.toString());
   }
 
   @Test
-  void weavesACacheAdmitWithItsParameterList() throws IOException {
-    byte[] out = weave(point("a", WeavePoint.Role.CACHE_ADMIT, "put",
-        List.of("java.lang.Object", "java.lang.Object"), 1));
-    assertNotNull(out);
-    assertEquals(List.of("woven a"), outcomes);
+  void refusalsSayWhyAndLeaveTheOtherPointsOfTheClassWoven() throws Throwable {
+    String n = Fixtures.Overloads.class.getName();
+    Map<Class<?>, Class<?>> w = weave(List.of(
+        body(0, Rule.Role.ADMIT_ARG, n + "#put", 1, null),
+        body(1, Rule.Role.ADMIT_ARG, n + "#put(java.lang.Object,java.lang.Object,long)", 2, null),
+        body(2, Rule.Role.ADMIT_ARG, n + "#put(java.lang.Object,java.lang.Object)", 5, null),
+        body(3, Rule.Role.DEPTH_RETURN, n + "#put(java.lang.Object,java.lang.Object)", -1, null),
+        body(4, Rule.Role.BATCH, n + "#put(java.lang.Object,java.lang.Object,long)", -1, null),
+        body(5, Rule.Role.ADMIT_ARG, n + "#nope", 0, null)), Fixtures.Overloads.class);
+    List<String> why = failures.stream().map(f -> f.rule().id() + ": " + f.reason()).toList();
+    assertTrue(why.get(0).startsWith("0: ") && why.get(0).contains("matches 2 methods"),
+        why.toString());
+    assertTrue(why.stream().anyMatch(s -> s.startsWith("1: ") && s.contains("is a long, not a "
+        + "retained value")), why.toString());
+    assertTrue(why.stream().anyMatch(s -> s.startsWith("2: ") && s.contains("out of range")),
+        why.toString());
+    assertTrue(why.stream().anyMatch(s -> s.startsWith("3: ") && s.contains("return int")),
+        why.toString());
+    assertTrue(why.stream().anyMatch(s -> s.startsWith("5: ") && s.contains("no method")),
+        why.toString());
+    assertNotNull(w.get(Fixtures.Overloads.class), "the batch point still wove");
+  }
+
+  // ------------------------------------------------------------------------------ calls
+
+  @Test
+  void aCallSiteInsideALoaderSkipsADeclinedPutAndRemovesTheOlderValue() throws Throwable {
+    Rule put = call(0, Rule.Role.ADMIT_ARG, Fixtures.Dataset.class.getName() + "#get(int)",
+        "java.util.Map#put(java.lang.Object,java.lang.Object)", 1, List.of(0));
+    Class<?> c = weave(List.of(put), Fixtures.Dataset.class).get(Fixtures.Dataset.class);
+    assertEquals(List.of(), failures);
+    Object d = c.getConstructor().newInstance();
+    byte[] v = (byte[]) call(d, "get", 3);
+    assertEquals(3, v[0], "the application still gets its sample");
+    byte[] declined = (byte[]) call(d, "get", 13);
+    assertEquals(13, declined[0], "a declined sample is still delivered");
+    assertEquals(List.of(3), new ArrayList<>(field(d, "cache").keySet()), "only 3 was kept");
+    assertEquals(List.of("admitCall 0 bytes4:3", "admitCall 0 bytes4:13",
+        "decline 0 HashMap [13]"), gate.calls);
   }
 
   @Test
-  void refusesAnAmbiguousOverloadAndSaysWhich() throws IOException {
-    assertNull(weave(point("a", WeavePoint.Role.CACHE_ADMIT, "put", null, 1)));
-    assertTrue(outcomes.get(0).contains("matches 2 overloads"), outcomes.toString());
+  void callsInLoopsTryBlocksLambdasAndStaticCallersWithWideOperandsVerifyAndRun()
+      throws Throwable {
+    String d = Fixtures.Dataset.class.getName();
+    Rule put = call(0, Rule.Role.ADMIT_ARG, d, "java.util.Map#put(java.lang.Object,"
+        + "java.lang.Object)", 1, null);
+    Class<?> c = weave(List.of(put), Fixtures.Dataset.class).get(Fixtures.Dataset.class);
+    assertEquals(List.of(), failures);
+    Object ds = c.getConstructor().newInstance();
+    assertEquals(20L, call(ds, "many", 20), "every put returned null: 20 times 1");
+    assertEquals(19, field(ds, "cache").size(), "13 was declined");
+    byte[] lazy = (byte[]) call(ds, "lazily", 40);
+    assertEquals(40, lazy[0]);
+    Map<Object, Object> m = new HashMap<>();
+    assertNull(call(c, "store", m, "k", "declined"), "a declined put returns null");
+    assertEquals(Map.of(), m);
+    assertNull(call(c, "store", m, "k", "copy-me"));
+    assertEquals(Map.of("k", "copy"), m);
+    assertTrue(gate.calls.contains("admitCall 0 bytes4:40"), "the lambda's put: " + gate.calls);
   }
 
   @Test
-  void refusesAnArgumentIndexOutOfRange() throws IOException {
-    assertNull(weave(point("a", WeavePoint.Role.CACHE_ADMIT, "offer", null, 3)));
-    assertTrue(outcomes.get(0).contains("argument index 3 is out of range"), outcomes.toString());
+  void aLoadingCallIsPricedAfterItAndADeclinedValueEvicted() throws Throwable {
+    Rule get = call(0, Rule.Role.ADMIT_RETURN, Fixtures.Dataset.class.getName() + "#load",
+        Fixtures.Store.class.getName() + "#get(java.lang.Object,java.util.function.Function)", -1,
+        List.of(0));
+    Class<?> c = weave(List.of(get), Fixtures.Dataset.class).get(Fixtures.Dataset.class);
+    Object ds = c.getConstructor().newInstance();
+    Fixtures.MapStore store = new Fixtures.MapStore();
+    assertEquals("loaded-a", call(ds, "load", store, "a"));
+    assertEquals("loaded-evict", call(ds, "load", store, "evict"));
+    assertEquals(List.of("returnedCall 0 loaded-a", "returnedCall 0 loaded-evict",
+        "decline 0 MapStore [evict]"), gate.calls);
   }
 
   @Test
-  void refusesAPrimitiveValueAndANonIntDepth() throws IOException {
-    weave(point("v", WeavePoint.Role.CACHE_ADMIT, "<init>", null, 1),
-        point("d", WeavePoint.Role.DEPTH_RETURN, "longDepth", null, -1),
-        point("e", WeavePoint.Role.DEPTH_ARGUMENT, "<init>", null, 0));
-    assertTrue(outcomes.get(0).contains("cannot skip a constructor"), outcomes.toString());
-    assertTrue(outcomes.get(1).contains("expected") || outcomes.get(1).contains("return int"),
-        outcomes.toString());
-    assertTrue(outcomes.get(2).contains("expected int"), outcomes.toString());
+  void constructorCallsGetTheirDepthBeforeAndAfterSuperAndReleasesAndBatchesAreSeen()
+      throws Throwable {
+    String loader = Fixtures.PrefetchLoader.class.getName();
+    List<Rule> rules = List.of(
+        call(0, Rule.Role.DEPTH_ARG, loader, "java.util.concurrent.ArrayBlockingQueue#<init>(int)",
+            0, null),
+        call(1, Rule.Role.DEPTH_ARG, loader,
+            "java.util.concurrent.ArrayBlockingQueue#<init>(int,boolean)", 0, null),
+        call(2, Rule.Role.BATCH, loader, "java.util.concurrent.BlockingQueue#take()", -1, null),
+        call(3, Rule.Role.RELEASE, Fixtures.Dataset.class.getName(),
+            "java.util.Map#remove(java.lang.Object)", -1, null));
+    Map<Class<?>, Class<?>> w = weave(rules, Fixtures.PrefetchLoader.class,
+        Fixtures.Dataset.class);
+    assertEquals(List.of(), failures);
+    Object l = w.get(Fixtures.PrefetchLoader.class).getConstructor(int.class).newInstance(2);
+    assertEquals(List.of(102, 102), call(l, "capacities"));
+    assertEquals("batch", call(l, "next"));
+    Object ds = w.get(Fixtures.Dataset.class).getConstructor().newInstance();
+    call(ds, "get", 5);
+    call(ds, "drop", 5);
+    assertEquals(List.of("depth 0 2", "depth 1 2", "batch 2 batch", "release 3 bytes4:5 [5]"),
+        gate.calls);
   }
 
   @Test
-  void aBadPointLeavesTheGoodPointsOfItsClassWoven() throws IOException {
-    byte[] out = weave(point("missing", WeavePoint.Role.CACHE_ADMIT, "nope", null, 0),
-        point("depth", WeavePoint.Role.DEPTH_ARGUMENT, "<init>", null, 1),
-        point("ret", WeavePoint.Role.DEPTH_RETURN, "depth", null, -1),
-        point("rel", WeavePoint.Role.RELEASE, "offer", null, -1),
-        point("batch", WeavePoint.Role.BATCH, "put",
-            List.of("java.lang.Object", "java.lang.Object", "long"), -1));
-    assertNotNull(out);
-    assertTrue(outcomes.get(0).startsWith("failed missing: no method"), outcomes.toString());
-    assertEquals(List.of("woven depth", "woven ret", "woven rel", "woven batch"),
-        outcomes.subList(1, 5));
+  void aCacheCallBeforeSuperHasFramesWithAnUninitializedThis() throws Throwable {
+    Rule put = call(0, Rule.Role.ADMIT_ARG, Fixtures.Early.class.getName(),
+        "java.util.Map#put(java.lang.Object,java.lang.Object)", 1, null);
+    Class<?> c = weave(List.of(put), Fixtures.Early.class).get(Fixtures.Early.class);
+    Map<Object, Object> m = new HashMap<>();
+    c.getConstructor(Map.class, Object.class).newInstance(m, "declined");
+    assertEquals(Map.of(), m);
+    c.getConstructor(Map.class, Object.class).newInstance(m, "v");
+    assertEquals(Map.of("k", "v"), m);
+  }
+
+  @Test
+  void aScopeMethodThatIsNotThereIsSaid() throws Throwable {
+    Rule put = call(0, Rule.Role.ADMIT_ARG, Fixtures.Dataset.class.getName() + "#fetch(int)",
+        "java.util.Map#put(java.lang.Object,java.lang.Object)", 1, null);
+    weave(List.of(put), Fixtures.Dataset.class);
+    assertTrue(failures.stream().anyMatch(f -> f.reason().contains("no method "
+        + Fixtures.Dataset.class.getName() + "#fetch(int) declared in")), failures.toString());
   }
 }

@@ -1,0 +1,41 @@
+package org.flodl.budget.agent.config;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A {@code kind = cache-admit} block: the value at argument {@code value} (or the value the call
+ * returns, {@link SiteSpec#RETURN}) is priced and admitted or declined; {@code release} hands back
+ * what its argument or return value retained; {@code decline} is called on the same receiver, with
+ * the arguments {@code declineArgs}, when a value is declined (a returned value is evicted, a
+ * skipped put removes an older value).
+ */
+public record CacheAdmitSite(
+    String block,
+    String name,
+    MethodRef method,
+    Scope in,
+    int value,
+    MethodRef release,
+    MethodRef decline,
+    List<Integer> declineArgs,
+    boolean stager,
+    String origin) implements SiteSpec {
+
+  public CacheAdmitSite {
+    Objects.requireNonNull(block, "block");
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(method, "method");
+    declineArgs = declineArgs == null ? List.of(0) : List.copyOf(declineArgs);
+  }
+
+  /** Returns whether the priced value is the call's return value. */
+  public boolean returned() {
+    return value == RETURN;
+  }
+
+  @Override
+  public String kind() {
+    return "cache-admit";
+  }
+}

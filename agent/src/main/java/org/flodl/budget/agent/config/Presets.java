@@ -1,0 +1,57 @@
+package org.flodl.budget.agent.config;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * The built-in site sets ({@code presets=caffeine:guava}): sites files shipped in the agent jar as
+ * {@code META-INF/flodl-budget/presets/NAME.properties}, in the sites file's own format, each
+ * budgeting every cache (or data pipeline) of one library as one site named after it. {@code java
+ * -jar flodl-budget-agent.jar presets [NAME]} prints them.
+ */
+public final class Presets {
+  /** Every preset, in documentation order. {@code djl} is on unless {@code djl=off}. */
+  public static final List<String> NAMES = List.of("caffeine", "guava", "jcache", "ehcache", "djl");
+
+  private static final String FOLDER = "META-INF/flodl-budget/presets/";
+
+  private Presets() {}
+
+  /** Returns whether {@code name} is a preset. */
+  public static boolean exists(String name) {
+    return NAMES.contains(name);
+  }
+
+  /** Returns the text of preset {@code name}, as shipped. */
+  public static String text(String name) throws ConfigException {
+    if (!exists(name)) {
+      throw new ConfigException(AgentConfig.PRESETS, "unknown preset '" + Text.clip(name, 40)
+          + "' (known: " + String.join(", ", NAMES) + ")");
+    }
+    String resource = FOLDER + name + ".properties";
+    try (InputStream in = open(resource)) {
+      if (in == null) {
+        throw new ConfigException(AgentConfig.PRESETS, "preset '" + name + "' is missing from "
+            + "the agent jar (" + resource + ")");
+      }
+      return new String(in.readNBytes(SitesFile.MAX_BYTES), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new ConfigException(AgentConfig.PRESETS, "preset '" + name + "' cannot be read ("
+          + e.getMessage() + ")", e);
+    }
+  }
+
+  /** Returns the sites of preset {@code name}; their origin reads {@code preset NAME}. */
+  public static SitesFile load(String name) throws ConfigException {
+    return SitesFile.parse(text(name), "preset " + name);
+  }
+
+  private static InputStream open(String resource) {
+    ClassLoader own = Presets.class.getClassLoader();
+    // On the boot class path (the agent) the system loader finds it through the boot path.
+    return own != null ? own.getResourceAsStream(resource)
+        : ClassLoader.getSystemResourceAsStream(resource);
+  }
+}

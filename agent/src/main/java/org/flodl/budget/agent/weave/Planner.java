@@ -1,0 +1,377 @@
+package org.flodl.budget.agent.weave;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
+import org.flodl.budget.agent.config.JdkTypes;
+import org.flodl.budget.agent.config.MethodRef;
+import org.flodl.budget.agent.config.Scope;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+
+/**
+ * Decides, for each class as it loads, what the rules weave into it, from the class files alone:
+ * a body rule on {@code T#m} applies to every class that is {@code T} or a subtype of it and
+ * declares a body for {@code m} (a javac bridge is followed to the method it calls); a body that
+ * such a class inherits from a supertype that is not itself a {@code T} gets a point of its own,
+ * deciding for receivers of {@code T} only, woven when that supertype loads (or retransformed, if
+ * it has loaded already). Constructors and static methods are matched in {@code T} itself. A call
+ * rule applies to the classes its scope covers.
+ */
+final class Planner {
+  private final List<Rule> bodyRules = new ArrayList<>();
+  private final List<Rule> callRules = new ArrayList<>();
+  private final Set<String> exactTypes = new HashSet<>();
+  private final Map<String, List<Pending>> pending = new ConcurrentHashMap<>();
+  private final Set<String> pendingKeys = ConcurrentHashMap.newKeySet();
+  private final TypeGraph graph;
+  private final PointBinder binder;
+  private final BiConsumer<ClassLoader, String> retransform;
+
+  /** A body in a supertype of a rule's type, to weave with a receiver check. */
+  private record Pending(Rule rule, int point, String receiverType) {}
+
+  /**
+   * Returns a planner for {@code rules}; {@code retransform} is asked to re-weave a class that
+   * loaded before a point for it was found (never from inside a transformation).
+   */
+  Planner(List<Rule> rules, TypeGraph graph, PointBinder binder,
+      BiConsumer<ClassLoader, String> retransform) {
+    for (Rule r : rules) {
+      if (r.calls()) {
+        callRules.add(r);
+      } else {
+        bodyRules.add(r);
+        exactTypes.add(r.type());
+      }
+    }
+    this.graph = graph;
+    this.binder = binder;
+    this.retransform = retransform;
+  }
+
+  /** Returns the names of every method a rule could weave a body of, for the type graph. */
+  static Set<String> methodNames(List<Rule> rules) {
+    Set<String> names = new HashSet<>();
+    for (Rule r : rules) {
+      names.add(r.method().methodName());
+      if (r.scope() != null && r.scope().method() != null) {
+        names.add(r.scope().method().methodName());
+      }
+    }
+    return names;
+  }
+
+  /** Returns whether any class could need a plan (the transformer skips everything else). */
+  boolean hasRules() {
+    return !bodyRules.isEmpty() || !callRules.isEmpty();
+  }
+
+  /**
+   * Returns whether the rules could apply to {@code c}, a class already loaded (attach): it is
+   * a rule's type or one of its subtypes, a supertype a point waits for, or in a call rule's
+   * scope. Only loaded classes are looked at.
+   */
+  boolean mayApply(Class<?> c) {
+    String name = c.getName().replace('.', '/');
+    if (pending.containsKey(name)) {
+      return true;
+    }
+    for (Rule r : callRules) {
+      if (r.scope().covers(name)) {
+        return true;
+      }
+    }
+    for (Rule r : bodyRules) {
+      if (isA(c, r.method().className())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean isA(Class<?> c, String typeName) {
+    for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+      if (k.getName().equals(typeName)) {
+        return true;
+      }
+      for (Class<?> i : k.getInterfaces()) {
+        if (isA(i, typeName)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Returns what to weave into {@code name} as {@code loader} defines it, or null for nothing. */
+  Plan plan(ClassLoader loader, String name, byte[] bytes) {
+    ClassInfo info = graph.define(loader, bytes);
+    List<Plan.BodyInsert> body = new ArrayList<>();
+    List<Plan.Failure> failures = new ArrayList<>();
+    for (Rule r : bodyRules) {
+      planBody(loader, info, bytes, r, body, failures);
+    }
+    List<Pending> forThis = pending.get(name);
+    if (forThis != null) {
+      for (Pending p : forThis) {
+        ClassInfo.Method m = declared(info, p.rule().method(), bytes, failures, p.rule(), false);
+        if (m != null && m.hasBody() && !m.isStatic()) {
+          body.add(new Plan.BodyInsert(p.rule(), p.point(), m, p.receiverType()));
+        }
+      }
+    }
+    List<Rule> calls = new ArrayList<>();
+    for (Rule r : callRules) {
+      if (r.scope().covers(name)) {
+        calls.add(r);
+        if (r.scope().kind() == Scope.Kind.METHOD && !declaresScopeMethod(info, r.scope())) {
+          failures.add(new Plan.Failure(r, "no method " + r.scope().method() + " declared in "
+              + dotted(name) + where(loader, info, r.scope().method())));
+        }
+      }
+    }
+    Plan plan = new Plan(info, onePerMethod(body, failures), calls, failures);
+    return plan.isEmpty() ? null : plan;
+  }
+
+  private void planBody(ClassLoader loader, ClassInfo info, byte[] bytes, Rule r,
+      List<Plan.BodyInsert> body, List<Plan.Failure> failures) {
+    String name = info.name();
+    MethodRef ref = r.method();
+    boolean self = name.equals(r.type());
+    if (ref.isConstructor()) {
+      if (self) {
+        ClassInfo.Method m = declared(info, ref, null, failures, r, true);
+        if (m != null) {
+          body.add(new Plan.BodyInsert(r, r.id(), m, null));
+        }
+      }
+      return;
+    }
+    if (!self && (info.interfaces().isEmpty() && info.superName() != null
+        && JdkTypes.isJdkInternalByPrefix(info.superName()))) {
+      return; // extends a JDK class and implements nothing: no subtype of an application type
+    }
+    if (!graph.isSubtype(loader, name, r.type())) {
+      return;
+    }
+    ClassInfo.Method m = declared(info, ref, bytes, failures, r, false);
+    if (m != null && m.isStatic() && !self) {
+      m = null; // a static method is not inherited: only T's own counts
+    }
+    if (m != null && m.hasBody()) {
+      body.add(new Plan.BodyInsert(r, r.id(), m, null));
+    } else if (m == null && self) {
+      String declaredIn = declaredInSupertype(loader, name, ref);
+      if (declaredIn == null) {
+        failures.add(new Plan.Failure(r, "no method " + ref + " in " + dotted(name)
+            + " or its supertypes"));
+      } else if (JdkTypes.isJdkInternalByPrefix(declaredIn)) {
+        failures.add(new Plan.Failure(r, ref.methodName() + " is declared in " + dotted(declaredIn)
+            + ", a JDK supertype of " + dotted(name) + ", whose bodies are never woven: budget"
+            + " the calls with in = the code that makes them"));
+      }
+    }
+    // Bodies this class inherits from supertypes that are not themselves T (Ehcache's put is
+    // EhcacheBase#put): woven there, deciding for receivers of T only.
+    for (ClassInfo d : graph.supertypes(loader, name)) {
+      if (JdkTypes.isJdkInternalByPrefix(d.name()) || JdkTypes.isAgent(dotted(d.name()))
+          || graph.isSubtype(loader, d.name(), r.type())) {
+        continue;
+      }
+      ClassInfo.Method dm = matching(d, ref);
+      if (dm == null || !dm.hasBody() || dm.isStatic()) {
+        continue;
+      }
+      if (pendingKeys.add(d.name() + " " + r.id())) {
+        int point = binder.bindSupertypeBody(r, r.type());
+        pending.computeIfAbsent(d.name(), k -> new java.util.concurrent.CopyOnWriteArrayList<>())
+            .add(new Pending(r, point, r.type()));
+        retransform.accept(loader, d.name()); // in case it has loaded already
+      }
+    }
+  }
+
+  /** Keeps one admitting insert per method: two would each book the same value. */
+  private static List<Plan.BodyInsert> onePerMethod(List<Plan.BodyInsert> body,
+      List<Plan.Failure> failures) {
+    List<Plan.BodyInsert> kept = new ArrayList<>();
+    for (Plan.BodyInsert b : body) {
+      Plan.BodyInsert clash = null;
+      for (Plan.BodyInsert k : kept) {
+        if (k.method().equals(b.method()) && k.rule().role() == b.rule().role()
+            || k.method().equals(b.method()) && k.rule().role().admits()
+                && b.rule().role().admits()) {
+          clash = k;
+          break;
+        }
+      }
+      if (clash == null) {
+        kept.add(b);
+      } else {
+        failures.add(new Plan.Failure(b.rule(), b.method().name() + b.method().descriptor()
+            + " is budgeted by site '" + clash.rule().site() + "' already; one site per method"));
+      }
+    }
+    return kept;
+  }
+
+  /**
+   * Returns the method of {@code info} that {@code ref} names, a bridge followed to the method it
+   * calls, or null (adding a failure when the name is ambiguous, or, for {@code required}, when
+   * there is none).
+   */
+  private static ClassInfo.Method declared(ClassInfo info, MethodRef ref, byte[] bytes,
+      List<Plan.Failure> failures, Rule r, boolean required) {
+    List<ClassInfo.Method> found = new ArrayList<>();
+    for (ClassInfo.Method m : info.methods()) {
+      if (m.name().equals(ref.methodName()) && parametersMatch(m.descriptor(), ref.parameterTypes())) {
+        found.add(m);
+      }
+    }
+    if (found.isEmpty()) {
+      if (required) {
+        failures.add(new Plan.Failure(r, "no " + (ref.isConstructor() ? "constructor " : "method ")
+            + ref + " declared in " + dotted(info.name())));
+      }
+      return null;
+    }
+    List<ClassInfo.Method> declared = new ArrayList<>();
+    for (ClassInfo.Method m : found) {
+      if (!m.isBridge()) {
+        declared.add(m);
+      }
+    }
+    if (declared.size() == 1) {
+      return declared.get(0);
+    }
+    if (declared.isEmpty() && found.size() == 1) {
+      ClassInfo.Method target = bytes == null ? null : bridgeTarget(bytes, info, found.get(0));
+      return target != null ? target : found.get(0);
+    }
+    List<String> shapes = new ArrayList<>();
+    for (ClassInfo.Method m : found) {
+      shapes.add(m.name() + m.descriptor());
+    }
+    failures.add(new Plan.Failure(r, ref + " matches " + found.size() + " methods of "
+        + dotted(info.name()) + ", give the parameter types: " + shapes));
+    return null;
+  }
+
+  /** Returns the method {@code bridge} calls on its own class (javac's bridges call one). */
+  private static ClassInfo.Method bridgeTarget(byte[] bytes, ClassInfo info,
+      ClassInfo.Method bridge) {
+    String[] target = new String[1];
+    new ClassReader(bytes).accept(new ClassVisitor(Opcodes.ASM9) {
+      @Override
+      public MethodVisitor visitMethod(int access, String name, String descriptor,
+          String signature, String[] exceptions) {
+        if (!name.equals(bridge.name()) || !descriptor.equals(bridge.descriptor())) {
+          return null;
+        }
+        return new MethodVisitor(Opcodes.ASM9) {
+          @Override
+          public void visitMethodInsn(int opcode, String owner, String mName, String mDesc,
+              boolean itf) {
+            if (owner.equals(info.name()) && mName.equals(bridge.name())
+                && !mDesc.equals(bridge.descriptor())) {
+              target[0] = mDesc;
+            }
+          }
+        };
+      }
+    }, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+    if (target[0] == null) {
+      return null;
+    }
+    for (ClassInfo.Method m : info.methods()) {
+      if (m.name().equals(bridge.name()) && m.descriptor().equals(target[0])) {
+        return m;
+      }
+    }
+    return null;
+  }
+
+  private static ClassInfo.Method matching(ClassInfo info, MethodRef ref) {
+    for (ClassInfo.Method m : info.methods()) {
+      if (m.name().equals(ref.methodName()) && !m.isBridge()
+          && parametersMatch(m.descriptor(), ref.parameterTypes())) {
+        return m;
+      }
+    }
+    return null;
+  }
+
+  /** Returns the nearest supertype of {@code name} that declares {@code ref}, or null. */
+  private String declaredInSupertype(ClassLoader loader, String name, MethodRef ref) {
+    for (ClassInfo d : graph.supertypes(loader, name)) {
+      if (matching(d, ref) != null) {
+        return d.name();
+      }
+    }
+    return null;
+  }
+
+  private String where(ClassLoader loader, ClassInfo info, MethodRef ref) {
+    String in = declaredInSupertype(loader, info.name(), ref);
+    return in == null ? "" : " (it is declared in " + dotted(in) + ", a supertype of "
+        + dotted(info.name()) + ": name in = " + dotted(in) + "#" + ref.methodName() + ")";
+  }
+
+  private static boolean declaresScopeMethod(ClassInfo info, Scope scope) {
+    MethodRef m = scope.method();
+    for (ClassInfo.Method d : info.methods()) {
+      if (d.name().equals(m.methodName()) && parametersMatch(d.descriptor(), m.parameterTypes())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Returns whether the descriptor's parameters are {@code wanted} (null: any). */
+  static boolean parametersMatch(String descriptor, List<String> wanted) {
+    if (wanted == null) {
+      return true;
+    }
+    Type[] params = Type.getArgumentTypes(descriptor);
+    if (params.length != wanted.size()) {
+      return false;
+    }
+    for (int i = 0; i < params.length; i++) {
+      if (!names(params[i]).contains(wanted.get(i).trim())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The names a sites file may give a parameter type: {@code java.util.Map$Entry}, {@code
+   * java.util.Map.Entry}, {@code Entry}, {@code byte[]}, {@code [B}.
+   */
+  private static List<String> names(Type t) {
+    String name = t.getClassName(); // int, byte[], java.util.Map$Entry
+    String canonical = name.replace('$', '.');
+    String simple = canonical.substring(canonical.lastIndexOf('.') + 1);
+    List<String> names = new ArrayList<>(List.of(name, canonical, simple));
+    if (t.getSort() == Type.ARRAY) {
+      names.add(t.getDescriptor().replace('/', '.')); // Class.getName(): [B, [Ljava.lang.String;
+      String element = t.getElementType().getClassName().replace('$', '.');
+      names.add(element.substring(element.lastIndexOf('.') + 1)
+          + "[]".repeat(t.getDimensions()));
+    }
+    return names;
+  }
+
+  static String dotted(String internalName) {
+    return internalName.replace('/', '.');
+  }
+}

@@ -1,0 +1,75 @@
+package org.flodl.budget.agent.weave;
+
+import java.util.List;
+import org.flodl.budget.agent.config.MethodRef;
+import org.flodl.budget.agent.config.Scope;
+
+/**
+ * One thing the weaver does for a site: at the bodies of {@code method} in its type and the
+ * subtypes that declare one ({@code scope} null), or at the calls to it made in the code {@code
+ * scope} names. {@code id} is the gate's point for it; a body declared in a supertype of the type
+ * gets a point of its own, which decides only for receivers of the type ({@link PointBinder}).
+ *
+ * @param id the gate's point id
+ * @param site the site's name, for messages and events
+ * @param role what the woven code does
+ * @param method the method whose bodies or calls are woven
+ * @param scope where calls are woven, or null to weave bodies
+ * @param argument the value or depth argument's index, -1 for the return value or none
+ * @param declineArgs the arguments passed to the site's decline call, or null when it has none
+ * @param executor the argument a depth of 0 nulls, or -1
+ * @param contextArgs whether the gate is handed every argument (a framework adapter reads them)
+ * @param preset whether the rule comes from a preset (a library version without the method is
+ *     skipped, not failed)
+ */
+public record Rule(int id, String site, Role role, MethodRef method, Scope scope, int argument,
+    List<Integer> declineArgs, int executor, boolean contextArgs, boolean preset) {
+
+  /** What the woven code at a rule's point does. */
+  public enum Role {
+    /** Prices argument {@code argument}: passes it on (or its owned copy), or skips the call. */
+    ADMIT_ARG,
+    /** Prices the returned value; a declined one is evicted by the site's decline call. */
+    ADMIT_RETURN,
+    /** Hands back what the return value or the reference arguments retained. */
+    RELEASE,
+    /** Replaces {@code int} argument {@code argument} with the policy's depth. */
+    DEPTH_ARG,
+    /** Replaces the returned {@code int} with the policy's depth. */
+    DEPTH_RETURN,
+    /** Prices a returned batch for its prefetch site. */
+    BATCH;
+
+    /** Returns what the role does, for the line that says what was woven. */
+    public String label() {
+      switch (this) {
+        case ADMIT_ARG:
+          return "cache admission";
+        case ADMIT_RETURN:
+          return "admission of the returned value";
+        case RELEASE:
+          return "release";
+        case DEPTH_ARG:
+        case DEPTH_RETURN:
+          return "prefetch depth";
+        default:
+          return "batch pricing";
+      }
+    }
+
+    /** Returns whether two roles would both decide on one value (one per method). */
+    boolean admits() {
+      return this == ADMIT_ARG || this == ADMIT_RETURN;
+    }
+  }
+
+  /** Returns whether the rule weaves calls rather than bodies. */
+  public boolean calls() {
+    return scope != null;
+  }
+
+  /** Returns the named type's internal name. */
+  String type() {
+    return method.internalClassName();
+  }
+}
