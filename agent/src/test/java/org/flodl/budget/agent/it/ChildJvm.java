@@ -49,7 +49,7 @@ public final class ChildJvm {
   private final Path recording;
   private final String name;
   private long timeoutSeconds = 120;
-  private Path classPath = APP_CLASSES;
+  private String classPath = APP_CLASSES.toAbsolutePath().toString();
 
   private ChildJvm(String name, Jdk jdk) throws IOException {
     this.name = name + "-" + jdk.name().toLowerCase();
@@ -83,9 +83,24 @@ public final class ChildJvm {
     return this;
   }
 
-  /** Runs the main class from {@code path} (a jar or a folder) instead of the test classes. */
-  public ChildJvm classPath(Path path) {
-    this.classPath = path;
+  /** Runs the main class from {@code paths} (jars or folders) instead of the test classes. */
+  public ChildJvm classPath(Path... paths) {
+    List<String> entries = new ArrayList<>();
+    for (Path p : paths) {
+      entries.add(p.toAbsolutePath().toString());
+    }
+    this.classPath = String.join(java.io.File.pathSeparator, entries);
+    return this;
+  }
+
+  /** Runs the main class from the test classes and every jar of {@code folder}. */
+  public ChildJvm withJarsOf(Path folder) throws IOException {
+    List<String> entries = new ArrayList<>(List.of(APP_CLASSES.toAbsolutePath().toString()));
+    try (var files = Files.list(folder)) {
+      files.filter(f -> f.toString().endsWith(".jar")).sorted()
+          .forEach(f -> entries.add(f.toAbsolutePath().toString()));
+    }
+    this.classPath = String.join(java.io.File.pathSeparator, entries);
     return this;
   }
 
@@ -104,7 +119,7 @@ public final class ChildJvm {
   public Process start(String mainClass, String... args) throws IOException {
     List<String> cmd = new ArrayList<>(command);
     cmd.add("-cp");
-    cmd.add(classPath.toAbsolutePath().toString());
+    cmd.add(classPath);
     cmd.add(mainClass);
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd);

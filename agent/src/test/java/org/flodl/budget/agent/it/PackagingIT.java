@@ -52,7 +52,7 @@ class PackagingIT {
     Path sites = Sites.write("store", Sites.STORE);
     ChildJvm.Result r = ChildJvm.on("own-bytebuddy", jdk).jvm("-Xmx256m")
         .agent("sites=" + sites + ",log=info")
-        .classPath(Path.of(ChildJvm.APP_CLASSES.toAbsolutePath() + File.pathSeparator + byteBuddy))
+        .classPath(ChildJvm.APP_CLASSES, Path.of(byteBuddy))
         .run("com.acme.it.OwnByteBuddyApp");
     assertEquals(0, r.exitCode, r.toString());
     assertEquals("generated", r.value("TOSTRING"));

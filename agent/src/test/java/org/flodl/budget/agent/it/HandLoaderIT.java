@@ -1,0 +1,87 @@
+package org.flodl.budget.agent.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import jdk.jfr.consumer.RecordedEvent;
+import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A hand-written loader, reached through call sites only: its {@code HashMap} field filled in
+ * {@code Dataset.get(int)} and its {@code new ArrayBlockingQueue<>(depth)}. Without the agent
+ * it dies of OutOfMemoryError at -Xmx128m; with DESIGN.md's call-site example it completes,
+ * every row delivered with the big-heap checksum, declines recorded, no admission over budget,
+ * and each epoch's queue built with the depth the policy decided (below the 16 asked for).
+ */
+class HandLoaderIT {
+  private static final String APP = "com.acme.loader.HandTrain";
+
+  static final String SITES = """
+      site.rows.kind    = cache-admit
+      site.rows.in      = com.acme.loader.Dataset#get(int)
+      site.rows.method  = java.util.Map#put(java.lang.Object,java.lang.Object)
+      site.rows.value   = 1
+      site.rows.release = java.util.Map#remove(java.lang.Object)
+
+      site.queue.kind   = prefetch-depth
+      site.queue.in     = com.acme.loader.PrefetchLoader#<init>
+      site.queue.method = java.util.concurrent.ArrayBlockingQueue#<init>(int)
+      site.queue.depth  = 0
+      site.queue.batch  = com.acme.loader.PrefetchLoader#next
+      """;
+
+  @Test
+  void callSitesBoundAHashMapFieldAndSizeAnArrayBlockingQueue() throws Exception {
+    ChildJvm.Result bare = ChildJvm.on("hand-bare", Jdk.JDK17).jvm("-Xmx128m").run(APP);
+    assertNotEquals(0, bare.exitCode, bare.toString());
+    assertTrue(bare.stderr.contains("OutOfMemoryError"), bare.toString());
+
+    ChildJvm.Result big = ChildJvm.on("hand-big", Jdk.JDK17).jvm("-Xmx900m").run(APP);
+    assertEquals(0, big.exitCode, big.toString());
+
+    Path sites = Sites.write("hand", SITES);
+    ChildJvm.Result r = ChildJvm.on("hand", Jdk.JDK17).jvm("-Xmx128m", "-Xverify:all")
+        .agent("sites=" + sites).record().run(APP);
+    assertEquals(0, r.exitCode, r.toString());
+    assertEquals("600", r.value("DELIVERED"));
+    assertEquals(big.value("CHECKSUM"), r.value("CHECKSUM"), "the same rows trained on");
+    for (String broken : List.of("ASSERTION FAILED", "StackOverflowError", "gate failed",
+        "OutOfMemoryError", "not woven")) {
+      assertFalse(r.stderr.contains(broken), broken + ": " + r);
+    }
+    List<RecordedEvent> decisions = r.events("flodl.budget.CacheAdmission");
+    long admits = decisions.stream().filter(e -> e.getString("decision").startsWith("ADMIT"))
+        .count();
+    assertTrue(admits > 0 && admits < decisions.size(), "admits and declines: " + decisions.size());
+    for (RecordedEvent e : decisions) {
+      assertEquals("rows", e.getString("site"));
+      if (e.getString("decision").startsWith("ADMIT")) {
+        assertTrue(e.getLong("heldBytes") <= e.getLong("budgetBytes"), e.toString());
+      }
+    }
+    assertEquals(admits, Long.parseLong(r.value("CACHED")), "the map keeps what was admitted");
+    assertEquals(admits, Long.parseLong(r.value("DROPPED")));
+    long released = r.events("flodl.budget.Release").stream()
+        .filter(e -> e.getString("cause").equals("RELEASE_SITE")).count();
+    assertEquals(admits, released, "every remove released its row, through the JDK's Map");
+
+    List<RecordedEvent> depths = r.events("flodl.budget.PrefetchDepth");
+    assertEquals(3, depths.size(), "one decision per epoch's queue");
+    String[] capacities = r.value("CAPACITIES").split(",");
+    for (int i = 0; i < 3; i++) {
+      RecordedEvent d = depths.get(i);
+      assertEquals("queue", d.getString("site"));
+      assertEquals(16, d.getLong("requestedDepth"));
+      assertEquals(d.getLong("depth"), Long.parseLong(capacities[i]),
+          "the queue was built with the decided depth: " + d);
+      assertTrue(d.getLong("depth") < 16, d.toString());
+    }
+    assertEquals("UNPRICED_BATCH", depths.get(0).getString("reason"), "no batch priced yet");
+    assertTrue(depths.get(2).getLong("batchBytes") >= 4L << 20, "batches of 4 rows priced");
+  }
+}
