@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import jdk.jfr.consumer.RecordingFile;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -32,13 +34,17 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 /**
  * The agent's cost on a cache's hot path: one put of a 1 KiB {@code byte[]} and the evict that
- * lets it go, on {@link BenchSampleCache} (woven by the agent: priced, reserved against the heap
- * budget, tracked, released, an event each when recorded) against the same put and remove on a
- * plain {@code ConcurrentHashMap}. {@link #main} runs it three times side by side, in forks
- * without the agent, with {@code -javaagent:<jar>=sites=<file>} and no recording, and with the
- * agent and a recording of flodl-budget.jfc (the events {@code record=} records), then prints the
- * woven variant's cost over the plain one in each. Issue #6's targets: +100 ns without a
- * recording, +400 ns with. Run from the repository root:
+ * lets it go, through each kind of site: a method site on the class that declares the methods
+ * ({@link BenchSampleCache}), an interface site ({@link BenchStore}: the implementation's bodies
+ * woven), a call site ({@link BenchLoader}: its {@code Map.put} and {@code Map.remove} calls
+ * woven) and a preset (a Caffeine cache's {@code put} and {@code invalidate} under {@code
+ * presets=caffeine}), against the same put and remove on a plain {@code ConcurrentHashMap}. Woven,
+ * each put is priced, reserved against the heap budget and tracked, each evict released, an event
+ * each when recorded. {@link #main} runs every variant three times side by side, in forks without
+ * the agent, with {@code -javaagent:<jar>=sites=<file>,presets=caffeine} and no recording, and with
+ * the agent and a recording of flodl-budget.jfc (the events {@code record=} records), then prints
+ * each variant's cost with the agent over its cost in the fork without it. Run from the
+ * repository root:
  *
  * <pre>
  * mvn -B -q -pl agent,benchmarks -am package -DskipTests
@@ -63,6 +69,9 @@ public class CacheAdmitBenchmark {
 
   private final ConcurrentHashMap<Object, Object> map = new ConcurrentHashMap<>();
   private final BenchSampleCache cache = new BenchSampleCache();
+  private final BenchStore store = new BenchStore.Map();
+  private final BenchLoader loader = new BenchLoader();
+  private final Cache<Object, Object> caffeine = Caffeine.newBuilder().build();
   private final Integer[] keys = new Integer[KEYS];
   private final byte[][] values = new byte[KEYS][];
   private int next;
@@ -91,6 +100,35 @@ public class CacheAdmitBenchmark {
     return cache.evict(keys[k]);
   }
 
+  /** Returns the value evicted after a put through the interface the interface site names. */
+  @Benchmark
+  public Object interfacePut() {
+    int k = next++ & (KEYS - 1);
+    store.put(keys[k], values[k]);
+    return store.evict(keys[k]);
+  }
+
+  /** Returns the value dropped after a put, calls the call site weaves in BenchLoader. */
+  @Benchmark
+  public Object callSitePut() {
+    int k = next++ & (KEYS - 1);
+    loader.keep(keys[k], values[k]);
+    return loader.drop(keys[k]);
+  }
+
+  /**
+   * Returns the cache after a put and an invalidate on a Caffeine cache, woven by the caffeine
+   * preset (its invalidate returns nothing to release: the value stays held, so every put after
+   * the first of a value is an {@code ALREADY_HELD} decision, priced and reserved all the same).
+   */
+  @Benchmark
+  public Object presetPut() {
+    int k = next++ & (KEYS - 1);
+    caffeine.put(keys[k], values[k]);
+    caffeine.invalidate(keys[k]);
+    return caffeine;
+  }
+
   /** Runs the three forks side by side and prints the table; arguments are JMH's. */
   public static void main(String[] args) throws IOException, RunnerException,
       CommandLineOptionException {
@@ -104,9 +142,10 @@ public class CacheAdmitBenchmark {
       }
     }
     Path dir = Files.createTempDirectory("cache-admit-bench");
-    Path sites = Files.writeString(dir.resolve("sites.properties"), BenchSampleCache.SITES);
+    Path sites = Files.writeString(dir.resolve("sites.properties"),
+        BenchSampleCache.SITES + BenchStore.SITES + BenchLoader.SITES);
     Path jfr = dir.resolve("bench.jfr");
-    String javaagent = "-javaagent:" + agent + "=sites=" + sites;
+    String javaagent = "-javaagent:" + agent + "=sites=" + sites + ",presets=caffeine";
     Map<String, String[]> forks = new LinkedHashMap<>();
     forks.put("no agent", new String[0]);
     forks.put("agent, no recording", new String[] {javaagent});
@@ -114,18 +153,20 @@ public class CacheAdmitBenchmark {
         "-XX:StartFlightRecording=settings=" + jfc + ",filename=" + jfr + ",maxsize=64m,dumponexit=true"});
 
     CommandLineOptions cli = new CommandLineOptions(args);
-    Map<String, double[]> table = new LinkedHashMap<>();
+    List<String> variants = List.of("plainPut", "wovenPut", "interfacePut", "callSitePut",
+        "presetPut");
+    Map<String, Map<String, double[]>> table = new LinkedHashMap<>();
     for (Map.Entry<String, String[]> fork : forks.entrySet()) {
       ChainedOptionsBuilder o = new OptionsBuilder().parent(cli)
-          .include(CacheAdmitBenchmark.class.getName() + "\\.(plainPut|wovenPut)$")
+          .include(CacheAdmitBenchmark.class.getName() + "\\.("
+              + String.join("|", variants) + ")$")
           .jvmArgsAppend(fork.getValue());
       Collection<RunResult> results = new Runner(o.build()).run();
-      double[] row = new double[4];
+      Map<String, double[]> row = new LinkedHashMap<>();
       for (RunResult r : results) {
         String label = r.getParams().getBenchmark();
-        int at = label.endsWith("plainPut") ? 0 : 2;
-        row[at] = r.getPrimaryResult().getScore();
-        row[at + 1] = r.getPrimaryResult().getScoreError();
+        row.put(label.substring(label.lastIndexOf('.') + 1), new double[] {
+            r.getPrimaryResult().getScore(), r.getPrimaryResult().getScoreError()});
       }
       table.put(fork.getKey(), row);
     }
@@ -133,12 +174,31 @@ public class CacheAdmitBenchmark {
     boolean released = recorded(jfr, "flodl.budget.Release");
 
     List<String> lines = new ArrayList<>();
-    lines.add("| fork | `plainPut` ns/op | `wovenPut` ns/op | woven − plain | woven / plain |");
-    lines.add("|---|---:|---:|---:|---:|");
-    for (Map.Entry<String, double[]> e : table.entrySet()) {
-      double[] v = e.getValue();
-      lines.add(String.format(Locale.ROOT, "| %s | %.1f ± %.1f | %.1f ± %.1f | %+.0f ns | %.1fx |",
-          e.getKey(), v[0], v[1], v[2], v[3], v[2] - v[0], v[2] / v[0]));
+    List<String> forkNames = new ArrayList<>(table.keySet());
+    StringBuilder head = new StringBuilder("| variant |");
+    StringBuilder rule = new StringBuilder("|---|");
+    for (String f : forkNames) {
+      head.append(' ').append(f).append(" ns/op |");
+      rule.append("---:|");
+    }
+    for (String f : forkNames.subList(1, forkNames.size())) {
+      head.append(' ').append(f).append(" − no agent |");
+      rule.append("---:|");
+    }
+    lines.add(head.toString());
+    lines.add(rule.toString());
+    for (String v : variants) {
+      StringBuilder line = new StringBuilder("| `" + v + "` |");
+      for (String f : forkNames) {
+        double[] x = table.get(f).getOrDefault(v, new double[] {Double.NaN, Double.NaN});
+        line.append(String.format(Locale.ROOT, " %.1f ± %.1f |", x[0], x[1]));
+      }
+      double base = table.get(forkNames.get(0)).getOrDefault(v, new double[] {Double.NaN})[0];
+      for (String f : forkNames.subList(1, forkNames.size())) {
+        double x = table.get(f).getOrDefault(v, new double[] {Double.NaN})[0];
+        line.append(String.format(Locale.ROOT, " %+.0f ns |", x - base));
+      }
+      lines.add(line.toString());
     }
     lines.add("");
     lines.add("The recording fork recorded flodl.budget.CacheAdmission: " + admitted

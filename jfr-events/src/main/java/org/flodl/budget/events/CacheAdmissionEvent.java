@@ -54,7 +54,8 @@ public final class CacheAdmissionEvent extends Event {
   boolean materialized;
 
   @Label("Decision")
-  @Description("ADMIT, ADMIT_MATERIALIZED, DECLINE, or WOULD_DECLINE (observe mode admitted it anyway)")
+  @Description("ADMIT, ADMIT_MATERIALIZED, DECLINE, WOULD_DECLINE (observe mode admitted it "
+      + "anyway), or ALREADY_HELD (the same object is held already: charged nothing more)")
   String decision;
 
   @Label("Held")

@@ -7,11 +7,14 @@ import java.util.Set;
  * Which types the agent never weaves: the JDK's ({@code java.*}, {@code jdk.*}, {@code sun.*},
  * {@code com.sun.*} and the packages of the JDK's own modules, such as {@code javax.management};
  * a library's {@code javax.cache} is no JDK type) and the agent's own ({@code org.flodl.budget.*},
- * its relocated ASM included). Their methods are reached only as calls from application code
+ * its relocated ASM included: the packages of the agent jar). Their methods are reached only as
+ * calls from application code
  * ({@code in = ...}).
  */
 public final class JdkTypes {
-  private static final String AGENT = "org.flodl.budget.";
+  /** The packages of the agent jar (the policy, the events, the agent, its relocated ASM). */
+  private static final String[] AGENT = {"org.flodl.budget.agent.", "org.flodl.budget.policy.",
+      "org.flodl.budget.events.", "org.flodl.budget.shaded."};
   private static volatile Set<String> jdkPackages;
 
   private JdkTypes() {}
@@ -28,7 +31,18 @@ public final class JdkTypes {
 
   /** Returns whether {@code binaryName} is one of the agent's own classes. */
   public static boolean isAgent(String binaryName) {
-    return binaryName.startsWith(AGENT);
+    for (String p : AGENT) {
+      if (binaryName.startsWith(p)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Returns whether the internal name ({@code org/flodl/budget/agent/Gate}) is the agent's. */
+  public static boolean isAgentInternal(String internalName) {
+    return internalName.startsWith("org/flodl/budget/")
+        && isAgent(internalName.replace('/', '.'));
   }
 
   /** Returns whether the internal name ({@code java/util/Map}) is a JDK type, by prefix alone. */

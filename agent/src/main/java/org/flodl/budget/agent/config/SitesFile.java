@@ -444,8 +444,7 @@ public final class SitesFile {
     boolean called = field.equals(METHOD) ? in != null : in != null;
     if (JdkTypes.isJdk(type) && !called) {
       problems.add(field + " '" + ref + "' is a JDK method, whose bodies are never woven: "
-          + "budget the calls to it with in = the application code that makes them, e.g. "
-          + "in = com.acme.data.Dataset#get(int)");
+          + "budget its calls with in = the code that makes them");
     }
   }
 

@@ -55,7 +55,7 @@ public final class AgentControl implements AgentControlMXBean {
   }
 
   @Override
-  public synchronized void setMode(String mode) {
+  public void setMode(String mode) {
     String m = mode == null ? "" : mode.trim().toLowerCase(Locale.ROOT);
     GateEngine.Mode next;
     if (m.equals("enforce")) {
@@ -67,8 +67,10 @@ public final class AgentControl implements AgentControlMXBean {
           "mode '" + mode + "': expected enforce or observe (off needs a restart)");
     }
     engine.mode(next);
-    config = config.withMode(next == GateEngine.Mode.OBSERVE ? Mode.OBSERVE : Mode.ENFORCE);
-    changed(AgentConfig.MODE, m);
+    synchronized (this) {
+      config = config.withMode(next == GateEngine.Mode.OBSERVE ? Mode.OBSERVE : Mode.ENFORCE);
+    }
+    changed(AgentConfig.MODE, m); // no lock held while the recorder is called
   }
 
   @Override
@@ -101,11 +103,11 @@ public final class AgentControl implements AgentControlMXBean {
     setKnob(AgentConfig.VRAM_MAX_USAGE, value, 2);
   }
 
-  private synchronized void setKnob(String key, double value, int index) {
-    config = config.withKnob(key, value); // refuses a bad value with IllegalArgumentException
-    double[] k = engine.knobs();
-    k[index] = value;
-    engine.knobs(k[0], k[1], k[2]);
+  private void setKnob(String key, double value, int index) {
+    synchronized (this) {
+      config = config.withKnob(key, value); // refuses a bad value with IllegalArgumentException
+    }
+    engine.knob(index, value); // re-budgets and records, with no lock of ours held
     changed(key, Double.toString(value));
   }
 

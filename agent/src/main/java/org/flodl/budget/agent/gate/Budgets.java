@@ -1,7 +1,9 @@
 package org.flodl.budget.agent.gate;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.function.DoubleSupplier;
@@ -125,11 +127,13 @@ final class Budgets {
     return vramMaxUsage;
   }
 
-  /** Sets the knobs (live control) and re-budgets at once. */
-  void knobs(double ram, double heap, double vram) {
-    this.ramMaxUsage = ram;
-    this.heapMaxUsage = heap;
-    this.vramMaxUsage = vram;
+  /** Sets one knob (0 ram, 1 heap, 2 vram; live control) and re-budgets at once. */
+  void knob(int index, double value) {
+    switch (index) {
+      case 0 -> ramMaxUsage = value;
+      case 1 -> heapMaxUsage = value;
+      default -> vramMaxUsage = value;
+    }
     refresh();
   }
 
@@ -181,8 +185,12 @@ final class Budgets {
     Runtime rt = Runtime.getRuntime();
     long available = Math.max(0, rt.maxMemory() - (rt.totalMemory() - rt.freeMemory()));
     TierLedger ledger = ledgers.get(Tier.HEAP);
+    List<Runnable> events = new ArrayList<>(1);
     setBudget(Tier.HEAP, ledger, BudgetPolicy.anchored(available, ledger.held(), heapMaxUsage,
-        share(), 0, "heap_max_usage"));
+        share(), 0, "heap_max_usage"), events);
+    for (Runnable e : events) {
+      e.run();
+    }
     quickHeapAvailable = available;
   }
 
@@ -308,8 +316,26 @@ final class Budgets {
     }
   }
 
-  /** Reads the probes now and re-budgets every tier. Never throws. */
-  synchronized void refresh() {
+  /**
+   * Reads the probes now and re-budgets every tier; the events that say so are committed after
+   * the lock is let go (no lock of the agent is held while Flight Recorder is called). Never
+   * throws.
+   */
+  void refresh() {
+    List<Runnable> events = new ArrayList<>(Tier.values().length + 1);
+    synchronized (this) {
+      refreshLocked(events);
+    }
+    for (Runnable e : events) {
+      try {
+        e.run();
+      } catch (Throwable t) {
+        // recording is best effort; the budgets are set
+      }
+    }
+  }
+
+  private void refreshLocked(List<Runnable> events) {
     try {
       if (g1RegionBytes < 0) {
         g1RegionBytes = g1RegionSize();
@@ -326,7 +352,7 @@ final class Budgets {
         if (tier == Tier.DEVICE) {
           VramReading v = probes.vram(0);
           if (v == null || v.failed()) {
-            setBudget(tier, ledger, new RamBudget(-1, held, vramMaxUsage, 0, 1.0, 0, 0));
+            setBudget(tier, ledger, new RamBudget(-1, held, vramMaxUsage, 0, 1.0, 0, 0), events);
             continue;
           }
           long free = Math.max(0, v.totalBytes() - v.usedBytes());
@@ -345,11 +371,11 @@ final class Budgets {
             b = BudgetPolicy.anchored(available, anchor, knob, tierShare, 0,
                 tier == Tier.HEAP ? "heap_max_usage" : "ram_max_usage");
             if (stager) {
-              b = split(tier, b);
+              b = split(tier, b, events);
             }
           }
         }
-        setBudget(tier, ledger, b);
+        setBudget(tier, ledger, b, events);
       }
       refreshed = true;
     } catch (Throwable e) {
@@ -363,13 +389,18 @@ final class Budgets {
    * native tier's (host RAM) flow quarter becomes the prefetch's budget, recorded as a
    * {@code StagerSplit} event when it moves.
    */
-  private RamBudget split(Tier tier, RamBudget b) {
+  private RamBudget split(Tier tier, RamBudget b, List<Runnable> events) {
     StagerSplit split = BudgetPolicy.splitStagerBudget(b.budgetBytes());
     if (tier == Tier.NATIVE) {
       streamBytes = split.streamBytes();
       if (split.totalBytes() != lastSplitTotal) {
         lastSplitTotal = split.totalBytes();
-        StagerSplitEvent.emit(split.totalBytes(), split.pinnedBytes(), split.streamBytes());
+        events.add(new Runnable() {
+          @Override
+          public void run() {
+            StagerSplitEvent.emit(split.totalBytes(), split.pinnedBytes(), split.streamBytes());
+          }
+        });
       }
     }
     return new RamBudget(b.availableBytes(), b.heldBytes(), b.maxUsage(), b.effectiveUsage(),
@@ -405,17 +436,21 @@ final class Budgets {
     }
   }
 
-  private void setBudget(Tier tier, TierLedger ledger, RamBudget b) {
+  /** Sets the budget; when it moved, adds its RamBudget event to {@code events} to commit. */
+  private void setBudget(Tier tier, TierLedger ledger, RamBudget b, List<Runnable> events) {
     ledger.setBudget(b.budgetBytes());
     Long previous;
     synchronized (lastRecorded) {
       previous = lastRecorded.put(tier, b.budgetBytes());
     }
-    if (previous == null || previous != b.budgetBytes()) {
-      if (Recorder.on()) {
-        RamBudgetEvent.emit(tier.label(), b.availableBytes(), b.heldBytes(), b.maxUsage(),
-            b.hostShare(), b.ringBytes(), b.budgetBytes());
-      }
+    if ((previous == null || previous != b.budgetBytes()) && Recorder.on()) {
+      events.add(new Runnable() {
+        @Override
+        public void run() {
+          RamBudgetEvent.emit(tier.label(), b.availableBytes(), b.heldBytes(), b.maxUsage(),
+              b.hostShare(), b.ringBytes(), b.budgetBytes());
+        }
+      });
     }
   }
 }

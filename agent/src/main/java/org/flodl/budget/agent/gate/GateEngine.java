@@ -54,6 +54,7 @@ public final class GateEngine implements Decisions {
   private static final String ADMIT_MATERIALIZED = "ADMIT_MATERIALIZED";
   private static final String DECLINE = "DECLINE";
   private static final String WOULD_DECLINE = "WOULD_DECLINE";
+  private static final String ALREADY_HELD = "ALREADY_HELD";
 
   private final Map<String, CacheSite> cacheSites = new LinkedHashMap<>();
   private final Map<String, DepthSite> depthSites = new LinkedHashMap<>();
@@ -238,9 +239,9 @@ public final class GateEngine implements Decisions {
     return new double[] {budgets.ramMaxUsage(), budgets.heapMaxUsage(), budgets.vramMaxUsage()};
   }
 
-  /** Sets the three knobs and re-budgets every tier at once. */
-  public void knobs(double ram, double heap, double vram) {
-    budgets.knobs(ram, heap, vram);
+  /** Sets knob {@code index} (0 ram_max_usage, 1 heap_max_usage, 2 vram_max_usage). */
+  public void knob(int index, double value) {
+    budgets.knob(index, value);
   }
 
   /** Returns each tier's held bytes. */
@@ -457,6 +458,11 @@ public final class GateEngine implements Decisions {
     TierLedger ledger = budgets.ledger(tier);
     long heldAfter = ledger.reserve(charged);
     if (heldAfter < 0) {
+      if (holdings.holds(value)) {
+        // Retained already (put again, or a put nested in another site's): charged once.
+        record(site, price, 0, false, ALREADY_HELD, ledger.held(), ledger.budget());
+        return value;
+      }
       site.declined(tier, charged);
       record(site, price, charged, false, observe ? WOULD_DECLINE : DECLINE,
           TierLedger.declinedAt(heldAfter), ledger.budget());
@@ -480,7 +486,9 @@ public final class GateEngine implements Decisions {
       }
     }
     if (!holdings.track(stored, ledger, charged, site)) {
-      return stored; // the same object is retained already, and charged once
+      // the same object is retained already, and charged once: the reservation was given back
+      record(site, price, 0, false, ALREADY_HELD, ledger.held(), ledger.budget());
+      return stored;
     }
     site.admitted(tier, charged, copied);
     long budget = ledger.budget();

@@ -50,8 +50,7 @@ final class Holdings {
       startReleaser();
     }
     int hash = System.identityHashCode(value);
-    Holding holding = new Holding(value, hash, collected, ledger, bytes, site);
-    if (!segment(hash).link(holding, value)) {
+    if (!segment(hash).link(value, hash, collected, ledger, bytes, site)) {
       ledger.giveBack(bytes);
       return false;
     }
@@ -145,16 +144,21 @@ final class Holdings {
     private Holding[] table = new Holding[8];
     private int count;
 
-    /** Links {@code h} unless a holding of the same live value is linked already. */
-    boolean link(Holding h, Object value) {
+    /**
+     * Links a new holding of {@code value} unless one is linked already (the holding, a weak
+     * reference, is made only then: a discarded reference still costs the collector).
+     */
+    boolean link(Object value, int hash, ReferenceQueue<Object> queue, TierLedger ledger,
+        long bytes, CacheSite site) {
       lock();
       try {
-        int i = index(h.hash, table.length);
+        int i = index(hash, table.length);
         for (Holding e = table[i]; e != null; e = e.next) {
-          if (e.hash == h.hash && e.get() == value) {
+          if (e.hash == hash && e.get() == value) {
             return false;
           }
         }
+        Holding h = new Holding(value, hash, queue, ledger, bytes, site);
         h.next = table[i];
         table[i] = h;
         if (++count > table.length - (table.length >>> 2)) {

@@ -77,7 +77,7 @@ public final class SiteTransformer implements ClassFileTransformer {
   public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined,
       ProtectionDomain protectionDomain, byte[] classfileBuffer) {
     if (className == null || loader == null || loader == PLATFORM
-        || className.startsWith("org/flodl/budget/")) {
+        || JdkTypes.isAgentInternal(className)) {
       return null;
     }
     Consumer<ClassLoader> watcher = watched.get(className);

@@ -450,7 +450,8 @@ class SitesFileTest {
         site.m.value = 1
         """));
     assertTrue(map.contains("'java.util.HashMap#put(java.lang.Object,java.lang.Object)' is a JDK "
-        + "method, whose bodies are never woven: budget the calls to it with in = "), map);
+        + "method, whose bodies are never woven: budget its calls with in = the code that makes "
+        + "them"), map);
     assertEquals(1, map.lines().count());
     assertTrue(rejected(parse("""
         site.s.kind = prefetch-depth

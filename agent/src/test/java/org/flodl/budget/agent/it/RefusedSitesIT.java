@@ -44,7 +44,7 @@ class RefusedSitesIT {
       assertEquals(3, lines.size(), "one line per refused site: " + r.stderr);
       assertTrue(lines.get(0).contains("site 'map' disabled: method 'java.util.HashMap#put("
           + "java.lang.Object,java.lang.Object)' is a JDK method, whose bodies are never woven: "
-          + "budget the calls to it with in = "), lines.get(0));
+          + "budget its calls with in = the code that makes them"), lines.get(0));
       assertTrue(lines.get(1).contains("site 'string' disabled: method 'java.lang.String#<init>("
           + "char[],int,int)' is a JDK method"), lines.get(1));
       assertTrue(lines.get(2).contains("site 'gate' disabled: method 'org.flodl.budget.agent."
