@@ -61,6 +61,7 @@ public final class GateEngine implements Decisions {
   private volatile Point[] points = new Point[0];
   private final Supplier<RetentionPricer> pricerFactory;
   private volatile RetentionPricer pricer;
+  private final Object pricerLock = new Object();
   private final Budgets budgets;
   private final Holdings holdings = new Holdings();
   private final HostShareSource hostShareSource;
@@ -86,7 +87,7 @@ public final class GateEngine implements Decisions {
   private RetentionPricer pricer() {
     RetentionPricer p = pricer;
     if (p == null) {
-      synchronized (this) {
+      synchronized (pricerLock) {
         p = pricer;
         if (p == null) {
           p = pricerFactory.get();

@@ -25,12 +25,12 @@ public final class Recorder {
       return;
     }
     FlightRecorder.addListener(new FlightRecorderListener() {
-      private boolean done;
+      private final java.util.concurrent.atomic.AtomicBoolean done =
+          new java.util.concurrent.atomic.AtomicBoolean();
 
       @Override
-      public synchronized void recorderInitialized(FlightRecorder recorder) {
-        if (!done) {
-          done = true;
+      public void recorderInitialized(FlightRecorder recorder) {
+        if (done.compareAndSet(false, true)) { // no monitor of ours held while JFR is called
           try {
             hooks.run();
           } catch (Throwable t) {

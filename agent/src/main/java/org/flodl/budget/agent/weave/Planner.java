@@ -31,6 +31,8 @@ final class Planner {
   private final Set<String> exactTypes = new HashSet<>();
   private final Map<String, List<Pending>> pending = new ConcurrentHashMap<>();
   private final Set<String> pendingKeys = ConcurrentHashMap.newKeySet();
+  /** Per loader, which body rules' types it can see (a type it cannot see has no subtype there). */
+  private final Map<ClassLoader, boolean[]> visible = new java.util.WeakHashMap<>();
   private final TypeGraph graph;
   private final PointBinder binder;
   private final BiConsumer<ClassLoader, String> retransform;
@@ -111,13 +113,47 @@ final class Planner {
     return false;
   }
 
+  /**
+   * Returns, per body rule, whether {@code loader} sees the rule's type: a JVM whose loaders cannot
+   * find DJL's or Caffeine's classes pays nothing per class for those presets.
+   */
+  private boolean[] visibleTo(ClassLoader loader) {
+    synchronized (visible) {
+      boolean[] v = visible.get(loader);
+      if (v != null) {
+        return v;
+      }
+    }
+    boolean[] v = new boolean[bodyRules.size()];
+    for (int i = 0; i < v.length; i++) {
+      v[i] = graph.info(loader, bodyRules.get(i).type()) != null;
+    }
+    synchronized (visible) {
+      visible.put(loader, v);
+    }
+    return v;
+  }
+
   /** Returns what to weave into {@code name} as {@code loader} defines it, or null for nothing. */
   Plan plan(ClassLoader loader, String name, byte[] bytes) {
+    boolean[] sees = visibleTo(loader);
+    boolean any = pending.containsKey(name) || exactTypes.contains(name);
+    for (int i = 0; i < sees.length && !any; i++) {
+      any = sees[i];
+    }
+    for (int i = 0; i < callRules.size() && !any; i++) {
+      any = callRules.get(i).scope().covers(name);
+    }
+    if (!any) {
+      return null; // nothing could apply: the class file is not even read
+    }
     ClassInfo info = graph.define(loader, bytes);
     List<Plan.BodyInsert> body = new ArrayList<>();
     List<Plan.Failure> failures = new ArrayList<>();
-    for (Rule r : bodyRules) {
-      planBody(loader, info, bytes, r, body, failures);
+    for (int i = 0; i < bodyRules.size(); i++) {
+      if (sees[i] || name.equals(bodyRules.get(i).type())) {
+        planBody(loader, info, bytes, bodyRules.get(i), body, failures);
+      }
     }
     List<Pending> forThis = pending.get(name);
     if (forThis != null) {

@@ -38,6 +38,12 @@ final class JdkAccess {
    */
   final MethodHandles.Lookup nio;
 
+  /**
+   * The same lookup, when {@code java.util} and {@code java.lang} are open to this module too: the
+   * pricer then sees the arrays inside the JDK's collections and a String's bytes; null otherwise.
+   */
+  final MethodHandles.Lookup internals;
+
   private final String limitation;
 
   private JdkAccess(
@@ -45,11 +51,13 @@ final class JdkAccess {
       Class<?> directBuffer,
       MethodHandle mappedFd,
       MethodHandles.Lookup nio,
+      MethodHandles.Lookup internals,
       String limitation) {
     this.attachment = attachment;
     this.directBuffer = directBuffer;
     this.mappedFd = mappedFd;
     this.nio = nio;
+    this.internals = internals;
     this.limitation = limitation;
   }
 
@@ -95,6 +103,8 @@ final class JdkAccess {
     } else {
       missing.add("java.base does not open java.nio to " + self);
     }
+    MethodHandles.Lookup internals = base.isOpen("java.util", self) && base.isOpen("java.lang", self)
+        ? MethodHandles.lookup() : null;
     if (!missing.isEmpty() && grantFailure != null) {
       missing.add("granting access failed: " + grantFailure);
     }
@@ -107,12 +117,13 @@ final class JdkAccess {
                 + " their memory), mapped buffers are priced as direct, and read-only heap buffers"
                 + " and typed views of heap byte buffers are charged their capacity; grant access"
                 + " with RetentionPricer.grantJdkAccess(Instrumentation)";
-    return new JdkAccess(attachment, directBuffer, mappedFd, nio, limitation);
+    return new JdkAccess(attachment, directBuffer, mappedFd, nio, internals, limitation);
   }
 
   /**
-   * Exports {@code sun.nio.ch} and opens {@code java.nio} to this module; returns null, or why it
-   * could not.
+   * Exports {@code sun.nio.ch} and opens {@code java.nio}, {@code java.util} and {@code java.lang}
+   * to this module (to read, never to write: a buffer's owner, a collection's backing array, a
+   * String's bytes); returns null, or why it could not.
    */
   static String grant(Instrumentation inst) {
     if (inst == null) {
@@ -128,7 +139,7 @@ final class JdkAccess {
           base,
           Set.of(),
           Map.of("sun.nio.ch", Set.of(self)),
-          Map.of("java.nio", Set.of(self)),
+          Map.of("java.nio", Set.of(self), "java.util", Set.of(self), "java.lang", Set.of(self)),
           Set.of(),
           Map.of());
       return null;

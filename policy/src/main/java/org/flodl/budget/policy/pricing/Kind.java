@@ -3,27 +3,40 @@ package org.flodl.budget.policy.pricing;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
+import java.util.RandomAccess;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * How values of one class are priced, worked out once per class (the pricer caches it in a {@link
  * ClassValue}) so pricing a value does no lookups: its shape, the element size of arrays and
- * buffers, the getters that reach a heap buffer's hidden backing store, and the DJL methods, found
- * by name so {@code policy} needs no DJL at compile time.
+ * buffers, the getters that reach a heap buffer's hidden backing store, the array inside a JDK
+ * collection, a String's bytes, the reference fields of an application's objects, and the DJL
+ * methods, found by name so {@code policy} needs no DJL at compile time.
  */
 final class Kind {
   enum Shape {
     PRIMITIVE_ARRAY,
     BUFFER,
+    STRING,
     OBJECT_ARRAY,
     ND_ARRAY,
     ND_LIST,
     BATCH,
     COLLECTION,
     MAP,
+    FUTURE,
+    /** An application object (or record): its reference fields are walked. */
+    FIELDS,
+    /** Shared by the JVM, never retained by one value: classes, loaders, threads, enums. */
+    SHARED,
     OTHER
   }
 
@@ -57,20 +70,31 @@ final class Kind {
 
   final MethodHandle batchLabels;
 
-  private Kind(
-      Shape shape,
-      String typeName,
-      int elementBytes,
-      BufferType bufferType,
-      MethodHandle hiddenArray,
-      MethodHandle viewedBytes,
-      MethodHandle ndSize,
-      MethodHandle ndElementBytes,
-      MethodHandle ndOnGpu,
-      MethodHandle batchData,
-      MethodHandle batchLabels) {
+  /**
+   * A JDK collection's backing array ({@code ArrayList.elementData}, {@code HashMap.table}, a
+   * String's {@code value}): {@code (Object)Object}, or null when it cannot be seen.
+   */
+  final MethodHandle backing;
+
+  /** References in one node of a linked JDK collection (a HashMap.Node has 3), 0 for none. */
+  final int nodeReferences;
+
+  /** Ints in one node (a HashMap.Node's hash, a TreeMap.Entry's color), with the references. */
+  final int nodeInts;
+
+  /** Whether elements can be read by index ({@link RandomAccess} lists) instead of iterated. */
+  final boolean randomAccess;
+
+  /** The reference fields walked for {@link Shape#FIELDS}. */
+  final Field[] fields;
+
+  private Kind(Shape shape, Class<?> c, int elementBytes, BufferType bufferType,
+      MethodHandle hiddenArray, MethodHandle viewedBytes, MethodHandle ndSize,
+      MethodHandle ndElementBytes, MethodHandle ndOnGpu, MethodHandle batchData,
+      MethodHandle batchLabels, MethodHandle backing, int nodeReferences, int nodeInts,
+      Field[] fields) {
     this.shape = shape;
-    this.typeName = typeName;
+    this.typeName = c.getTypeName();
     this.elementBytes = elementBytes;
     this.bufferType = bufferType;
     this.hiddenArray = hiddenArray;
@@ -80,14 +104,25 @@ final class Kind {
     this.ndOnGpu = ndOnGpu;
     this.batchData = batchData;
     this.batchLabels = batchLabels;
+    this.backing = backing;
+    this.nodeReferences = nodeReferences;
+    this.nodeInts = nodeInts;
+    this.randomAccess = RandomAccess.class.isAssignableFrom(c) && List.class.isAssignableFrom(c);
+    this.fields = fields;
   }
 
   private static Kind simple(Shape shape, Class<?> c, int elementBytes) {
-    return new Kind(
-        shape, c.getTypeName(), elementBytes, null, null, null, null, null, null, null, null);
+    return new Kind(shape, c, elementBytes, null, null, null, null, null, null, null, null, null,
+        0, 0, null);
   }
 
-  /** Returns how values of class {@code c} are priced, with {@code jdk}'s view of java.nio. */
+  private static Kind container(Shape shape, Class<?> c, MethodHandle backing, int refs,
+      int ints) {
+    return new Kind(shape, c, 0, null, null, null, null, null, null, null, null, backing, refs,
+        ints, null);
+  }
+
+  /** Returns how values of class {@code c} are priced, with {@code jdk}'s view of java.base. */
   static Kind of(Class<?> c, JdkAccess jdk) {
     if (c.isArray()) {
       Class<?> component = c.getComponentType();
@@ -97,6 +132,9 @@ final class Kind {
     }
     if (Buffer.class.isAssignableFrom(c)) {
       return buffer(c, jdk);
+    }
+    if (c == String.class) {
+      return container(Shape.STRING, c, getter(String.class, "value", jdk), 0, 0);
     }
     Class<?> ndArray = supertypeNamed(c, ND_ARRAY);
     if (ndArray != null) {
@@ -109,29 +147,133 @@ final class Kind {
     if (batch != null) {
       try {
         MethodHandles.Lookup lookup = MethodHandles.publicLookup();
-        return new Kind(
-            Shape.BATCH,
-            c.getTypeName(),
-            0,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
+        return new Kind(Shape.BATCH, c, 0, null, null, null, null, null, null,
             lookup.unreflect(batch.getMethod("getData")).asType(OBJECT_GETTER),
-            lookup.unreflect(batch.getMethod("getLabels")).asType(OBJECT_GETTER));
+            lookup.unreflect(batch.getMethod("getLabels")).asType(OBJECT_GETTER), null, 0, 0,
+            null);
       } catch (ReflectiveOperationException | RuntimeException e) {
         return simple(Shape.OTHER, c, 0);
       }
     }
+    if (isShared(c)) {
+      return simple(Shape.SHARED, c, 0);
+    }
+    if (CompletableFuture.class.isAssignableFrom(c)) {
+      return simple(Shape.FUTURE, c, 0);
+    }
     if (Collection.class.isAssignableFrom(c)) {
-      return simple(Shape.COLLECTION, c, 0);
+      return collection(c, jdk);
     }
     if (Map.class.isAssignableFrom(c)) {
-      return simple(Shape.MAP, c, 0);
+      return map(c, jdk);
     }
-    return simple(Shape.OTHER, c, 0);
+    if (isJdk(c)) {
+      return simple(Shape.OTHER, c, 0); // a JDK object's private fields are not ours to read
+    }
+    Field[] fields = referenceFields(c);
+    return fields.length == 0 ? simple(Shape.OTHER, c, 0)
+        : new Kind(Shape.FIELDS, c, 0, null, null, null, null, null, null, null, null, null, 0,
+            0, fields);
+  }
+
+  private static Kind collection(Class<?> c, JdkAccess jdk) {
+    String n = c.getName();
+    switch (n) {
+      case "java.util.ArrayList":
+        return container(Shape.COLLECTION, c, getter(java.util.ArrayList.class, "elementData", jdk),
+            0, 0);
+      case "java.util.ArrayDeque":
+        return container(Shape.COLLECTION, c, getter(java.util.ArrayDeque.class, "elements", jdk),
+            0, 0);
+      case "java.util.HashSet":
+      case "java.util.LinkedHashSet":
+        return container(Shape.COLLECTION, c, setTable(jdk),
+            n.equals("java.util.HashSet") ? 3 : 5, 1);
+      case "java.util.LinkedList":
+        return container(Shape.COLLECTION, c, null, 3, 0);
+      default:
+        return container(Shape.COLLECTION, c, null, 0, 0);
+    }
+  }
+
+  private static Kind map(Class<?> c, JdkAccess jdk) {
+    switch (c.getName()) {
+      case "java.util.HashMap":
+        return container(Shape.MAP, c, getter(java.util.HashMap.class, "table", jdk), 3, 1);
+      case "java.util.LinkedHashMap":
+        return container(Shape.MAP, c, getter(java.util.HashMap.class, "table", jdk), 5, 1);
+      case "java.util.concurrent.ConcurrentHashMap":
+        return container(Shape.MAP, c,
+            getter(java.util.concurrent.ConcurrentHashMap.class, "table", jdk), 3, 1);
+      case "java.util.TreeMap":
+        return container(Shape.MAP, c, null, 5, 1);
+      default:
+        return container(Shape.MAP, c, null, 0, 0);
+    }
+  }
+
+  /** {@code HashSet.map.table}, for a set's buckets. */
+  private static MethodHandle setTable(JdkAccess jdk) {
+    MethodHandle map = getter(java.util.HashSet.class, "map", jdk);
+    MethodHandle table = getter(java.util.HashMap.class, "table", jdk);
+    return map == null || table == null ? null : MethodHandles.filterReturnValue(map, table);
+  }
+
+  /** Returns {@code (Object)Object} reading private field {@code name} of JDK class {@code c}. */
+  private static MethodHandle getter(Class<?> c, String name, JdkAccess jdk) {
+    if (jdk.internals == null) {
+      return null;
+    }
+    try {
+      Field f = c.getDeclaredField(name);
+      return MethodHandles.privateLookupIn(c, jdk.internals).unreflectGetter(f)
+          .asType(OBJECT_GETTER);
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** Returns the instance reference fields of {@code c} and its superclasses that can be read. */
+  private static Field[] referenceFields(Class<?> c) {
+    List<Field> out = new ArrayList<>();
+    for (Class<?> k = c; k != null && k != Object.class && !isJdk(k); k = k.getSuperclass()) {
+      Field[] declared;
+      try {
+        declared = k.getDeclaredFields();
+      } catch (LinkageError | RuntimeException e) {
+        continue;
+      }
+      for (Field f : declared) {
+        if (Modifier.isStatic(f.getModifiers()) || f.getType().isPrimitive()) {
+          continue;
+        }
+        try {
+          f.setAccessible(true);
+          out.add(f);
+        } catch (RuntimeException e) {
+          // a field of a closed module: not walked
+        }
+      }
+    }
+    return out.toArray(new Field[0]);
+  }
+
+  /** Returns whether {@code c} is the JDK's (its own module, not the application's). */
+  static boolean isJdk(Class<?> c) {
+    Module m = c.getModule();
+    if (!m.isNamed()) {
+      return false;
+    }
+    ClassLoader l = m.getClassLoader();
+    return l == null || l == ClassLoader.getPlatformClassLoader();
+  }
+
+  /** Returns whether values of {@code c} belong to the JVM rather than to one cached value. */
+  private static boolean isShared(Class<?> c) {
+    return c == Class.class || ClassLoader.class.isAssignableFrom(c)
+        || Thread.class.isAssignableFrom(c) || c == Module.class || c.isEnum()
+        || c.getSuperclass() != null && c.getSuperclass().isEnum()
+        || java.lang.reflect.Member.class.isAssignableFrom(c);
   }
 
   private static Kind buffer(Class<?> c, JdkAccess jdk) {
@@ -154,18 +296,8 @@ final class Kind {
         viewedBytes = fieldGetter(c, "bb", ByteBuffer.class, jdk);
       }
     }
-    return new Kind(
-        Shape.BUFFER,
-        c.getTypeName(),
-        t.elementBytes,
-        t,
-        hiddenArray,
-        viewedBytes,
-        null,
-        null,
-        null,
-        null,
-        null);
+    return new Kind(Shape.BUFFER, c, t.elementBytes, t, hiddenArray, viewedBytes, null, null,
+        null, null, null, null, 0, 0, null);
   }
 
   private static MethodHandle fieldGetter(
@@ -203,18 +335,8 @@ final class Kind {
                   lookup.unreflect(getDevice),
                   lookup.unreflect(getDevice.getReturnType().getMethod("isGpu")))
               .asType(MethodType.methodType(boolean.class, Object.class));
-      return new Kind(
-          Shape.ND_ARRAY,
-          c.getTypeName(),
-          0,
-          null,
-          null,
-          null,
-          size,
-          elementBytes,
-          onGpu,
-          null,
-          null);
+      return new Kind(Shape.ND_ARRAY, c, 0, null, null, null, size, elementBytes, onGpu, null,
+          null, null, 0, 0, null);
     } catch (ReflectiveOperationException | RuntimeException e) {
       return simple(Shape.OTHER, c, 0);
     }

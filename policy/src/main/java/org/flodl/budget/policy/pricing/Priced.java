@@ -8,7 +8,10 @@ import org.flodl.budget.policy.Tier;
  * ({@code logicalBytes}), the bytes it pins ({@code storageBytes}), what the ledger is charged
  * ({@code chargedBytes}) and whether it will be copied into storage of its own first
  * ({@code materialize}). For a container the sizes are sums over its distinct parts and the tier
- * is the one charged the most. Negative sizes are read as 0.
+ * is the one charged the most. {@code estimated}: the pricer's walk reached its bound and {@code
+ * extrapolatedBytes} of the charge are the extrapolation of what it did not reach (the most the
+ * charge can be over what the value really pins, besides the walked parts' own error). Negative
+ * sizes are read as 0.
  */
 public record Priced(
     Tier tier,
@@ -16,7 +19,9 @@ public record Priced(
     long logicalBytes,
     long storageBytes,
     long chargedBytes,
-    boolean materialize) {
+    boolean materialize,
+    boolean estimated,
+    long extrapolatedBytes) {
 
   public Priced {
     Objects.requireNonNull(tier, "tier");
@@ -24,6 +29,13 @@ public record Priced(
     logicalBytes = Math.max(0L, logicalBytes);
     storageBytes = Math.max(0L, storageBytes);
     chargedBytes = Math.max(0L, chargedBytes);
+    extrapolatedBytes = Math.max(0L, extrapolatedBytes);
+  }
+
+  /** Returns an exact price: nothing extrapolated. */
+  public Priced(Tier tier, String valueType, long logicalBytes, long storageBytes,
+      long chargedBytes, boolean materialize) {
+    this(tier, valueType, logicalBytes, storageBytes, chargedBytes, materialize, false, 0);
   }
 
   /** Returns a price for a value that owns what it addresses: charged its bytes, never copied. */

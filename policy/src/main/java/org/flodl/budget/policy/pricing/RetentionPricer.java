@@ -12,6 +12,7 @@ import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.flodl.budget.policy.BudgetPolicy;
 import org.flodl.budget.policy.Tier;
 
@@ -23,10 +24,13 @@ import org.flodl.budget.policy.Tier;
  * BudgetPolicy#VIEW_SLACK_FACTOR} it is copied into storage of its own and charged what it
  * addresses ({@link BudgetPolicy#retainedCost}); a file mapping is priced by what it addresses and
  * never copied; a DJL NDArray is charged {@code size() × dataType bytes} on {@link Tier#DEVICE} or
- * {@link Tier#NATIVE} (DJL shows no storage size); arrays, collections, map values, DJL NDLists and
- * Batches are the sum of their parts, each part charged once; anything else is priced by an
+ * {@link Tier#NATIVE} (DJL shows no storage size); a primitive array is charged its whole
+ * allocation, header included, a String its backing array too; arrays of references, collections
+ * (their backing arrays and nodes), maps (keys and values), an application's objects (through their
+ * reference fields), DJL NDLists and Batches are the sum of their parts, each part charged once,
+ * walked within a bound and extrapolated past it ({@link Walk}); anything else is priced by an
  * application's {@link ValuePricer} or by its shallow size. {@link #estimate} and {@link #retain}
- * agree on every value. Thread-safe; one per agent.
+ * agree on every value the walk reaches whole. Thread-safe; one per agent.
  */
 public final class RetentionPricer {
   private static final Priced NULL_PRICE = Priced.owned(Tier.HEAP, "null", 0);
@@ -42,6 +46,8 @@ public final class RetentionPricer {
 
   private final JdkAccess jdk;
   private final ShallowSizer shallow;
+  private final Layout layout;
+  private final LongSupplier clock;
   private final List<ValuePricer> pricers;
   private final Consumer<String> notice;
   private final AtomicBoolean toldPartial = new AtomicBoolean();
@@ -57,11 +63,26 @@ public final class RetentionPricer {
 
   RetentionPricer(
       Instrumentation inst, List<ValuePricer> pricers, JdkAccess jdk, Consumer<String> notice) {
+    this(inst, pricers, jdk, notice, NANO_TIME);
+  }
+
+  /** Returns a pricer whose walks read {@code clock} (nanoseconds) for their time bound. */
+  RetentionPricer(Instrumentation inst, List<ValuePricer> pricers, JdkAccess jdk,
+      Consumer<String> notice, LongSupplier clock) {
     this.jdk = Objects.requireNonNull(jdk, "jdk");
     this.shallow = new ShallowSizer(inst);
+    this.layout = Layout.of(inst);
     this.pricers = List.copyOf(pricers);
     this.notice = Objects.requireNonNull(notice, "notice");
+    this.clock = Objects.requireNonNull(clock, "clock");
   }
+
+  private static final LongSupplier NANO_TIME = new LongSupplier() {
+    @Override
+    public long getAsLong() {
+      return System.nanoTime();
+    }
+  };
 
   /**
    * Returns the pricer the agent uses: JDK access granted through {@code inst} when there is one
@@ -119,9 +140,12 @@ public final class RetentionPricer {
   }
 
   /**
-   * Returns what retaining {@code value} will charge, copying nothing. Throws (unchecked) only when
-   * a container changes while it is walked or a DJL value cannot be read; the caller's gate
-   * catches that like any other failure.
+   * Returns what retaining {@code value} will charge, copying nothing, within the walk's bounds
+   * ({@link Walk#MAX_VISITS} objects and slots, {@link Walk#MAX_NANOS} ns).
+   *
+   * @throws PricingException when the value cannot be priced: its own code threw, it changed
+   *     under the walk, it has more than its size says, or the walk ran out of memory; the
+   *     caller declines it
    */
   public Priced estimate(Object value) {
     if (value == null) {
@@ -135,10 +159,11 @@ public final class RetentionPricer {
     if (pricer != null) {
       return priceBy(pricer, value, k, true);
     }
-    if (k.shape == Kind.Shape.OTHER) {
-      return priceShallow(value, k);
+    if (k.shape == Kind.Shape.OTHER || k.shape == Kind.Shape.SHARED) {
+      return k.shape == Kind.Shape.SHARED ? Priced.owned(Tier.HEAP, k.typeName, 0)
+          : priceShallow(value, k);
     }
-    ContainerWalk walk = new ContainerWalk(this, false);
+    Walk walk = new Walk(this, layout, false, clock);
     try {
       walk.visitTop(value);
     } catch (RetentionException e) {
@@ -171,10 +196,10 @@ public final class RetentionPricer {
             ? new Retained(materialize(value, k, price, pricer), price, true)
             : new Retained(value, price, false);
       }
-      if (k.shape == Kind.Shape.OTHER) {
-        return new Retained(value, priceShallow(value, k), false);
+      if (k.shape == Kind.Shape.OTHER || k.shape == Kind.Shape.SHARED) {
+        return new Retained(value, estimate(value), false);
       }
-      ContainerWalk walk = new ContainerWalk(this, true);
+      Walk walk = new Walk(this, layout, true, null);
       Object kept = walk.visitTop(value);
       Priced price = walk.priced(k.typeName);
       return new Retained(kept, price, kept != value);
@@ -185,7 +210,7 @@ public final class RetentionPricer {
 
   /** Returns what retaining all of {@code values} charges (each value charged once), copying nothing. */
   public long retainedCostEstimate(List<?> values) {
-    ContainerWalk walk = new ContainerWalk(this, false);
+    Walk walk = new Walk(this, layout, false, clock);
     try {
       walk.visitRows(values);
     } catch (RetentionException e) {
@@ -199,7 +224,7 @@ public final class RetentionPricer {
    * {@link #retainedCostEstimate}); throws when a materializing copy fails.
    */
   public RetainedRows retainRows(List<?> values) throws RetentionException {
-    ContainerWalk walk = new ContainerWalk(this, true);
+    Walk walk = new Walk(this, layout, true, null);
     List<Object> kept;
     try {
       kept = walk.visitRows(values);
@@ -210,7 +235,7 @@ public final class RetentionPricer {
   }
 
   // ---------------------------------------------------------------------------------------------
-  // For ContainerWalk
+  // For Walk
   // ---------------------------------------------------------------------------------------------
 
   Kind kind(Object value) {
@@ -220,15 +245,27 @@ public final class RetentionPricer {
   static boolean isLeaf(Kind k) {
     return k.shape == Kind.Shape.PRIMITIVE_ARRAY
         || k.shape == Kind.Shape.BUFFER
+        || k.shape == Kind.Shape.STRING
         || k.shape == Kind.Shape.ND_ARRAY;
+  }
+
+  /** Returns the shallow size of {@code value}: exact with Instrumentation, else estimated. */
+  long shallowSize(Object value) {
+    return shallow.size(value);
   }
 
   /** Returns the price of an array, buffer or NDArray; {@code mayCopy} false keeps a view. */
   Priced priceLeaf(Object value, Kind k, boolean mayCopy) {
     switch (k.shape) {
-      case PRIMITIVE_ARRAY:
-        return Priced.owned(
-            Tier.HEAP, k.typeName, (long) Array.getLength(value) * k.elementBytes);
+      case PRIMITIVE_ARRAY: {
+        // The payload is what the value addresses; the allocation, header included, what it pins.
+        long length = Array.getLength(value);
+        long allocation = layout.array(length, k.elementBytes);
+        return new Priced(Tier.HEAP, k.typeName, length * k.elementBytes, allocation, allocation,
+            false);
+      }
+      case STRING:
+        return priceString((String) value, k);
       case BUFFER:
         return priceBuffer((Buffer) value, k, mayCopy);
       case ND_ARRAY:
@@ -375,6 +412,26 @@ public final class RetentionPricer {
       return (long) b.capacity() * k.elementBytes; // wraps a CharSequence, holds no array
     }
     return -1;
+  }
+
+  /** A String pins itself and its backing array (LATIN1 bytes or UTF16 pairs). */
+  private Priced priceString(String s, Kind k) {
+    long payload = -1;
+    if (k.backing != null) {
+      try {
+        Object value = (Object) k.backing.invokeExact((Object) s);
+        if (value instanceof byte[] b) {
+          payload = b.length;
+        }
+      } catch (Throwable t) {
+        payload = -1;
+      }
+    }
+    if (payload < 0) {
+      payload = 2L * s.length(); // the coder unseen: as if UTF16, the most it takes
+    }
+    long total = Walk.saturatedAdd(shallow.size(s), layout.array(payload, 1));
+    return new Priced(Tier.HEAP, k.typeName, payload, total, total, false);
   }
 
   private Priced priceNdArray(Object value, Kind k) {

@@ -1,6 +1,7 @@
 package org.flodl.budget.policy.pricing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -104,11 +105,13 @@ class ValuePricerTest {
     assertEquals(7, copy.label());
 
     // Inside a container it cannot rebuild, the view is kept: charged its whole storage.
+    // (the list's own object, priced by its estimated shallow size, comes on top)
     Priced inList = pricer.estimate(List.of(view));
-    assertEquals(4096 + 16, inList.chargedBytes());
+    assertEquals(4096 + 16 + ShallowSizer.estimate(List.of(view).getClass()),
+        inList.chargedBytes());
     assertEquals(false, inList.materialize());
-    // Inside one it can, it is copied.
-    assertEquals(80, pricer.estimate(new Object[] {view}).chargedBytes());
+    // Inside one it can, it is copied (the array of one reference: a 16-byte header and 4).
+    assertEquals(80 + 24, pricer.estimate(new Object[] {view}).chargedBytes());
 
     // The broken pricer: shallow size, said once.
     assertTrue(notices.isEmpty(), notices.toString());
@@ -120,11 +123,13 @@ class ValuePricerTest {
   }
 
   @Test
-  void withoutAPricerAnApplicationTypeIsChargedItsShallowSize() {
+  void withoutAPricerAnApplicationTypeIsWalkedThroughItsFields() {
     RetentionPricer pricer = RetentionPricer.standard(null, ValuePricerTest.class.getClassLoader(), line -> {});
     Priced p = pricer.estimate(new Sample(ByteBuffer.allocate(4096), 1));
-    // 16-byte header + a reference (8) + an int (4), rounded up to 8.
-    assertEquals(32, p.chargedBytes());
+    // Its shallow size (16-byte header + a reference (8) + an int (4), rounded up to 8), and the
+    // 4 KiB buffer its field holds.
+    assertEquals(32 + 4096, p.chargedBytes());
     assertEquals(Tier.HEAP, p.tier());
+    assertFalse(p.estimated());
   }
 }
