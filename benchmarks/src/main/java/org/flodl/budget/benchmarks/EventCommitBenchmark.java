@@ -85,7 +85,7 @@ public class EventCommitBenchmark {
   @Benchmark
   public long cacheAdmission() {
     held += 4096;
-    CacheAdmissionEvent.emit("samples", "heap", "byte[]", 4096, 4096, 4096, false, "ADMIT",
+    CacheAdmissionEvent.emit("samples", "heap", "byte[]", 4096, 4096, 4096, false, false, "ADMIT",
         held, 1L << 30, 8L << 30);
     return held;
   }

@@ -25,7 +25,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * copy excluded, the figure the 200 ns budget is about), {@code retain} prices it and makes the
  * materializing copy where the slack rule asks for one. Samples: a 4 KiB view of a 1 MiB heap or
  * direct buffer (copied), a 4 KiB float view of a 1 MiB direct buffer, a 4 KiB buffer that owns
- * its storage (kept) and a 4 KiB {@code byte[]}. The fork gets the access the agent grants
+ * its storage (kept), a 4 KiB {@code byte[]}, and two lists of {@code float[256]} samples, of
+ * 10,000 (walked whole) and of 1,000,000 (the walk's bound at work: 64 Ki visits or 1 ms, the rest
+ * extrapolated). The fork gets the access the agent grants
  * ({@link RetentionPricer#grantJdkAccess}). {@code seedArithmetic}, the seed's rule on two
  * numbers, is the floor the figures are read against on a loaded machine.
  *
@@ -41,10 +43,13 @@ import org.openjdk.jmh.annotations.Warmup;
     value = 1,
     jvmArgsAppend = {
       "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
-      "--add-opens=java.base/java.nio=ALL-UNNAMED"
+      "--add-opens=java.base/java.nio=ALL-UNNAMED",
+      "--add-opens=java.base/java.util=ALL-UNNAMED",
+      "--add-opens=java.base/java.lang=ALL-UNNAMED"
     })
 public class PricingBenchmark {
-  @Param({"heap-view", "direct-view", "direct-float-view", "direct-owned", "byte-array"})
+  @Param({"heap-view", "direct-view", "direct-float-view", "direct-owned", "byte-array",
+      "list-10k-float256", "list-1M-float256"})
   public String sample;
 
   private RetentionPricer pricer;
@@ -75,9 +80,23 @@ public class PricingBenchmark {
       case "byte-array":
         value = new byte[4096];
         break;
+      case "list-10k-float256":
+        value = floats(10_000);
+        break;
+      case "list-1M-float256":
+        value = floats(1_000_000);
+        break;
       default:
         throw new IllegalArgumentException(sample);
     }
+  }
+
+  private static java.util.List<float[]> floats(int n) {
+    java.util.List<float[]> list = new java.util.ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      list.add(new float[256]);
+    }
+    return list;
   }
 
   /** The seed's arithmetic alone on two numbers: the floor pricing is measured against. */

@@ -58,6 +58,11 @@ public final class CacheAdmissionEvent extends Event {
       + "anyway), or ALREADY_HELD (the same object is held already: charged nothing more)")
   String decision;
 
+  @Label("Estimated")
+  @Description("The pricer's walk reached its bound (64 Ki objects or 1 ms) and extrapolated the "
+      + "rest from what it walked")
+  boolean estimated;
+
   @Label("Held")
   @Description("Bytes the tier holds after this decision")
   @DataAmount
@@ -82,6 +87,7 @@ public final class CacheAdmissionEvent extends Event {
       long storageBytes,
       long chargedBytes,
       boolean materialized,
+      boolean estimated,
       String decision,
       long heldBytes,
       long budgetBytes,
@@ -95,6 +101,7 @@ public final class CacheAdmissionEvent extends Event {
       event.storageBytes = storageBytes;
       event.chargedBytes = chargedBytes;
       event.materialized = materialized;
+      event.estimated = estimated;
       event.decision = decision;
       event.heldBytes = heldBytes;
       event.budgetBytes = budgetBytes;

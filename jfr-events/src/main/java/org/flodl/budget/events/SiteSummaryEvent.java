@@ -66,6 +66,15 @@ public final class SiteSummaryEvent extends Event {
   @DataAmount
   long releasedBytes;
 
+  @Label("Estimated")
+  @Description("Decisions since the last period whose price the pricer extrapolated past its bound")
+  long estimated;
+
+  @Label("Unpriced")
+  @Description("Values since the last period the pricer could not price (declined, or "
+      + "WOULD_DECLINE in observe mode): part of Declines")
+  long unpriced;
+
   @Label("Held")
   @Description("Bytes the site's tier holds now")
   @DataAmount
@@ -87,6 +96,8 @@ public final class SiteSummaryEvent extends Event {
       long declinedBytes,
       long materializedBytes,
       long releasedBytes,
+      long estimated,
+      long unpriced,
       long heldBytes,
       long budgetBytes) {
     SiteSummaryEvent event = new SiteSummaryEvent();
@@ -100,6 +111,8 @@ public final class SiteSummaryEvent extends Event {
       event.declinedBytes = declinedBytes;
       event.materializedBytes = materializedBytes;
       event.releasedBytes = releasedBytes;
+      event.estimated = estimated;
+      event.unpriced = unpriced;
       event.heldBytes = heldBytes;
       event.budgetBytes = budgetBytes;
       event.commit();

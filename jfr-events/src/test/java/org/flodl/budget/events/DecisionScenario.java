@@ -98,7 +98,7 @@ final class DecisionScenario {
       SiteSummaryEvent.register(
           () -> {
             SiteSummaryEvent.emit(SITE, "heap", 5, 1, 1, 410_000, VALUE, VIEW_LOGICAL,
-                s.releasedBytes, s.heldAfterRelease, s.budget.budgetBytes());
+                s.releasedBytes, 0, 0, s.heldAfterRelease, s.budget.budgetBytes());
             summaries.incrementAndGet();
           });
       long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
@@ -132,7 +132,7 @@ final class DecisionScenario {
       String decision =
           !a.admitted() ? "DECLINE" : materialize ? "ADMIT_MATERIALIZED" : "ADMIT";
       CacheAdmissionEvent.emit(SITE, Tier.HEAP.label(), view ? "java.nio.HeapByteBuffer" : "byte[]",
-          logical, storage, charged, materialize && a.admitted(), decision, a.heldAfter(),
+          logical, storage, charged, materialize && a.admitted(), false, decision, a.heldAfter(),
           a.budget(), AVAILABLE);
       decisions.add(decision);
       heldAfter.add(a.heldAfter());

@@ -214,7 +214,7 @@ class RecordedEventsTest {
   @Test
   void withoutARecordingTheEventsAreDisabledAndEmitIsANoOp() {
     assertFalse(new CacheAdmissionEvent().isEnabled(), "a recording is still running");
-    CacheAdmissionEvent.emit("s", "heap", "byte[]", 1, 1, 1, false, "ADMIT", 1, 2, 3);
+    CacheAdmissionEvent.emit("s", "heap", "byte[]", 1, 1, 1, false, false, "ADMIT", 1, 2, 3);
   }
 
   @Test
@@ -224,9 +224,9 @@ class RecordedEventsTest {
       recording.disable(CacheAdmissionEvent.NAME);
       recording.disable(ReleaseEvent.NAME);
       recording.start();
-      CacheAdmissionEvent.emit("s", "heap", "byte[]", 1, 1, 1, false, "ADMIT", 1, 2, 3);
+      CacheAdmissionEvent.emit("s", "heap", "byte[]", 1, 1, 1, false, false, "ADMIT", 1, 2, 3);
       ReleaseEvent.emit("s", "heap", 1, "COLLECTED", 0);
-      SiteSummaryEvent.emit("s", "heap", 1, 0, 0, 1, 0, 0, 1, 0, 2);
+      SiteSummaryEvent.emit("s", "heap", 1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 2);
       recording.stop();
       recording.dump(file);
     }

@@ -285,8 +285,10 @@ final class Budgets {
     if (!value.getClass().isArray() && !(value instanceof java.nio.ByteBuffer)) {
       return charged;
     }
-    // The pricer charges the payload; the array's header (at most 24 bytes) comes on top.
-    long regions = (charged + ARRAY_HEADER_MAX + region - 1) / region;
+    // An array's charge is its whole allocation already; a heap buffer's is its array's payload,
+    // the array's header (at most 24 bytes) comes on top.
+    long allocation = value.getClass().isArray() ? charged : charged + ARRAY_HEADER_MAX;
+    long regions = (allocation + region - 1) / region;
     return regions > Long.MAX_VALUE / region ? charged : regions * region;
   }
 

@@ -1,13 +1,12 @@
 package org.flodl.budget.agent.gate;
 
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.flodl.budget.policy.Tier;
 
 /**
- * A cache-admit site at run time: its name, and the counts its {@code SiteSummary} event reports
- * (admissions, declines, bytes admitted, declined, materialized and released) since the last
- * period. Counting is a per-thread {@link Tally}: an admission on a cache's hot path adds to its
- * own thread's row, with no atomic operation and no contention.
+ * A cache-admit site at run time: its name, its index (its nesting counter per thread), and the
+ * counts its {@code SiteSummary} event reports since the last period. Counting is a per-thread
+ * {@link Tally}: an admission on a cache's hot path adds to its own thread's row, with no atomic
+ * operation and no contention.
  */
 final class CacheSite {
   private static final int ADMISSIONS = 0;
@@ -17,11 +16,17 @@ final class CacheSite {
   private static final int DECLINED_BYTES = 4;
   private static final int MATERIALIZED_BYTES = 5;
   private static final int RELEASED_BYTES = 6;
+  private static final int ESTIMATED = 7;
+  private static final int UNPRICED = 8;
+
+  /** What a site counted since the last drain. */
+  record Counts(long admissions, long declines, long materialized, long admittedBytes,
+      long declinedBytes, long materializedBytes, long releasedBytes, long estimated,
+      long unpriced) {}
 
   private final String name;
   private final int index;
-  private final Tally tally = new Tally(7);
-  private final AtomicBoolean pricerFailed = new AtomicBoolean();
+  private final Tally tally = new Tally(9);
   private volatile Tier lastTier = Tier.HEAP;
 
   CacheSite(String name, int index) {
@@ -44,37 +49,44 @@ final class CacheSite {
     return lastTier;
   }
 
-  /** Returns true the first time the pricer failed here (the warning is said once). */
-  boolean firstPricerFailure() {
-    return pricerFailed.compareAndSet(false, true);
-  }
-
-  void admitted(Tier tier, long bytes, boolean copy) {
-    if (lastTier != tier) {
-      lastTier = tier; // a volatile write only when the tier changes, not per admission
-    }
+  void admitted(Tier tier, long bytes, boolean copy, boolean estimated) {
+    tier(tier);
     tally.add(ADMISSIONS, 1, ADMITTED_BYTES, bytes);
     if (copy) {
       tally.add(MATERIALIZED, 1, MATERIALIZED_BYTES, bytes);
     }
+    if (estimated) {
+      tally.add(ESTIMATED, 1);
+    }
   }
 
-  void declined(Tier tier, long bytes) {
-    if (lastTier != tier) {
-      lastTier = tier;
-    }
+  void declined(Tier tier, long bytes, boolean estimated) {
+    tier(tier);
     tally.add(DECLINES, 1, DECLINED_BYTES, bytes);
+    if (estimated) {
+      tally.add(ESTIMATED, 1);
+    }
+  }
+
+  /** Counts a value the pricer could not price: a decline, and an unpriced one. */
+  void unpriced() {
+    tally.add(DECLINES, 1, UNPRICED, 1);
   }
 
   void released(long bytes) {
     tally.add(RELEASED_BYTES, bytes);
   }
 
-  /**
-   * Returns {admissions, declines, materialized, admitted, declined, materialized, released}: what
-   * was counted since the last drain.
-   */
-  long[] drain() {
-    return tally.drain();
+  private void tier(Tier tier) {
+    if (lastTier != tier) {
+      lastTier = tier; // a volatile write only when the tier changes, not per admission
+    }
+  }
+
+  /** Returns what was counted since the last drain. */
+  Counts drain() {
+    long[] c = tally.drain();
+    return new Counts(c[ADMISSIONS], c[DECLINES], c[MATERIALIZED], c[ADMITTED_BYTES],
+        c[DECLINED_BYTES], c[MATERIALIZED_BYTES], c[RELEASED_BYTES], c[ESTIMATED], c[UNPRICED]);
   }
 }

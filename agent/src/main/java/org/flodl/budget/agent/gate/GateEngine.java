@@ -448,7 +448,8 @@ public final class GateEngine implements Decisions {
     if (!mayCopy && price.materialize()) {
       // A value that cannot be replaced pins what it pins: its whole storage, uncopied.
       price = new Priced(price.tier(), price.valueType(), price.logicalBytes(),
-          price.storageBytes(), Math.max(price.storageBytes(), price.logicalBytes()), false);
+          price.storageBytes(), Math.max(price.storageBytes(), price.logicalBytes()), false,
+          price.estimated(), price.extrapolatedBytes());
     }
     Tier tier = price.tier();
     budgets.ensureRefreshed(tier);
@@ -464,7 +465,7 @@ public final class GateEngine implements Decisions {
         record(site, price, 0, false, ALREADY_HELD, ledger.held(), ledger.budget());
         return value;
       }
-      site.declined(tier, charged);
+      site.declined(tier, charged, price.estimated());
       record(site, price, charged, false, observe ? WOULD_DECLINE : DECLINE,
           TierLedger.declinedAt(heldAfter), ledger.budget());
       return observe ? value : Gate.DECLINED;
@@ -478,7 +479,7 @@ public final class GateEngine implements Decisions {
         copied = r.materialized();
       } catch (Exception | LinkageError e) {
         ledger.giveBack(charged);
-        site.declined(tier, charged);
+        site.declined(tier, charged, price.estimated());
         Log.warnOnce("retain-" + site.name(), "site '" + site.name() + "': copying a "
             + value.getClass().getName() + " failed (" + Text.clip(String.valueOf(e), 120)
             + "); such values are declined");
@@ -491,7 +492,7 @@ public final class GateEngine implements Decisions {
       record(site, price, 0, false, ALREADY_HELD, ledger.held(), ledger.budget());
       return stored;
     }
-    site.admitted(tier, charged, copied);
+    site.admitted(tier, charged, copied, price.estimated());
     long budget = ledger.budget();
     if (tier == Tier.HEAP) {
       budgets.grew(tier, heldAfter, budget);
@@ -508,8 +509,9 @@ public final class GateEngine implements Decisions {
    */
   private Object unpriced(CacheSite site, Object value, Throwable e, boolean observe) {
     String type = value.getClass().getName();
-    String reason = e.getClass().getSimpleName();
-    site.declined(site.lastTier(), 0);
+    String reason = e instanceof org.flodl.budget.policy.pricing.PricingException p ? p.reason()
+        : e.getClass().getSimpleName();
+    site.unpriced();
     String msg = "site '" + site.name() + "': a " + Text.clip(type, 80) + " could not be priced ("
         + Text.clip(String.valueOf(e), 120) + "); "
         + (observe ? "recorded as WOULD_DECLINE" : "such values are declined");
@@ -519,7 +521,8 @@ public final class GateEngine implements Decisions {
     if (Recorder.on()) {
       TierLedger l = budgets.ledger(site.lastTier());
       CacheAdmissionEvent.emit(site.name(), Labels.of(site.lastTier()), type, 0, 0, 0, false,
-          observe ? WOULD_DECLINE : DECLINE, l.held(), l.budget(), availableOf(site.lastTier()));
+          false, observe ? WOULD_DECLINE : DECLINE, l.held(), l.budget(),
+          availableOf(site.lastTier()));
     }
     return observe ? value : Gate.DECLINED;
   }
@@ -530,7 +533,8 @@ public final class GateEngine implements Decisions {
       return;
     }
     CacheAdmissionEvent.emit(site.name(), Labels.of(p.tier()), p.valueType(), p.logicalBytes(),
-        p.storageBytes(), charged, copied, decision, held, budget, availableOf(p.tier()));
+        p.storageBytes(), charged, copied, p.estimated(), decision, held, budget,
+        availableOf(p.tier()));
   }
 
   private long availableOf(Tier tier) {
@@ -720,10 +724,11 @@ public final class GateEngine implements Decisions {
       sites = new ArrayList<>(cacheSites.values());
     }
     for (CacheSite s : sites) {
-      long[] c = s.drain();
+      CacheSite.Counts c = s.drain();
       TierLedger l = budgets.ledger(s.lastTier());
-      SiteSummaryEvent.emit(s.name(), s.lastTier().label(), c[0], c[1], c[2], c[3], c[4], c[5],
-          c[6], l.held(), l.budget());
+      SiteSummaryEvent.emit(s.name(), s.lastTier().label(), c.admissions(), c.declines(),
+          c.materialized(), c.admittedBytes(), c.declinedBytes(), c.materializedBytes(),
+          c.releasedBytes(), c.estimated(), c.unpriced(), l.held(), l.budget());
     }
   }
 }

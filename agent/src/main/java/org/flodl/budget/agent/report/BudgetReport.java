@@ -155,6 +155,9 @@ final class BudgetReport {
     long held = num(e, "heldBytes");
     long budget = num(e, "budgetBytes");
     PerDecision d = site.decisions;
+    if (e.hasField("estimated") && e.getBoolean("estimated")) {
+      d.estimated++;
+    }
     boolean admitted = decision.equals("ADMIT") || decision.equals("ADMIT_MATERIALIZED");
     boolean declined = decision.equals("DECLINE") || decision.equals("WOULD_DECLINE");
     if (admitted) {
@@ -169,6 +172,8 @@ final class BudgetReport {
       d.declines++;
       d.declinedBytes += charged;
       d.wouldDeclines += decision.equals("WOULD_DECLINE") ? 1 : 0;
+      // a value priced at nothing always fits: a decline at 0 bytes is one the pricer could not price
+      d.unpriced += charged == 0 && num(e, "logicalBytes") == 0 ? 1 : 0;
     } else {
       d.other++;
     }
@@ -189,6 +194,8 @@ final class BudgetReport {
     s.admittedBytes += num(e, "admittedBytes");
     s.declinedBytes += num(e, "declinedBytes");
     s.materializedBytes += num(e, "materializedBytes");
+    s.estimated += num(e, "estimated");
+    s.unpriced += num(e, "unpriced");
     site.summaryReleasedBytes += num(e, "releasedBytes");
     site.summaryCount++;
     site.summaryPeak(num(e, "heldBytes"), num(e, "budgetBytes"));
@@ -293,6 +300,8 @@ final class BudgetReport {
     long declines;
     long wouldDeclines;
     long materialized;
+    long estimated;
+    long unpriced;
     long other;
     long admittedBytes;
     long declinedBytes;
@@ -301,6 +310,24 @@ final class BudgetReport {
     long total() {
       return admissions + declines;
     }
+  }
+
+  /** Returns the notes every view of the report gives a cache site's counts. */
+  static List<String> notes(CacheSite site, PerDecision c) {
+    List<String> notes = new ArrayList<>();
+    if (c.wouldDeclines > 0) {
+      notes.add(site.name + ": " + Format.count(c.wouldDeclines)
+          + " of the declines were WOULD_DECLINE (observe mode kept them)");
+    }
+    if (c.estimated > 0) {
+      notes.add(site.name + ": " + Format.count(c.estimated) + " prices were estimated (the "
+          + "pricer's walk reached its bound and extrapolated the rest)");
+    }
+    if (c.unpriced > 0) {
+      notes.add(site.name + ": " + Format.count(c.unpriced) + " values could not be priced and "
+          + "were declined (stderr says why)");
+    }
+    return notes;
   }
 
   /** One cache site: its decisions, releases and the peak its tier held against the budget. */

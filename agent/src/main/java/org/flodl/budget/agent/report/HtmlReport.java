@@ -99,9 +99,8 @@ final class HtmlReport {
         notes.add(site.name + ": counts from " + Format.count(site.summaryCount)
             + " periodic site summaries (the per-decision events were off).");
       }
-      if (c.wouldDeclines > 0) {
-        notes.add(site.name + ": " + Format.count(c.wouldDeclines)
-            + " of the declines were WOULD_DECLINE (observe mode kept them).");
+      for (String note : BudgetReport.notes(site, c)) {
+        notes.add(note + ".");
       }
     }
     b.append("</table>\n");

@@ -72,10 +72,7 @@ final class TextReport {
             + " site summaries (per-decision events "
             + (site.decisions.total() == 0 ? "off" : "saw " + Format.count(site.decisions.total())) + ")");
       }
-      if (c.wouldDeclines > 0) {
-        notes.add(site.name + ": " + Format.count(c.wouldDeclines)
-            + " of the declines were WOULD_DECLINE (observe mode kept them)");
-      }
+      notes.addAll(BudgetReport.notes(site, c));
       if (!site.releasedByCause.isEmpty()) {
         StringBuilder causes = new StringBuilder();
         site.releasedByCause.forEach((cause, bytes) ->

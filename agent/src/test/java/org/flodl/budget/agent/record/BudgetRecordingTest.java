@@ -82,7 +82,7 @@ class BudgetRecordingTest {
       assertEquals(BudgetRecording.NAME, r.recording().getName());
       assertTrue(r.recording().isToDisk());
       assertTrue(r.recording().getDumpOnExit());
-      CacheAdmissionEvent.emit("here", "heap", "byte[]", 1, 1, 1, false, "ADMIT", 1, 2, 3);
+      CacheAdmissionEvent.emit("here", "heap", "byte[]", 1, 1, 1, false, false, "ADMIT", 1, 2, 3);
       r.dump();
       assertTrue(RecordingFile.readAllEvents(r.file()).stream()
           .anyMatch(e -> e.getEventType().getName().equals(CacheAdmissionEvent.NAME)));

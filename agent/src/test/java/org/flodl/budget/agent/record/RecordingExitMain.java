@@ -19,7 +19,7 @@ public final class RecordingExitMain {
     BudgetRecording.start(Path.of(args[1]));
     ConfigurationEvent.register(() -> ConfigurationEvent.emit("record", args[1], "AGENT_ARGS"));
     for (int i = 0; i < 3; i++) {
-      CacheAdmissionEvent.emit("exit-" + how, "heap", "byte[]", 100, 100, 100, false, "ADMIT",
+      CacheAdmissionEvent.emit("exit-" + how, "heap", "byte[]", 100, 100, 100, false, false, "ADMIT",
           100L * (i + 1), 1000, 5000);
     }
     System.out.println("committed");

@@ -149,9 +149,9 @@ class ReportCommandTest {
       r.enable(org.flodl.budget.events.CacheAdmissionEvent.NAME);
       r.start();
       org.flodl.budget.events.CacheAdmissionEvent.emit("samples", "heap", "byte[]", 600, 600, 600,
-          false, "ADMIT", 600, 1000, 4000);
+          false, false, "ADMIT", 600, 1000, 4000);
       org.flodl.budget.events.CacheAdmissionEvent.emit("samples", "heap", "byte[]", 600, 600, 600,
-          false, "WOULD_DECLINE", 1200, 1000, 4000);
+          false, false, "WOULD_DECLINE", 1200, 1000, 4000);
       r.stop();
       r.dump(file);
     }

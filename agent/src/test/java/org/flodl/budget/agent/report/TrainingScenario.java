@@ -117,7 +117,7 @@ final class TrainingScenario {
         () -> {
           synchronized (this) {
             SiteSummaryEvent.emit(SITE, "heap", sAdmissions, sDeclines, sMaterialized,
-                sAdmittedBytes, sDeclinedBytes, sMaterializedBytes, sReleasedBytes,
+                sAdmittedBytes, sDeclinedBytes, sMaterializedBytes, sReleasedBytes, 0, 0,
                 heap.held(), heap.budget());
             sAdmissions = sDeclines = sMaterialized = 0;
             sAdmittedBytes = sDeclinedBytes = sMaterializedBytes = sReleasedBytes = 0;
@@ -156,7 +156,8 @@ final class TrainingScenario {
       TierLedger.Admission a = heap.tryReserve(charged);
       String decision = !a.admitted() ? "DECLINE" : materialize ? "ADMIT_MATERIALIZED" : "ADMIT";
       CacheAdmissionEvent.emit(SITE, "heap", view ? "java.nio.HeapByteBuffer" : "byte[]", logical,
-          storage, charged, materialize && a.admitted(), decision, a.heldAfter(), a.budget(), hostAvailable);
+          storage, charged, materialize && a.admitted(), false, decision, a.heldAfter(), a.budget(),
+          hostAvailable);
       if (a.admitted()) {
         cached.add(a.reservation());
         admissions++;

@@ -20,7 +20,8 @@ import org.flodl.budget.policy.Tier;
  * map's keys and values, an application object's reference fields, a DJL NDList or Batch), summing
  * what its parts pin, each object reached once (an identity set, which also stops cycles). The
  * walk keeps its own stack (never the thread's), refuses a value nested deeper than {@value
- * #MAX_DEPTH} (a linked ring of a million nodes: no bounded walk can tell its size), and stops at
+ * #MAX_DEPTH}, or cut by its bound below more than {@value #CHAIN_LINKS} single links (a linked
+ * ring of a million nodes: no bounded walk can tell its size), and stops at
  * {@value #MAX_VISITS} visits (each object, and each slot or element looked at, null or not) or
  * when {@code deadline} passes; what it did not reach is extrapolated, container by container, as
  * the elements left times the mean price of the elements walked there, and the price says {@code
@@ -44,6 +45,8 @@ final class Walk {
    * no bounded walk can tell, and cannot be priced.
    */
   static final int MAX_DEPTH = 256;
+  /** A walk cut below more single links than this (a chain, not a tree) cannot extrapolate. */
+  static final int CHAIN_LINKS = 16;
   /** The least share of the walk a nested container gets. */
   private static final long MIN_SHARE = 4;
   /** The visits kept for each sibling still to come when a container's share is given. */
@@ -130,6 +133,9 @@ final class Walk {
     while (!stack.isEmpty()) {
       Frame f = stack.get(stack.size() - 1);
       boolean cut = stopped || f.budget <= 0;
+      if (cut) {
+        refuseChain();
+      }
       Object child = cut ? PUSHED : f.next();
       if (child == PUSHED) { // the frame is done, or its share of the walk is spent
         stack.remove(stack.size() - 1);
@@ -163,6 +169,29 @@ final class Walk {
       }
     }
     return top;
+  }
+
+  /**
+   * Refuses a walk cut down a chain: frames each with one child, handed out and not finished, have
+   * nothing beside it to extrapolate from, so what hangs below them (the rest of a linked ring, of
+   * lists nested in lists) is unknown. A wide value cut by its bound has siblings at each level.
+   */
+  private void refuseChain() {
+    if (stack.size() <= CHAIN_LINKS) {
+      return;
+    }
+    int links = 0;
+    for (int i = 0; i < stack.size() - 1; i++) {
+      Frame f = stack.get(i);
+      if (f.examined == 0 && f.left() == 0) {
+        links++;
+      }
+    }
+    if (links > CHAIN_LINKS) {
+      throw new PricingException("UNBOUNDED", "the walk reached its bound " + stack.size()
+          + " deep down a chain of " + links + " single links (a linked structure?): its size "
+          + "cannot be told", null);
+    }
   }
 
   /**
