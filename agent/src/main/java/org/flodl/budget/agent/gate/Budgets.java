@@ -270,9 +270,9 @@ final class Budgets {
    * Returns what retaining a heap value of {@code charged} bytes costs the heap: under G1 an
    * object of half a region or more is humongous and takes whole regions (measured: a 1 MiB
    * {@code byte[]} at {@code -Xmx256m}, 1 MiB regions, takes 2 MiB: its header tips it over one
-   * region), so the charge with an array header is rounded up
-   * to whole regions; anything else costs its charge. Only single arrays and heap buffers are
-   * rounded: they are one allocation.
+   * region), so a single array's allocation (a heap buffer's with its array's header) is rounded
+   * up to whole regions; a list or array of such arrays (a batch of 1 MiB rows) is rounded
+   * element by element, at the mean element's size; anything else costs its charge.
    */
   long heapFootprint(Object value, long charged) {
     long region = g1RegionBytes;
@@ -282,14 +282,25 @@ final class Budgets {
     if (region <= 0 || charged < region / 2) {
       return charged;
     }
-    if (!value.getClass().isArray() && !(value instanceof java.nio.ByteBuffer)) {
+    if (value.getClass().isArray() && value.getClass().getComponentType().isPrimitive()) {
+      return regions(charged, region); // its whole allocation already
+    }
+    if (value instanceof java.nio.ByteBuffer) {
+      return regions(charged + ARRAY_HEADER_MAX, region); // its array's payload, and the header
+    }
+    int n = value instanceof java.util.Collection<?> c ? c.size()
+        : value instanceof Object[] a ? a.length : 0;
+    long mean = n > 0 ? charged / n : 0;
+    if (mean < region / 2) {
       return charged;
     }
-    // An array's charge is its whole allocation already; a heap buffer's is its array's payload,
-    // the array's header (at most 24 bytes) comes on top.
-    long allocation = value.getClass().isArray() ? charged : charged + ARRAY_HEADER_MAX;
+    long each = regions(mean, region);
+    return each > Long.MAX_VALUE / n ? charged : Math.max(charged, each * n);
+  }
+
+  private static long regions(long allocation, long region) {
     long regions = (allocation + region - 1) / region;
-    return regions > Long.MAX_VALUE / region ? charged : regions * region;
+    return regions > Long.MAX_VALUE / region ? allocation : regions * region;
   }
 
   /** Returns G1's default region size for this max heap: maxHeap/2048 as a power of 2, 1..32 MiB. */

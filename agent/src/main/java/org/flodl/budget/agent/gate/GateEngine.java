@@ -666,7 +666,10 @@ public final class GateEngine implements Decisions {
         hostShareSource.count();
       }
       Priced p = pricer().estimate(batch);
-      site.batchPriced(site.cuda() ? p.logicalBytes() : p.chargedBytes(), p.tier());
+      long bytes = site.cuda() ? p.logicalBytes()
+          : p.tier() == Tier.HEAP ? budgets.heapFootprint(batch, p.chargedBytes())
+          : p.chargedBytes();
+      site.batchPriced(bytes, p.tier());
     } finally {
       t.inGate = false;
     }
