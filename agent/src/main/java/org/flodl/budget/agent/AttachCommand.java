@@ -42,10 +42,27 @@ final class AttachCommand {
       return 1;
     }
     try {
-      vm.loadAgent(jar.toString(), agentArgs);
-      out.println("flodl-budget: attached to " + pid + " with " + jar
-          + (agentArgs == null ? "" : " (" + agentArgs + ")"));
-      return 0;
+      String id = Long.toString(ProcessHandle.current().pid()) + "-" + System.nanoTime();
+      vm.loadAgent(jar.toString(), Bootstrap.ATTACH_ID + "=" + id
+          + (agentArgs == null || agentArgs.isBlank() ? "" : "," + agentArgs));
+      String outcome = vm.getSystemProperties().getProperty(Bootstrap.OUTCOME_PREFIX + id);
+      if (outcome == null) {
+        err.println("flodl-budget: attach: the agent in " + pid + " said nothing of how it "
+            + "started; see that process's stderr");
+        return 1;
+      }
+      if (outcome.equals("started") || outcome.startsWith("off:")) {
+        out.println("flodl-budget: attached to " + pid + " with " + jar
+            + (agentArgs == null ? "" : " (" + agentArgs + ")")
+            + (outcome.equals("started") ? "" : ": " + outcome.substring("off:".length()).trim()));
+        return 0;
+      }
+      int colon = outcome.indexOf(':');
+      String what = colon < 0 ? outcome : outcome.substring(0, colon);
+      String line = colon < 0 ? "" : outcome.substring(colon + 1).trim();
+      err.println("flodl-budget: attach: the agent in " + pid + " " + what + " the attach: "
+          + line.replaceFirst("^flodl-budget: ", ""));
+      return 1;
     } catch (AgentInitializationException e) {
       err.println("flodl-budget: attach: the agent refused to start in " + pid
           + "; see that process's stderr (" + e.getMessage() + ")");

@@ -23,6 +23,7 @@ import org.flodl.budget.agent.config.PrefetchPolicy;
 import org.flodl.budget.agent.config.Presets;
 import org.flodl.budget.agent.config.Scope;
 import org.flodl.budget.agent.config.Setting;
+import org.flodl.budget.agent.config.Text;
 import org.flodl.budget.agent.config.SiteSpec;
 import org.flodl.budget.agent.config.SitesFile;
 import org.flodl.budget.agent.control.AgentControl;
@@ -53,11 +54,57 @@ import org.flodl.budget.policy.probe.MemoryProbes;
  * line and the application runs on.
  */
 final class Bootstrap {
+  /** The argument the attach command passes first, naming where the outcome is left. */
+  static final String ATTACH_ID = "attach-id";
+  /** The prefix of the system property the outcome of an attach is left in. */
+  static final String OUTCOME_PREFIX = "flodl.budget.attach.";
+
   private static volatile boolean started;
 
   private Bootstrap() {}
 
-  static void start(String agentArgs, Instrumentation inst, boolean attached) {
+  /**
+   * Attaches: starts as {@link #start} does, and leaves its outcome ({@code started}, {@code
+   * off: ...}, {@code refused: LINE}, {@code ignored: LINE}, {@code failed: LINE}) in {@code
+   * flodl.budget.attach.ID}. Nothing is thrown into the JVM's attach machinery, {@code
+   * strict=true} included: the command reads the refusal back and fails.
+   */
+  static void attach(String agentArgs, Instrumentation inst, String id) {
+    String outcome;
+    try {
+      outcome = start(agentArgs, inst, true, id);
+    } catch (Throwable t) {
+      outcome = failed(t);
+    }
+    if (id != null) {
+      try {
+        System.setProperty(OUTCOME_PREFIX + id, Text.clip(outcome, 600));
+      } catch (Throwable e) {
+        Log.warn(NO_OUTCOME);
+      }
+    }
+  }
+
+  /** Said where even the line of a failure cannot be built: the JVM's heap is full. */
+  private static final String OUT_OF_MEMORY =
+      "the agent could not start and is off (the JVM ran out of memory as it started)";
+  private static final String NO_OUTCOME =
+      "the outcome of the attach could not be left for the attach command";
+
+  /** Says, in one line, that the start failed with {@code t}; returns the outcome. */
+  private static String failed(Throwable t) {
+    try {
+      String line = "the agent could not start and is off (" + t + ")";
+      Log.warn(line);
+      return "failed: " + line;
+    } catch (Throwable again) {
+      Log.warn(OUT_OF_MEMORY);
+      return "failed: " + OUT_OF_MEMORY;
+    }
+  }
+
+  /** Starts the agent; returns the outcome, as {@link #attach} leaves it. */
+  static String start(String agentArgs, Instrumentation inst, boolean attached, String id) {
     boolean strict = false;
     try {
       Properties props = System.getProperties();
@@ -67,42 +114,40 @@ final class Bootstrap {
       try {
         config = AgentConfig.resolve(agentArgs, props, env);
       } catch (ConfigException e) {
-        refuse(e, strict, attached);
-        return;
+        return refuse(e, strict, attached);
       }
       Log.level(level(config.log()));
       if (config.mode() == Mode.OFF) {
         Log.info("mode=off: nothing installed");
-        return;
+        return "off: mode=off, nothing installed";
       }
       List<SiteSpec> specs;
       try {
         specs = sites(config);
       } catch (ConfigException e) {
-        refuse(e, config.strict(), attached);
-        return;
+        return refuse(e, config.strict(), attached);
       }
       if (started) {
-        Log.warn("the agent is already running in this JVM; the new arguments are ignored");
-        return;
+        String line = "the agent is already running in this JVM; the new arguments are ignored";
+        Log.warn(line);
+        return "ignored: " + line;
+      }
+      String refused = record(config, attached);
+      if (refused != null) {
+        return refused; // strict=true and record= refused: nothing installed
       }
       started = true;
-      record(config);
       install(config, specs, inst, attached);
-    } catch (StrictFailure e) {
-      throw e;
+      return "started";
     } catch (Throwable t) {
-      Log.warn("the agent could not start and is off (" + t + ")");
-      if (strict && attached) {
-        throw new StrictFailure("flodl-budget: the agent could not start (" + t + ")");
-      }
+      return failed(t);
     }
   }
 
   /**
    * Returns the sites of the sites file, then of the presets asked for, then DJL's ({@code
    * djl=on}), without conflicts; each problem is one line. Under {@code strict=true} any problem
-   * with the sites file, and a file with no usable site, fails the start.
+   * with the sites file, a file with no usable site, and a conflict between sites fail the start.
    */
   static List<SiteSpec> sites(AgentConfig config) throws ConfigException {
     List<SiteSpec> all = new ArrayList<>();
@@ -127,7 +172,12 @@ final class Bootstrap {
       warnings.addAll(preset.warnings());
       all.addAll(preset.sites());
     }
+    int before = warnings.size();
     List<SiteSpec> kept = SitesFile.withoutConflicts(all, warnings);
+    if (config.strict() && warnings.size() > before) {
+      throw new ConfigException(AgentConfig.SITES,
+          warnings.get(before).replace("flodl-budget: ", ""));
+    }
     for (String w : warnings) {
       Log.warn(w);
     }
@@ -176,10 +226,11 @@ final class Bootstrap {
     engine.stager(stager);
     Gate.install(engine);
     AgentControl control = new AgentControl(engine, config);
+    // The settings are in every recording from install on, even when no site is ever woven.
+    Recorder.whenInitialized(() -> registerConfiguration(control));
     engine.onStart(new Runnable() {
       @Override
       public void run() {
-        Recorder.whenInitialized(() -> registerConfiguration(control));
         control.register();
       }
     });
@@ -200,6 +251,7 @@ final class Bootstrap {
     warnMissingClasses(specs);
     retransformLoaded(inst, transformer);
     reportUnwovenAtExit(rules, transformer);
+    finalSummariesAtExit(engine);
     if (attached) {
       engine.start();
     }
@@ -207,18 +259,36 @@ final class Bootstrap {
         + " site block(s), " + rules.size() + " weaving rule(s)");
   }
 
-  /** Starts the {@code record=FILE} recording, written at exit; a failure is one line. */
-  private static void record(AgentConfig config) {
+  /**
+   * Starts the {@code record=FILE} recording, written at exit (and every few seconds to {@code
+   * FILE.part}); a failure is one line, and under {@code strict=true} a refused start (its
+   * outcome is returned then; null otherwise).
+   */
+  private static String record(AgentConfig config, boolean attached) {
     if (config.record().isEmpty()) {
-      return;
+      return null;
     }
     Path file = config.record().get();
     try {
-      BudgetRecording.start(file);
-      Log.info("recording to " + file.toAbsolutePath() + " (written at exit)");
+      BudgetRecording.start(file, BudgetRecording.DEFAULT_SETTINGS, new Consumer<String>() {
+        @Override
+        public void accept(String line) {
+          Log.warn(line);
+        }
+      });
+      Log.info("recording to " + file.toAbsolutePath() + " (written at exit, and every few "
+          + "seconds to " + file.getFileName() + BudgetRecording.PART + " while the JVM runs)");
+      return null;
     } catch (IOException | RuntimeException e) {
-      Log.warn("record=" + file + ": the recording could not start (" + e.getMessage()
-          + "); the agent runs on without it");
+      String why = e instanceof java.nio.file.NoSuchFileException ? "no such file or folder"
+          : e instanceof java.nio.file.AccessDeniedException ? "permission denied"
+          : String.valueOf(e.getMessage());
+      String detail = "record=" + file + ": the recording cannot start (" + why + ")";
+      if (config.strict()) {
+        return refuse(new ConfigException(AgentConfig.RECORD, detail), true, attached);
+      }
+      Log.warn(detail + "; the agent runs on without it");
+      return null;
     }
   }
 
@@ -240,7 +310,8 @@ final class Bootstrap {
         }
       } else if (s instanceof PrefetchDepthSite p) {
         DepthAdapter adapter = p.adapter() != null ? djl : null;
-        int id = engine.bindDepth(p.name(), p.device(), p.deviceIndex(), p.batchBytes(), adapter);
+        int id = engine.bindDepth(p.name(), p.device(), p.deviceIndex(), p.batchBytes(),
+            p.activationReserve(), adapter);
         rules.add(new Rule(id, p.name(),
             p.returned() ? Rule.Role.DEPTH_RETURN : Rule.Role.DEPTH_ARG, p.method(), p.in(),
             p.returned() ? -1 : p.depth(), null, p.executor(), adapter != null, preset));
@@ -310,6 +381,26 @@ final class Bootstrap {
     }
   }
 
+  /**
+   * At exit, the site summaries of the last period (they would be lost between the last periodic
+   * emission and the exit), once, from the first of the agent's exit hooks to run. JFR writes its
+   * recordings from a hook of its own, which runs beside these: the summaries are in the file when
+   * they come first, which they do unless JFR's hook is scheduled ahead (best effort).
+   */
+  private static void finalSummariesAtExit(GateEngine engine) {
+    java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+    Runnable once = new Runnable() {
+      @Override
+      public void run() {
+        if (done.compareAndSet(false, true)) {
+          engine.emitFinalSummaries();
+        }
+      }
+    };
+    BudgetRecording.beforeFinalWrite(once);
+    Runtime.getRuntime().addShutdownHook(new Thread(once, "flodl-budget-exit-summaries"));
+  }
+
   /** At exit, one line per rule of the sites file that never wove anything. */
   private static void reportUnwovenAtExit(List<Rule> rules, SiteTransformer transformer) {
     List<Rule> own = new ArrayList<>();
@@ -360,19 +451,22 @@ final class Bootstrap {
     }
   }
 
-  private static void refuse(ConfigException e, boolean strict, boolean attached) {
+  /**
+   * Says why the agent is off, in one line, and returns the outcome ({@code refused: LINE}); under
+   * {@code strict=true} a JVM starting with the agent exits with status 1 instead.
+   */
+  private static String refuse(ConfigException e, boolean strict, boolean attached) {
     if (!strict) {
       Log.warn(e.getMessage());
-      return;
+      return "refused: " + e.getMessage();
     }
-    String line = "flodl-budget: " + e.detail() + "; strict=true, "
-        + (attached ? "the agent does not attach" : "the JVM does not start");
-    if (attached) {
-      Log.warn(line);
-      throw new StrictFailure(line);
-    }
+    String line = ConfigException.line(e.detail(), "; strict=true, "
+        + (attached ? "the agent does not attach" : "the JVM does not start"));
     Log.warn(line);
-    System.exit(1);
+    if (!attached) {
+      System.exit(1);
+    }
+    return "refused: " + line;
   }
 
   /** Emits the effective settings, at each recording chunk (the Configuration event). */
@@ -382,15 +476,6 @@ final class Bootstrap {
         ConfigurationEvent.emit(s.key(), s.value(), s.source().name());
       }
     });
-  }
-
-  /** The one failure the agent lets out: {@code strict=true} on attach. */
-  static final class StrictFailure extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    StrictFailure(String line) {
-      super(line, null, false, false);
-    }
   }
 
   /**

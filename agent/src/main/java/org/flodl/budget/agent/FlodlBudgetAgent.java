@@ -13,11 +13,30 @@ public final class FlodlBudgetAgent {
 
   /** Starts the agent before the application's main method. */
   public static void premain(String agentArgs, Instrumentation inst) {
-    Bootstrap.start(agentArgs, inst, false);
+    try {
+      Bootstrap.start(agentArgs, inst, false, null);
+    } catch (Throwable t) {
+      // start() says why in one line; nothing of the agent stops the JVM's start
+    }
   }
 
-  /** Starts the agent in a running JVM; classes already loaded are retransformed. */
+  /**
+   * Starts the agent in a running JVM; classes already loaded are retransformed. The {@code
+   * attach} command puts {@code attach-id=ID} first in the arguments: the outcome is then left
+   * in the system property {@code flodl.budget.attach.ID}, for the command to read back.
+   */
   public static void agentmain(String agentArgs, Instrumentation inst) {
-    Bootstrap.start(agentArgs, inst, true);
+    try {
+      String args = agentArgs;
+      String id = null;
+      if (args != null && args.startsWith(Bootstrap.ATTACH_ID + "=")) {
+        int comma = args.indexOf(',');
+        id = args.substring(Bootstrap.ATTACH_ID.length() + 1, comma < 0 ? args.length() : comma);
+        args = comma < 0 ? null : args.substring(comma + 1);
+      }
+      Bootstrap.attach(args, inst, id);
+    } catch (Throwable t) {
+      // nothing reaches the JVM's attach machinery (it prints stack traces); the command says why
+    }
   }
 }

@@ -107,6 +107,21 @@ public final class MemoryProbeEvent extends Event {
   @DataAmount
   long nativeBudgetBytes = -1;
 
+  @Label("Mapped Available")
+  @Description("What the mapped tier's probe reports available (host RAM), -1 when unknown")
+  @DataAmount
+  long mappedAvailableBytes = -1;
+
+  @Label("Mapped Held")
+  @Description("Bytes the mapped tier's caches hold (memory-mapped files)")
+  @DataAmount
+  long mappedHeldBytes = -1;
+
+  @Label("Mapped Budget")
+  @Description("The mapped tier's budget")
+  @DataAmount
+  long mappedBudgetBytes = -1;
+
   @Label("Device Available")
   @Description("What the device tier's probe reports available (free VRAM), -1 when unknown")
   @DataAmount
@@ -156,7 +171,8 @@ public final class MemoryProbeEvent extends Event {
 
   /**
    * Returns this event with one tier's held and budget bytes set; {@code tier} is a tier label
-   * ({@code heap}, {@code direct}, {@code native}, {@code device}, any case), others are ignored.
+   * ({@code heap}, {@code direct}, {@code native}, {@code mapped}, {@code device}, any case),
+   * others are ignored.
    */
   public MemoryProbeEvent tier(String tier, long heldBytes, long budgetBytes) {
     return tier(tier, -1, heldBytes, budgetBytes);
@@ -164,8 +180,8 @@ public final class MemoryProbeEvent extends Event {
 
   /**
    * Returns this event with one tier's available, held and budget bytes set (-1 for unknown);
-   * {@code tier} is a tier label ({@code heap}, {@code direct}, {@code native}, {@code device},
-   * any case), others are ignored.
+   * {@code tier} is a tier label ({@code heap}, {@code direct}, {@code native}, {@code mapped},
+   * {@code device}, any case), others are ignored.
    */
   public MemoryProbeEvent tier(String tier, long availableBytes, long heldBytes, long budgetBytes) {
     switch (tier.toLowerCase(java.util.Locale.ROOT)) {
@@ -183,6 +199,11 @@ public final class MemoryProbeEvent extends Event {
         nativeAvailableBytes = availableBytes;
         nativeHeldBytes = heldBytes;
         nativeBudgetBytes = budgetBytes;
+        break;
+      case "mapped":
+        mappedAvailableBytes = availableBytes;
+        mappedHeldBytes = heldBytes;
+        mappedBudgetBytes = budgetBytes;
         break;
       case "device":
         deviceAvailableBytes = availableBytes;

@@ -20,9 +20,17 @@ public final class ConfigException extends Exception {
 
   /** Creates the exception for {@code key} with the failure that caused it. */
   public ConfigException(String key, String detail, Throwable cause) {
-    super(PREFIX + detail + SUFFIX, cause);
+    super(line(detail, SUFFIX), cause);
     this.key = key;
     this.detail = detail;
+  }
+
+  /**
+   * Returns the line {@code flodl-budget: DETAIL SUFFIX} under 300 characters, the detail clipped
+   * (and escaped) so that the suffix, what happens next, is always read.
+   */
+  public static String line(String detail, String suffix) {
+    return PREFIX + Text.clip(detail, 299 - PREFIX.length() - suffix.length()) + suffix;
   }
 
   /** Returns the key the problem is about, as the user wrote it (e.g. {@code ram_max_usag}). */

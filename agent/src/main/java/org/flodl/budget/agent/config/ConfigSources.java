@@ -20,12 +20,22 @@ final class ConfigSources {
     return AgentConfig.keys().contains(key);
   }
 
+  /**
+   * Returns whether {@code name} is one of the agent's own properties that are not settings: the
+   * host-share registry's folder ({@code flodl.budget.registry}) and the outcomes an attach leaves
+   * for the attach command ({@code flodl.budget.attach.ID}).
+   */
+  static boolean notASetting(String name) {
+    return name.equals(AgentConfig.PROPERTY_PREFIX + "registry")
+        || name.startsWith(AgentConfig.PROPERTY_PREFIX + "attach.");
+  }
+
   /** Returns the {@code flodl.budget.*} entries of {@code properties} by key. */
   static Map<String, String> systemProperties(Properties systemProperties) throws ConfigException {
     Map<String, String> props = new LinkedHashMap<>();
     if (systemProperties != null) {
       for (String name : new TreeSet<>(systemProperties.stringPropertyNames())) {
-        if (name.startsWith(AgentConfig.PROPERTY_PREFIX)) {
+        if (name.startsWith(AgentConfig.PROPERTY_PREFIX) && !notASetting(name)) {
           String key = name.substring(AgentConfig.PROPERTY_PREFIX.length());
           if (!known(key)) {
             throw unknown(name, Source.SYSTEM_PROPERTY);
@@ -108,8 +118,9 @@ final class ConfigSources {
       };
       hint = "; did you mean '" + spelled + "'?";
     }
+    // The hint first: a line is clipped at 300 characters, and the list of keys is the part to lose.
     return new ConfigException(
-        name, "unknown " + what + " (known: " + String.join(", ", AgentConfig.keys()) + ")" + hint);
+        name, "unknown " + what + hint + " (known: " + String.join(", ", AgentConfig.keys()) + ")");
   }
 
   /** Returns the known key within two edits of a long enough {@code key}, or null. */

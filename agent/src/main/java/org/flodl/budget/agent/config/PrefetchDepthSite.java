@@ -19,6 +19,7 @@ public record PrefetchDepthSite(
     int depth,
     MethodRef batch,
     long batchBytes,
+    long activationReserve,
     String device,
     int executor,
     String adapter,

@@ -51,15 +51,16 @@ public final class SitesFile {
   static final String EXECUTOR = "executor";
   static final String BATCH = "batch";
   static final String BATCH_BYTES = "batch_bytes";
+  static final String ACTIVATION_RESERVE = "activation_reserve";
   static final String DEVICE = "device";
   static final String ROLE = "role";
   static final String ADAPTER = "adapter";
 
   private static final List<String> FIELDS = List.of(KIND, NAME, METHOD, IN, VALUE, RELEASE,
-      DECLINE, DECLINE_ARGS, DEPTH, EXECUTOR, BATCH, BATCH_BYTES, DEVICE, ROLE, ADAPTER);
+      DECLINE, DECLINE_ARGS, DEPTH, EXECUTOR, BATCH, BATCH_BYTES, ACTIVATION_RESERVE, DEVICE, ROLE, ADAPTER);
   private static final Set<String> CACHE_ONLY = Set.of(VALUE, RELEASE, DECLINE, DECLINE_ARGS);
   private static final Set<String> PREFETCH_ONLY =
-      Set.of(DEPTH, EXECUTOR, BATCH, BATCH_BYTES, DEVICE, ADAPTER);
+      Set.of(DEPTH, EXECUTOR, BATCH, BATCH_BYTES, ACTIVATION_RESERVE, DEVICE, ADAPTER);
   /** The frameworks whose epochs and batches the agent reads its own way. */
   static final Set<String> ADAPTERS = Set.of("djl");
 
@@ -261,10 +262,17 @@ public final class SitesFile {
   /** Returns the site of one block, or null, adding each problem found to {@code problems}. */
   private static SiteSpec site(String block, Map<String, String> fields, String origin,
       List<String> problems) {
+    String kindOf = String.valueOf(fields.get(KIND)).trim().toLowerCase(Locale.ROOT);
+    List<String> ofKind = new ArrayList<>(FIELDS);
+    if (kindOf.equals("cache-admit")) {
+      ofKind.removeAll(PREFETCH_ONLY);
+    } else if (kindOf.equals("prefetch-depth")) {
+      ofKind.removeAll(CACHE_ONLY);
+    }
     for (String field : fields.keySet()) {
       if (!FIELDS.contains(field)) {
         problems.add("unknown field '" + Text.clip(field, 40) + "' (known: "
-            + String.join(", ", FIELDS) + ")");
+            + String.join(", ", ofKind) + ")");
       }
     }
     String kindText = fields.get(KIND);
@@ -406,6 +414,16 @@ public final class SitesFile {
             + "': expected a size, e.g. 16384 or 16K");
       }
     }
+    long activationReserve = 0;
+    String reserve = fields.get(ACTIVATION_RESERVE);
+    if (reserve != null) {
+      try {
+        activationReserve = Sizes.parse(reserve);
+      } catch (IllegalArgumentException e) {
+        problems.add("activation_reserve '" + Text.clip(reserve, 40)
+            + "': expected a size, e.g. 512M");
+      }
+    }
     String device = "cpu";
     String deviceText = fields.get(DEVICE);
     if (deviceText != null) {
@@ -427,8 +445,12 @@ public final class SitesFile {
     if (!problems.isEmpty() || method == null) {
       return null;
     }
-    return new PrefetchDepthSite(block, name, method, in, depth, batch, batchBytes, device,
-        executor, adapter, stager, origin);
+    if (activationReserve > 0 && !device.startsWith("cuda")) {
+      problems.add("activation_reserve applies to cuda devices only (device is " + device + ")");
+      return null;
+    }
+    return new PrefetchDepthSite(block, name, method, in, depth, batch, batchBytes,
+        activationReserve, device, executor, adapter, stager, origin);
   }
 
   /**

@@ -50,6 +50,8 @@ final class Budgets {
   private long heapLastLive = Long.MIN_VALUE;
   private long heapHeldAtLastRefresh;
   private volatile boolean stager;
+  private final java.util.concurrent.ConcurrentHashMap<String, long[]> rings =
+      new java.util.concurrent.ConcurrentHashMap<>();
   private volatile long streamBytes;
   private long lastSplitTotal = -1;
   private volatile long quickHeapAvailable = -1;
@@ -82,6 +84,29 @@ final class Budgets {
   }
 
   /** Returns the flow quarter of the host-RAM stager budget (0 until a stager refresh). */
+  /**
+   * Sets the bytes the host ring of depth site {@code site} holds in {@code tier} (slots × batch
+   * bytes; 0 lets it go) and refreshes the budgets: the ring is cut from the tier's cache budget
+   * first, as the seed's {@code sample_cache_budget} does (both draw on the same share).
+   */
+  void ring(String site, Tier tier, long bytes) {
+    long[] previous = rings.put(site, new long[] {tier.ordinal(), Math.max(0, bytes)});
+    if (previous == null || previous[0] != tier.ordinal() || previous[1] != bytes) {
+      refresh();
+    }
+  }
+
+  /** Returns the bytes the host rings hold in {@code tier}. */
+  long ringBytes(Tier tier) {
+    long sum = 0;
+    for (long[] r : rings.values()) {
+      if (r[0] == tier.ordinal()) {
+        sum = sum + r[1] < sum ? Long.MAX_VALUE : sum + r[1]; // both non-negative
+      }
+    }
+    return sum;
+  }
+
   long streamBytes() {
     return streamBytes;
   }
@@ -187,7 +212,7 @@ final class Budgets {
     TierLedger ledger = ledgers.get(Tier.HEAP);
     List<Runnable> events = new ArrayList<>(1);
     setBudget(Tier.HEAP, ledger, BudgetPolicy.anchored(available, ledger.held(), heapMaxUsage,
-        share(), 0, "heap_max_usage"), events);
+        share(), ringBytes(Tier.HEAP), "heap_max_usage"), events);
     for (Runnable e : events) {
       e.run();
     }
@@ -381,7 +406,7 @@ final class Budgets {
                 + "cannot be measured; it admits nothing until it can");
             b = new RamBudget(-1, held, knob, 0, tierShare, 0, 0);
           } else {
-            b = BudgetPolicy.anchored(available, anchor, knob, tierShare, 0,
+            b = BudgetPolicy.anchored(available, anchor, knob, tierShare, ringBytes(tier),
                 tier == Tier.HEAP ? "heap_max_usage" : "ram_max_usage");
             if (stager) {
               b = split(tier, b, events);

@@ -13,11 +13,14 @@ final class DepthSite {
   private final int deviceIndex;
   private final long fixedBatchBytes;
   private final DepthAdapter adapter;
+  private final java.util.concurrent.atomic.AtomicLong activationReserve;
   private volatile long lastBatchBytes;
   private volatile Tier batchTier = Tier.NATIVE;
 
   DepthSite(String name, String device, int deviceIndex, long fixedBatchBytes,
-      DepthAdapter adapter) {
+      long activationReserve, DepthAdapter adapter) {
+    this.activationReserve = new java.util.concurrent.atomic.AtomicLong(
+        Math.max(0, activationReserve));
     this.name = name;
     this.device = device;
     this.deviceIndex = deviceIndex;
@@ -44,6 +47,15 @@ final class DepthSite {
 
   int deviceIndex() {
     return deviceIndex;
+  }
+
+  /**
+   * Returns the VRAM to keep free for activations at this decision: the {@code
+   * activation_reserve} at the site's first decision, 0 after (then the probe's used bytes hold
+   * the activations already).
+   */
+  long takeActivationReserve() {
+    return activationReserve.getAndSet(0);
   }
 
   /** Returns the batch price the next decision uses, 0 when none is known yet. */

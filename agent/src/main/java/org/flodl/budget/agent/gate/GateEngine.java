@@ -123,10 +123,10 @@ public final class GateEngine implements Decisions {
 
   /** Returns the point id of prefetch-depth site {@code site}'s depth. */
   public synchronized int bindDepth(String site, String device, int deviceIndex, long batchBytes,
-      DepthAdapter adapter) {
+      long activationReserve, DepthAdapter adapter) {
     DepthSite s = depthSites.get(site);
     if (s == null) {
-      s = new DepthSite(site, device, deviceIndex, batchBytes, adapter);
+      s = new DepthSite(site, device, deviceIndex, batchBytes, activationReserve, adapter);
       depthSites.put(site, s);
     }
     return bind(new Point.Depth(s));
@@ -203,7 +203,7 @@ public final class GateEngine implements Decisions {
       @Override
       public void run() {
         if (share != null) {
-          share.start();
+          share.start(budgets.snapshot().host().domain());
         }
         Recorder.whenInitialized(new Runnable() {
           @Override
@@ -579,8 +579,10 @@ public final class GateEngine implements Decisions {
       VramReading v = budgets.vram(site.deviceIndex());
       long used = v == null ? Long.MAX_VALUE : v.usedBytes();
       long total = v == null ? 0 : v.totalBytes();
+      // The reserve for activations counts at the first decision only: by the next epoch the
+      // allocator holds those blocks and the probe's used bytes count them (the seed's rule).
       d = BudgetPolicy.prefetchDepthFromVram(batch, 1, true, used, total,
-          budgets.vramMaxUsage(), 0);
+          budgets.vramMaxUsage(), site.takeActivationReserve());
     } else {
       // The ring holds batches where they live: heap batches are sized from the heap (what the
       // last probe left available, after the caches), others from host RAM.
@@ -617,7 +619,12 @@ public final class GateEngine implements Decisions {
           d.maxUsage(), d.activationReserve(), d.batchBytes(), requested, applied,
           d.reason().name());
     }
-    return mode == Mode.OBSERVE ? requested : applied;
+    int built = mode == Mode.OBSERVE ? requested : applied;
+    if (!site.cuda() && batch > 0) {
+      budgets.ring(site.name(), site.batchTier(),
+          built > 0 && batch > Long.MAX_VALUE / built ? Long.MAX_VALUE : built * batch);
+    }
+    return built;
   }
 
   // ------------------------------------------------------------------------------ releases
@@ -711,13 +718,29 @@ public final class GateEngine implements Decisions {
         e.direct(s.direct().usedBytes(), s.direct().maxBytes());
       }
     }
+    VramReading v = budgets.vram(0);
+    boolean vram = v != null && !v.failed();
+    if (vram) {
+      e.vram(v.usedBytes(), v.totalBytes());
+    }
     for (Tier t : Tier.values()) {
       TierLedger l = budgets.ledger(t);
-      e.tier(t.label(), l.held(), l.budget());
+      long available = t == Tier.DEVICE
+          ? (vram && v.totalBytes() >= 0 && v.usedBytes() >= 0
+              ? Math.max(0, v.totalBytes() - v.usedBytes()) : -1)
+          : s == null ? -1 : s.availableBytes(t);
+      e.tier(t.label(), available, l.held(), l.budget());
     }
-    VramReading v = budgets.vram(0);
-    if (v != null && !v.failed()) {
-      e.vram(v.usedBytes(), v.totalBytes());
+  }
+
+  /** Emits the site summaries of the period so far (at exit: the last period's counts). */
+  public void emitFinalSummaries() {
+    try {
+      if (Recorder.on()) {
+        emitSummaries();
+      }
+    } catch (Throwable t) {
+      // at exit: nothing to tell, nothing to fail
     }
   }
 

@@ -8,37 +8,73 @@ import org.flodl.budget.policy.share.RateMeter;
 
 /**
  * {@code host_share=auto}: this rank's share of the host among the co-hosted ranks of the same
- * job ({@code budget_i ∝ rate_i}), from the policy's host-share registry. The rate is the
- * decisions this rank's sites take (a put at a cache-admit site, a batch at a batch site), counted
- * on the hot path with one adder; the registry is joined when the agent's probe thread starts,
- * not at JVM start. Until then, or when the registry cannot be joined, the share is 1.
+ * job in the same memory domain ({@code budget_i ∝ rate_i}), from the policy's host-share
+ * registry. The rate is the decisions this rank's sites take (a put at a cache-admit site, a batch
+ * at a batch site), counted on the hot path with one adder; the registry is joined when the
+ * agent's probe thread has read memory once (the domain is then known), not at JVM start. Until
+ * then, or when the registry cannot be joined, the share is 1.
+ *
+ * <p>The default job (no {@code job=}) is the program's name, the main class or the jar's file
+ * name; on the host, outside any binding cgroup, it is that name and the parent process's pid, so
+ * the ranks one launcher started divide the host and unrelated runs of one program do not. Inside
+ * a memory cgroup the name alone: every rank there draws on the same limit.
  */
 public final class HostShareSource implements DoubleSupplier {
   private final String job;
   private final RateMeter meter = new RateMeter(5_000);
   private volatile HostShare share;
 
-  /** Returns the source for ranks of {@code job} (empty: the main class's name). */
+  /** Returns the source for ranks of {@code job} (empty: the default, see the class). */
   public HostShareSource(String job) {
-    this.job = job.isEmpty() ? mainClass() : job;
+    this.job = job;
   }
 
-  private static String mainClass() {
+  /** Returns the program's name: the main class, or the jar's file name for {@code -jar}. */
+  public static String programName() {
     String command = System.getProperty("sun.java.command", "");
     String first = command.trim().split(" ", 2)[0];
-    return first.isEmpty() ? "job" : first;
+    if (first.isEmpty()) {
+      return "job";
+    }
+    if (first.endsWith(".jar")) {
+      int slash = Math.max(first.lastIndexOf('/'), first.lastIndexOf('\\'));
+      return first.substring(slash + 1);
+    }
+    return first;
   }
 
-  /** Joins the registry and starts the heartbeat; a failure is one line and the share stays 1. */
-  void start() {
+  /** Returns the job whose ranks this one divides {@code domain} with. */
+  String jobIn(String domain) {
+    if (!job.isEmpty()) {
+      return job;
+    }
+    if (!domain.equals("host")) {
+      return programName();
+    }
+    long parent = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(0L);
+    return programName() + "@" + parent;
+  }
+
+  /**
+   * Joins the registry of {@code domain} and starts the heartbeat; a failure is one line and the
+   * share stays 1.
+   */
+  void start(String domain) {
+    HostShare started = null;
     try {
-      HostShareRegistry registry = HostShareRegistry.join(HostShareRegistry.defaultRoot(), job,
+      HostShareRegistry registry = HostShareRegistry.joinDefault(domain, jobIn(domain),
           ProcessHandle.current().pid(), HostShareRegistry.DEFAULT_STALE_MILLIS, Log::warn);
-      HostShare started = HostShare.start(registry, meter, 1_000, Log::warn);
+      started = HostShare.start(registry, meter, 1_000, Log::warn);
       share = started;
       // A clean exit hands the share back at once (a killed rank's goes when it is seen dead).
       Runtime.getRuntime().addShutdownHook(
           new Thread(started::close, "flodl-budget-host-share-exit"));
+    } catch (IllegalStateException exiting) {
+      // the JVM began to exit while the rank joined: nothing to share, nothing left behind
+      share = null;
+      if (started != null) {
+        started.close();
+      }
     } catch (IOException | RuntimeException e) {
       Log.warn("host_share=auto: the host-share registry could not be joined (" + e.getMessage()
           + "); this rank budgets the whole host");

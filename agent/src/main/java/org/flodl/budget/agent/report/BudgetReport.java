@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -33,7 +34,7 @@ final class BudgetReport {
   static final String CONFIGURATION = "flodl.agent.Configuration";
 
   /** The tiers a memory probe reports, in the order the report shows them. */
-  static final List<String> TIERS = List.of("heap", "direct", "native", "device");
+  static final List<String> TIERS = List.of("heap", "direct", "native", "mapped", "device");
 
   final Path file;
   Instant start;
@@ -61,17 +62,49 @@ final class BudgetReport {
     }
   }
 
-  /** Returns the report of {@code file}; an IOException when it is not a readable recording. */
-  static BudgetReport read(Path file) throws IOException {
-    BudgetReport report = new BudgetReport(file);
-    try (RecordingFile recording = new RecordingFile(file)) {
-      while (recording.hasMoreEvents()) {
-        report.accept(recording.readEvent());
+  /**
+   * Returns the report of {@code path}: a recording file, or a folder of them (a JFR repository a
+   * killed JVM left, its chunks read in name order). A file that ends early (the JVM was killed
+   * while writing it) gives the events before the break, said in {@link #truncated}; an
+   * IOException when nothing at all can be read.
+   */
+  static BudgetReport read(Path path) throws IOException {
+    BudgetReport report = new BudgetReport(path);
+    List<Path> files = new ArrayList<>();
+    if (Files.isDirectory(path)) {
+      try (var list = Files.list(path)) {
+        list.filter(f -> f.getFileName().toString().endsWith(".jfr")).sorted()
+            .forEach(files::add);
       }
+      if (files.isEmpty()) {
+        throw new IOException("no .jfr files in the folder");
+      }
+    } else {
+      files.add(path);
+    }
+    IOException first = null;
+    for (Path f : files) {
+      try (RecordingFile recording = new RecordingFile(f)) {
+        while (recording.hasMoreEvents()) {
+          report.accept(recording.readEvent());
+        }
+      } catch (IOException e) {
+        if (first == null) {
+          first = e;
+        }
+        report.truncated = (files.size() > 1 ? f.getFileName() + ": " : "")
+            + Format.orElse(e.getMessage(), e.getClass().getSimpleName());
+      }
+    }
+    if (report.events == 0 && first != null) {
+      throw first;
     }
     report.finish();
     return report;
   }
+
+  /** Why the recording ended before its end (a killed JVM's last chunk), or null. */
+  String truncated;
 
   /** Returns the number of flodl events read. */
   long flodlEvents() {

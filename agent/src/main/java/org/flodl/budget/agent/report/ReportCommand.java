@@ -10,7 +10,9 @@ import java.util.List;
 
 /**
  * {@code java -jar flodl-budget-agent.jar report FILE.jfr [--html REPORT.html]}: reads a
- * recording and prints what the budget did, in ten seconds of reading; with {@code --html} also
+ * recording (a file, its {@code .part} snapshot when a killed JVM never wrote the file, or a
+ * folder of JFR chunks) and prints what the budget did, in ten seconds of reading; with {@code
+ * --html} also
  * writes one self-contained page with charts. A recording without flodl events says so (exit 0); a
  * file that is not a recording, or a usage error, is one clear line on stderr and exit code 2.
  */
@@ -66,7 +68,16 @@ public final class ReportCommand {
       err.println(USAGE);
       return BAD_INPUT;
     }
-    if (!Files.isRegularFile(recording)) {
+    Path part = recording.resolveSibling(recording.getFileName()
+        + org.flodl.budget.agent.record.BudgetRecording.PART);
+    if (Files.isRegularFile(part) && !Files.isDirectory(recording)
+        && (!Files.isRegularFile(recording) || sizeOf(recording) == 0)) {
+      // The JVM did not exit cleanly (kill -9): the snapshot it kept while it ran.
+      out.println("Reading " + part + ": " + recording + " was never written (the JVM did not "
+          + "exit cleanly); the snapshot holds all but its last seconds.");
+      recording = part;
+    }
+    if (!Files.isRegularFile(recording) && !Files.isDirectory(recording)) {
       err.println("flodl-budget report: " + recording + ": no such file");
       return BAD_INPUT;
     }
@@ -97,5 +108,13 @@ public final class ReportCommand {
     }
     out.flush();
     return OK;
+  }
+
+  private static long sizeOf(Path p) {
+    try {
+      return Files.size(p);
+    } catch (java.io.IOException e) {
+      return -1;
+    }
   }
 }

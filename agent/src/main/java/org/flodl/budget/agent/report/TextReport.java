@@ -39,7 +39,12 @@ final class TextReport {
     b.append("flodl-budget report of ").append(r.file.getFileName()).append('\n');
     b.append("  ").append(Format.seconds(r.seconds())).append(" recorded from ")
         .append(TIME.format(r.start)).append(", ").append(Format.count(r.flodlEvents()))
-        .append(" flodl events of ").append(Format.count(r.events)).append("\n\n");
+        .append(" flodl events of ").append(Format.count(r.events)).append("\n");
+    if (r.truncated != null) {
+      b.append("  (the recording ends early, a JVM killed while writing it: ").append(r.truncated)
+          .append(")\n");
+    }
+    b.append('\n');
     cacheSites(r, b);
     depthSites("Prefetch sites", r.prefetchSites, true, b);
     depthSites("Reader ring", r.ringSites, false, b);
@@ -185,7 +190,8 @@ final class TextReport {
 
   private static void configuration(BudgetReport r, StringBuilder b) {
     if (r.configuration.isEmpty()) {
-      b.append("Configuration: not recorded (flodl.agent.Configuration off)\n\n");
+      b.append("Configuration: not recorded (the agent never installed, or flodl.agent.Configuration was"
+          + " disabled in the recording's settings)\n\n");
       return;
     }
     List<String[]> rows = new ArrayList<>();

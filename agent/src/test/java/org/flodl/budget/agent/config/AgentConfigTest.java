@@ -1,5 +1,6 @@
 package org.flodl.budget.agent.config;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -145,9 +146,9 @@ class AgentConfigTest {
         "", props("flodl.budget.ram_max_usage", "0.3"), Map.of("FLODL_BUDGET_RAM_MAX_USAG", "1")));
     assertEquals("FLODL_BUDGET_RAM_MAX_USAG", e.key());
     assertTrue(e.getMessage().startsWith(
-        "flodl-budget: unknown environment variable 'FLODL_BUDGET_RAM_MAX_USAG' (known: mode, "),
-        e.getMessage());
-    assertTrue(e.getMessage().endsWith("; did you mean 'FLODL_BUDGET_RAM_MAX_USAGE'?; agent disabled"),
+        "flodl-budget: unknown environment variable 'FLODL_BUDGET_RAM_MAX_USAG'; did you mean "
+            + "'FLODL_BUDGET_RAM_MAX_USAGE'? (known: mode, "), e.getMessage());
+    assertTrue(e.getMessage().endsWith("; agent disabled") && e.getMessage().length() < 300,
         e.getMessage());
     ConfigException lower = assertThrows(ConfigException.class, () -> AgentConfig.resolve(
         "", new Properties(), Map.of("FLODL_BUDGET_mode", "off")));
@@ -182,10 +183,10 @@ class AgentConfigTest {
   void unknownAgentArgumentNamesTheKeyListsTheKnownOnesAndSuggests() {
     ConfigException e = bad("ram_max_usag=0.4");
     assertEquals("ram_max_usag", e.key());
-    assertEquals("flodl-budget: unknown agent argument 'ram_max_usag' (known: mode, enabled, "
-        + "ram_max_usage, heap_max_usage, vram_max_usage, host_share, prefetch, sites, presets, djl, "
-        + "vram_probe, ram_probe, record, strict, log, probe_interval, job); "
-        + "did you mean 'ram_max_usage'?; agent disabled", e.getMessage());
+    assertEquals("flodl-budget: unknown agent argument 'ram_max_usag'; did you mean "
+        + "'ram_max_usage'? (known: mode, enabled, ram_max_usage, heap_max_usage, vram_max_usage, "
+        + "host_share, prefetch, sites, presets, djl, vram_probe, ram_probe, record, strict, log, "
+        + "probe_interval, job); agent disabled", e.getMessage());
     ConfigException role = bad("role=stager");
     assertEquals("role", role.key());
     assertTrue(role.getMessage().contains("'role' is a field of the sites file (site.NAME.role)"),
@@ -200,12 +201,17 @@ class AgentConfigTest {
     ConfigException e = assertThrows(ConfigException.class, () -> AgentConfig.resolve(
         null, props("flodl.budget.heap_max", "0.4"), Map.of()));
     assertEquals("flodl.budget.heap_max", e.key());
-    assertTrue(e.getMessage().startsWith(
-        "flodl-budget: unknown system property 'flodl.budget.heap_max' (known: mode, "), e.getMessage());
+    assertTrue(e.getMessage().startsWith("flodl-budget: unknown system property "
+        + "'flodl.budget.heap_max' (known: mode, "), e.getMessage());
     ConfigException near = assertThrows(ConfigException.class, () -> AgentConfig.resolve(
         null, props("flodl.budget.vram_max_usge", "0.4"), Map.of()));
-    assertTrue(near.getMessage().endsWith("; did you mean 'flodl.budget.vram_max_usage'?; agent disabled"),
+    assertTrue(near.getMessage().contains("; did you mean 'flodl.budget.vram_max_usage'? (known: "),
         near.getMessage());
+    assertTrue(near.getMessage().endsWith("; agent disabled") && near.getMessage().length() < 300,
+        near.getMessage());
+    // the agent's own properties are not settings
+    assertDoesNotThrow(() -> AgentConfig.resolve(null,
+        props("flodl.budget.registry", "/tmp/r"), Map.of()));
   }
 
   @Test

@@ -104,7 +104,7 @@ class SitesFileTest {
             m("com.acme.data.SampleCache#evict"), null, null, false, origin),
         // both batch and a fixed batch_bytes are given: the site carries both, the fixed price wins
         new PrefetchDepthSite("feed", "feed", m("com.acme.data.Loader#<init>"), null, 2,
-            m("com.acme.data.Loader#next"), 16384, "cpu", PrefetchDepthSite.NO_EXECUTOR, null,
+            m("com.acme.data.Loader#next"), 16384, 0, "cpu", PrefetchDepthSite.NO_EXECUTOR, null,
             false, origin)), file.sites());
     PrefetchDepthSite feed = (PrefetchDepthSite) file.sites().get(1);
     assertTrue(feed.method().isConstructor());
@@ -322,8 +322,8 @@ class SitesFileTest {
         site.s.vaule = 0
         """));
     assertTrue(w.startsWith("flodl-budget: test.properties: site 's' disabled: unknown field "
-        + "'vaule' (known: kind, name, method, in, value, release, decline, decline_args, depth, "
-        + "executor, batch, batch_bytes, device, role, adapter); value is missing: expected a "
+        + "'vaule' (known: kind, name, method, in, value, release, decline, decline_args, "
+        + "role); value is missing: expected a "
         + "0-based argument index or return"), w);
     assertEquals(1, w.lines().count());
   }

@@ -1,6 +1,7 @@
 package org.flodl.budget.agent.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -53,5 +54,78 @@ class AttachIT {
     assertEquals("heap=0", r.value("HELD_AFTER_EVICT"), r.toString());
     assertTrue(r.events("flodl.agent.Instrumented").stream()
         .anyMatch(e -> e.getString("outcome").equals("WOVEN")));
+  }
+
+  /** Starts {@code main} with {@code args} in {@code child} and returns its pid once READY. */
+  private static String ready(ChildJvm child, Process app) throws Exception {
+    for (int i = 0; i < 800; i++) {
+      for (String line : child.stdoutSoFar().split("\n")) {
+        if (line.startsWith("READY ")) {
+          return line.substring(6).trim();
+        }
+      }
+      if (!app.isAlive()) {
+        break;
+      }
+      Thread.sleep(25);
+    }
+    throw new AssertionError("the app never said READY: " + child.stdoutSoFar());
+  }
+
+  /** Runs {@code attach PID args}; returns its exit status and what it printed. */
+  private static String[] attach(String pid, String args) throws Exception {
+    Process attach = new ProcessBuilder(Jdk.JDK17.java().toString(), "-jar",
+        ChildJvm.AGENT_JAR.toAbsolutePath().toString(), "attach", pid, args)
+        .redirectErrorStream(true).start();
+    String out = new String(attach.getInputStream().readAllBytes());
+    assertTrue(attach.waitFor(60, TimeUnit.SECONDS));
+    return new String[] {Integer.toString(attach.exitValue()), out};
+  }
+
+  /**
+   * The command exits non-zero with the target's own line when the target refused the arguments
+   * (a typo; strict with a device for a sites file), ignored them (already running) or failed
+   * (a JVM whose heap is full); the target runs on and prints no stack trace.
+   */
+  @org.junit.jupiter.api.Test
+  void attachExitsNonZeroWithTheTargetsReason() throws Exception {
+    Path sites = Sites.write("store", Sites.STORE);
+    ChildJvm child = ChildJvm.on("attach-outcomes", Jdk.JDK17);
+    Process app = child.start("com.acme.it.CacheApp", "--samples=1500", "--sample-bytes=1024",
+        "--pace-ms=10", "--ready");
+    String pid = ready(child, app);
+
+    String[] typo = attach(pid, "sites=" + sites + ",ram_max_usag=0.5");
+    assertEquals("1", typo[0], typo[1]);
+    assertTrue(typo[1].contains("refused the attach") && typo[1].contains("'ram_max_usag'"),
+        typo[1]);
+    String[] device = attach(pid, "sites=/dev/zero,strict=true");
+    assertEquals("1", device[0], device[1]);
+    assertTrue(device[1].contains("refused the attach") && device[1].contains("not a regular file")
+        && device[1].contains("strict=true"), device[1]);
+    String[] first = attach(pid, "sites=" + sites);
+    assertEquals("0", first[0], first[1]);
+    assertTrue(first[1].contains("attached to " + pid), first[1]);
+    String[] again = attach(pid, "sites=" + sites + ",ram_max_usage=0.5");
+    assertEquals("1", again[0], again[1]);
+    assertTrue(again[1].contains("ignored the attach") && again[1].contains("already running"),
+        again[1]);
+    ChildJvm.Result r = child.await(app);
+    assertEquals(0, r.exitCode, r.toString());
+    assertTrue(r.stdout.contains("DONE"), r.toString());
+    assertFalse(r.stderr.contains("\tat ") || r.stderr.contains("Exception")
+        || r.stderr.contains("JPLIS"), "no stack trace on the target's stderr:\n" + r.stderr);
+
+    ChildJvm full = ChildJvm.on("attach-full-heap", Jdk.JDK17).jvm("-Xmx48m");
+    Process fullApp = full.start("com.acme.it.FullHeap", "30");
+    String fullPid = ready(full, fullApp);
+    String[] failed = attach(fullPid, "sites=" + sites);
+    fullApp.destroy();
+    ChildJvm.Result fr = full.await(fullApp);
+    assertEquals("1", failed[0], failed[1] + "\ntarget:\n" + fr);
+    assertTrue(failed[1].contains("failed the attach")
+        && failed[1].contains("OutOfMemoryError"), failed[1]);
+    assertFalse(fr.stderr.contains("\tat ") || fr.stderr.contains("JPLIS"),
+        "no stack trace on the target's stderr:\n" + fr.stderr);
   }
 }

@@ -46,6 +46,7 @@ public final class ChildJvm {
   }
 
   private final List<String> command = new ArrayList<>();
+  private final List<String> launcher = new ArrayList<>();
   private final Path recording;
   private final String name;
   private long timeoutSeconds = 120;
@@ -104,6 +105,15 @@ public final class ChildJvm {
     return this;
   }
 
+  /**
+   * Starts the JVM through {@code prefix} (e.g. {@code sh -c 'echo $$ > CG/cgroup.procs; exec
+   * "$@"' sh}): the java command line is appended to it.
+   */
+  public ChildJvm launchedBy(String... prefix) {
+    launcher.addAll(List.of(prefix));
+    return this;
+  }
+
   /** Sets the timeout. */
   public ChildJvm timeout(long seconds) {
     this.timeoutSeconds = seconds;
@@ -117,7 +127,8 @@ public final class ChildJvm {
 
   /** Starts {@code mainClass} from the test classes with {@code args}; returns the process. */
   public Process start(String mainClass, String... args) throws IOException {
-    List<String> cmd = new ArrayList<>(command);
+    List<String> cmd = new ArrayList<>(launcher);
+    cmd.addAll(command);
     cmd.add("-cp");
     cmd.add(classPath);
     cmd.add(mainClass);

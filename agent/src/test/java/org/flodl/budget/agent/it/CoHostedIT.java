@@ -28,12 +28,16 @@ class CoHostedIT {
     Path plain = Sites.write("cohosted", Sites.STORE);
     Path stager = Sites.write("cohosted-stager", Sites.STORE + "site.samples.role = stager\n");
     String args = ",job=" + job + ",probe_interval=250ms";
+    // A registry of the test's own, in the build folder: nothing is left in /dev/shm.
+    Path root = ChildJvm.WORK.resolve("registry-cohosted-" + System.nanoTime()).toAbsolutePath();
+    Files.createDirectories(root);
+    String registry = "-D" + HostShareRegistry.ROOT_PROPERTY + "=" + root;
     // 1 KiB samples: the budget never binds; the pace sets the rate (samples a second).
-    ChildJvm slowA = ChildJvm.on("cohosted-a", Jdk.JDK17).jvm("-Xmx128m")
+    ChildJvm slowA = ChildJvm.on("cohosted-a", Jdk.JDK17).jvm("-Xmx128m", registry)
         .agent("sites=" + plain + args).record().timeout(90);
-    ChildJvm slowB = ChildJvm.on("cohosted-b", Jdk.JDK17).jvm("-Xmx128m")
+    ChildJvm slowB = ChildJvm.on("cohosted-b", Jdk.JDK17).jvm("-Xmx128m", registry)
         .agent("sites=" + plain + args).record().timeout(90);
-    ChildJvm fast = ChildJvm.on("cohosted-c", Jdk.JDK17).jvm("-Xmx128m")
+    ChildJvm fast = ChildJvm.on("cohosted-c", Jdk.JDK17).jvm("-Xmx128m", registry)
         .agent("sites=" + stager + args).record().timeout(90);
     Process a = slowA.start("com.acme.it.CacheApp", "--samples=700", "--sample-bytes=1024",
         "--pace-ms=20");
@@ -41,13 +45,7 @@ class CoHostedIT {
         "--pace-ms=20");
     Process c = fast.start("com.acme.it.CacheApp", "--samples=1400", "--sample-bytes=1024",
         "--pace-ms=10");
-    List<ChildJvm.Result> results;
-    try {
-      results = List.of(slowA.await(a), slowB.await(b), fast.await(c));
-    } finally {
-      // The ranks removed their entries at exit; the job's folder goes with the test.
-      Files.deleteIfExists(HostShareRegistry.folderFor(HostShareRegistry.defaultRoot(), job));
-    }
+    List<ChildJvm.Result> results = List.of(slowA.await(a), slowB.await(b), fast.await(c));
     double[] want = {0.25, 0.25, 0.50};
     // The window all three shared: the last 3 s before the first of them finished.
     Instant commonEnd = Instant.MAX;

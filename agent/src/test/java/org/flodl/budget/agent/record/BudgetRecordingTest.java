@@ -1,6 +1,7 @@
 package org.flodl.budget.agent.record;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -92,13 +93,47 @@ class BudgetRecordingTest {
   @Test
   void unknownSettingsAreAClearError(@TempDir Path dir) {
     IOException e = assertThrows(IOException.class,
-        () -> BudgetRecording.start(dir.resolve("b.jfr"), "/no-such.jfc"));
+        () -> BudgetRecording.start(dir.resolve("b.jfr"), "/no-such.jfc", w -> {}));
     assertTrue(e.getMessage().contains("/no-such.jfc"), e.getMessage());
   }
 
   @Test
   void anUnwritableFileIsAnErrorBeforeAnythingStarts(@TempDir Path dir) {
     Path file = dir.resolve("missing-dir").resolve("b.jfr");
-    assertThrows(IOException.class, () -> BudgetRecording.start(file));
+    IOException e = assertThrows(IOException.class, () -> BudgetRecording.start(file));
+    assertTrue(e.getMessage().contains("missing-dir"), e.getMessage());
+  }
+
+  @Test
+  void aFifoOrADeviceIsRefusedWithoutOpeningIt(@TempDir Path dir) throws Exception {
+    Path fifo = dir.resolve("pipe.jfr");
+    Process mk = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
+    assertEquals(0, mk.waitFor());
+    IOException e = assertThrows(IOException.class, () -> BudgetRecording.checkWritable(fifo));
+    assertTrue(e.getMessage().contains("not a regular file"), e.getMessage());
+    IOException full =
+        assertThrows(IOException.class, () -> BudgetRecording.checkWritable(Path.of("/dev/full")));
+    assertTrue(full.getMessage().contains("not a regular file"), full.getMessage());
+  }
+
+  @Test
+  void aRunningRecordingIsOnDiskAsFilePartAndGoneAtClose(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("run.jfr");
+    Files.writeString(file, "an old recording");
+    try (BudgetRecording r = BudgetRecording.start(file, BudgetRecording.DEFAULT_SETTINGS,
+        w -> {})) {
+      assertTrue(!Files.exists(file) || Files.size(file) == 0,
+          "an old recording of that name is gone at start");
+      CacheAdmissionEvent.emit("here", "heap", "byte[]", 1, 1, 1, false, false, "ADMIT", 1, 2, 3);
+      long end = System.currentTimeMillis() + 10_000;
+      while (!Files.exists(r.part()) && System.currentTimeMillis() < end) {
+        Thread.sleep(100);
+      }
+      assertTrue(Files.exists(r.part()), "no snapshot within 10 s");
+      assertTrue(RecordingFile.readAllEvents(r.part()).stream()
+          .anyMatch(ev -> ev.getEventType().getName().equals(CacheAdmissionEvent.NAME)));
+    }
+    assertTrue(Files.size(file) > 0, "closed: the recording is written");
+    assertFalse(Files.exists(dir.resolve("run.jfr" + BudgetRecording.PART)), "and its snapshot gone");
   }
 }

@@ -19,6 +19,7 @@ import java.util.OptionalLong;
  * @param source where the numbers came from: {@code proc}, {@code proc+cgroup-v2}, {@code
  *     proc+cgroup-v1}, {@code mxbean}, {@code fixed}, or {@code none}
  * @param failure why nothing could be read, {@code null} when the reading is good
+ * @param cgroupPath the cgroup whose limit binds (its folder, as read), null when none does
  */
 public record HostMemory(
     long availableBytes,
@@ -27,7 +28,23 @@ public record HostMemory(
     long cgroupUsageBytes,
     long cgroupWorkingSetBytes,
     String source,
-    String failure) {
+    String failure,
+    String cgroupPath) {
+
+  /** Returns a reading with no binding cgroup named. */
+  public HostMemory(long availableBytes, long memAvailableBytes, long cgroupLimitBytes,
+      long cgroupUsageBytes, long cgroupWorkingSetBytes, String source, String failure) {
+    this(availableBytes, memAvailableBytes, cgroupLimitBytes, cgroupUsageBytes,
+        cgroupWorkingSetBytes, source, failure, null);
+  }
+
+  /**
+   * Returns the memory this process draws on: {@code cgroup:PATH} of the cgroup whose limit
+   * binds, or {@code host}. Ranks of one job divide a budget only when they share it.
+   */
+  public String domain() {
+    return cgroupPath == null ? "host" : "cgroup:" + cgroupPath;
+  }
 
   /** Returns a reading that measured nothing, with its reason. */
   public static HostMemory failure(String source, String reason) {

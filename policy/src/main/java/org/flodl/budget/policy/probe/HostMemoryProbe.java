@@ -87,6 +87,7 @@ public final class HostMemoryProbe implements RamProbe, AutoCloseable {
 
     CgroupMemory.Location loc = location();
     long bestHeadroom = Long.MAX_VALUE;
+    Path binding = null;
     long limit = -1;
     long usage = -1;
     long workingSet = -1;
@@ -128,6 +129,7 @@ public final class HostMemoryProbe implements RamProbe, AutoCloseable {
           long headroom = Math.max(effectiveLimit - levelWs, 0);
           if (headroom < bestHeadroom) {
             bestHeadroom = headroom;
+            binding = level;
             limit = effectiveLimit;
             usage = levelUsage;
             workingSet = levelWs;
@@ -139,14 +141,16 @@ public final class HostMemoryProbe implements RamProbe, AutoCloseable {
     String cgroupLabel = loc == null ? null : loc.version().label;
     if (memAvailable < 0) {
       if (limit >= 0) {
-        return new HostMemory(bestHeadroom, -1, limit, usage, workingSet, cgroupLabel, null);
+        return new HostMemory(bestHeadroom, -1, limit, usage, workingSet, cgroupLabel, null,
+            String.valueOf(binding));
       }
       return HostMemory.failure("none", meminfoProblem
           + (loc == null ? " and found no memory cgroup" : " and the memory cgroup has no limit"));
     }
     long available = limit >= 0 ? Math.min(memAvailable, bestHeadroom) : memAvailable;
     String source = loc == null ? "proc" : "proc+" + cgroupLabel;
-    return new HostMemory(available, memAvailable, limit, usage, workingSet, source, null);
+    return new HostMemory(available, memAvailable, limit, usage, workingSet, source, null,
+        limit >= 0 ? String.valueOf(binding) : null);
   }
 
   private CgroupMemory.Location location() {

@@ -25,16 +25,25 @@ import java.util.regex.Pattern;
  * anchored budget in proportion to their consumption rates ({@code budget_i ∝ rate_i}: every
  * rank gets the same seconds of lookahead, not the same bytes).
  *
- * <p>It is a folder per user and job, in {@code /dev/shm} (or the temp folder where there is
- * none), readable and writable by its owner only; each rank owns one file, {@code PID.rank},
- * replaced atomically at every heartbeat. A rank whose heartbeat is older than the staleness
- * window, or whose process is gone, drops out of the sum (a {@code kill -9} leaves a file that is
- * ignored, then removed); an entry that cannot be parsed is ignored with one warning. Before any
- * live rank reports a rate, shares are equal.
+ * <p>It is a folder per user, memory domain and job, {@code ROOT/flodl-budget-USER/DOMAIN/JOB},
+ * in {@code /dev/shm} (or the temp folder where there is none), readable and writable by its owner
+ * only: ranks divide a budget only when they draw on the same memory (the same binding cgroup, or
+ * the host), whatever their job's name. Each rank owns one file, {@code PID.rank}, replaced
+ * atomically at every heartbeat. An entry counts only if it is valid: its process alive and
+ * started when the entry says (a reused pid is not the rank), its heartbeat recent and not in the
+ * future, its rate finite and bounded; one that is not is removed, said once per run. A {@code
+ * kill -9} leaves a file that is removed the next time it is read. Job folders with no live rank
+ * are removed when a rank joins the domain. Before any live rank reports a rate, shares are equal.
  */
 public final class HostShareRegistry {
   /** Heartbeats older than this leave the sum. */
   public static final long DEFAULT_STALE_MILLIS = 3_000;
+  /** Heartbeats further ahead than this are a wrong clock or a planted entry. */
+  static final long FUTURE_TOLERANCE_MILLIS = 5_000;
+  /** A process start may read this far from what its entry says (clock ticks, rounding). */
+  static final long START_TOLERANCE_MILLIS = 2_000;
+  /** Job folders older than this with no live rank are removed when a rank joins. */
+  static final long DEAD_JOB_MILLIS = 60_000;
 
   private static final Pattern SAFE = Pattern.compile("[^A-Za-z0-9._-]");
   private static final Set<PosixFilePermission> OWNER_DIR =
@@ -48,7 +57,9 @@ public final class HostShareRegistry {
   private final LongSupplier clock;
   private final Consumer<String> warn;
   private final Set<String> warned = ConcurrentHashMap.newKeySet();
+  private final long startMillis;
   private volatile double rate;
+  private long removed;
 
   private HostShareRegistry(
       Path folder, long pid, long staleMillis, LongSupplier clock, Consumer<String> warn) {
@@ -57,10 +68,27 @@ public final class HostShareRegistry {
     this.staleMillis = staleMillis;
     this.clock = clock;
     this.warn = warn;
+    this.startMillis = startOf(pid);
   }
 
-  /** Returns the default registry root: {@code /dev/shm} where it exists, else the temp folder. */
+  /** Returns when process {@code pid} started (wall clock, ms), or -1 when that cannot be read. */
+  static long startOf(long pid) {
+    return ProcessHandle.of(pid).flatMap(h -> h.info().startInstant())
+        .map(java.time.Instant::toEpochMilli).orElse(-1L);
+  }
+
+  /** The system property that moves the registry's root (tests, hosts without a shared tmpfs). */
+  public static final String ROOT_PROPERTY = "flodl.budget.registry";
+
+  /**
+   * Returns the default registry root: the folder {@value #ROOT_PROPERTY} names, else {@code
+   * /dev/shm} where it exists, else the temp folder.
+   */
   public static Path defaultRoot() {
+    String configured = System.getProperty(ROOT_PROPERTY, "");
+    if (!configured.isBlank()) {
+      return Path.of(configured);
+    }
     Path shm = Path.of("/dev/shm");
     if (Files.isDirectory(shm) && Files.isWritable(shm)) {
       return shm;
@@ -78,20 +106,104 @@ public final class HostShareRegistry {
   public static HostShareRegistry join(
       Path root, String job, long pid, long staleMillis, Consumer<String> warn)
       throws IOException {
-    Path folder = folderFor(root, job);
-    ensureOwnerOnlyFolder(folder.getParent());
-    ensureOwnerOnlyFolder(folder);
-    return new HostShareRegistry(folder, pid, staleMillis, System::currentTimeMillis, warn);
+    return join(root, "host", job, pid, staleMillis, warn);
   }
 
   /**
-   * Returns the folder of {@code job}'s ranks under {@code root}: {@code
-   * flodl-budget-USER/JOB}, both names reduced to letters, digits, '.', '_' and '-'.
+   * Returns this process's registry for {@code job} in memory domain {@code domain} ({@code
+   * host}, or {@code cgroup:PATH}) under {@code root}, creating the folders owner-only, and
+   * removes the folders of the domain's jobs that have no live rank left.
+   *
+   * @throws IOException when a folder cannot be made, or exists and belongs to another user or
+   *     is open to others (it is then not trusted)
    */
+  public static HostShareRegistry join(Path root, String domain, String job, long pid,
+      long staleMillis, Consumer<String> warn) throws IOException {
+    Path folder = folderFor(root, domain, job);
+    ensureOwnerOnlyFolder(folder.getParent().getParent());
+    ensureOwnerOnlyFolder(folder.getParent());
+    ensureOwnerOnlyFolder(folder);
+    HostShareRegistry r =
+        new HostShareRegistry(folder, pid, staleMillis, System::currentTimeMillis, warn);
+    r.removeDeadJobs();
+    return r;
+  }
+
+  /**
+   * Joins under {@link #defaultRoot()}, or, where another user holds this user's folder there
+   * (created it first, or opened it), under {@code ~/.cache} instead, said in one line: a squatted
+   * folder never turns sharing off.
+   */
+  public static HostShareRegistry joinDefault(String domain, String job, long pid,
+      long staleMillis, Consumer<String> warn) throws IOException {
+    try {
+      return join(defaultRoot(), domain, job, pid, staleMillis, warn);
+    } catch (IOException e) {
+      Path fallback = Path.of(System.getProperty("user.home"), ".cache");
+      Files.createDirectories(fallback);
+      warn.accept("flodl-budget: the host-share registry meets under " + fallback
+          + " instead: " + e.getMessage());
+      return join(fallback, domain, job, pid, staleMillis, warn);
+    }
+  }
+
+  private static String userFolderName() {
+    return "flodl-budget-" + SAFE.matcher(System.getProperty("user.name", "user")).replaceAll("_");
+  }
+
+  /** Returns the folder of {@code job}'s ranks under {@code root}, in the host's domain. */
   public static Path folderFor(Path root, String job) {
-    String user = SAFE.matcher(System.getProperty("user.name", "user")).replaceAll("_");
+    return folderFor(root, "host", job);
+  }
+
+  /**
+   * Returns the folder of {@code job}'s ranks in {@code domain} under {@code root}: {@code
+   * flodl-budget-USER/DOMAIN/JOB}, the names reduced to letters, digits, '.', '_' and '-' (a
+   * cgroup domain as {@code cg-} and a hash of its path).
+   */
+  public static Path folderFor(Path root, String domain, String job) {
     String jobName = SAFE.matcher(job.isEmpty() ? "job" : job).replaceAll("_");
-    return root.resolve("flodl-budget-" + user).resolve(jobName);
+    if (jobName.length() > 100) {
+      jobName = jobName.substring(0, 80) + "-" + Integer.toHexString(job.hashCode());
+    }
+    String domainName = domain.equals("host") ? "host"
+        : "cg-" + Long.toHexString(domain.hashCode() & 0xffffffffL);
+    return root.resolve(userFolderName()).resolve(domainName).resolve(jobName);
+  }
+
+  /** Removes the domain's job folders (not this one) whose ranks are all gone. */
+  private void removeDeadJobs() {
+    long now = clock.getAsLong();
+    int seen = 0;
+    try (DirectoryStream<Path> jobs = Files.newDirectoryStream(folder.getParent())) {
+      for (Path job : jobs) {
+        if (++seen > 256) {
+          break;
+        }
+        if (job.equals(folder) || !Files.isDirectory(job, LinkOption.NOFOLLOW_LINKS)
+            || now - Files.getLastModifiedTime(job, LinkOption.NOFOLLOW_LINKS).toMillis()
+                < DEAD_JOB_MILLIS) {
+          continue;
+        }
+        boolean live = false;
+        List<Path> files = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(job)) {
+          for (Path f : entries) {
+            files.add(f);
+            RankEntry e = f.getFileName().toString().endsWith(".rank") ? quietRead(f) : null;
+            live |= e != null && alive(e);
+          }
+        }
+        if (!live) {
+          for (Path f : files) {
+            Files.deleteIfExists(f);
+          }
+          Files.deleteIfExists(job);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // a folder another rank is removing, or filling: left for the next join
+    }
   }
 
   private static void ensureOwnerOnlyFolder(Path dir) throws IOException {
@@ -132,7 +244,7 @@ public final class HostShareRegistry {
 
   /** Writes this rank's entry now (atomically: a reader sees the old entry or the new one). */
   public void heartbeat() throws IOException {
-    RankEntry entry = new RankEntry(pid, rate, clock.getAsLong());
+    RankEntry entry = new RankEntry(pid, startMillis, rate, clock.getAsLong());
     Path tmp = folder.resolve(pid + ".rank.tmp");
     Files.writeString(tmp, entry.format(), StandardCharsets.UTF_8);
     Files.setPosixFilePermissions(tmp, OWNER_FILE);
@@ -148,19 +260,31 @@ public final class HostShareRegistry {
     return folder.resolve(p + ".rank");
   }
 
-  /** Returns the live ranks' entries (this one included once it has beaten). */
+  /**
+   * Returns the live ranks' entries (this one included once it has beaten). An entry of a process
+   * that is gone, or a pid another process now has, is removed; an entry that cannot be parsed,
+   * beats in the future or claims an unbounded rate is removed too, the first said once.
+   */
   public List<RankEntry> liveRanks() {
     List<RankEntry> live = new ArrayList<>();
     long now = clock.getAsLong();
     try (DirectoryStream<Path> files = Files.newDirectoryStream(folder, "*.rank")) {
       for (Path f : files) {
-        RankEntry e = read(f);
-        if (e == null) {
+        RankEntry e;
+        try {
+          e = read(f);
+        } catch (IllegalArgumentException | IOException bad) {
+          removeBad(f, bad.getMessage());
           continue;
         }
-        boolean alive = e.pid() == pid || ProcessHandle.of(e.pid()).map(ProcessHandle::isAlive)
-            .orElse(false);
-        if (!alive) {
+        if (e == null) {
+          continue; // gone meanwhile
+        }
+        if (e.heartbeatMillis() - now > FUTURE_TOLERANCE_MILLIS) {
+          removeBad(f, "its heartbeat is " + (e.heartbeatMillis() - now) + " ms in the future");
+          continue;
+        }
+        if (e.pid() != pid && !alive(e)) {
           Files.deleteIfExists(f); // a rank killed with -9: its share goes back at once
           continue;
         }
@@ -175,16 +299,56 @@ public final class HostShareRegistry {
     return live;
   }
 
-  private RankEntry read(Path f) {
+  /** Returns whether {@code e}'s process is alive and is the one that wrote it. */
+  static boolean alive(RankEntry e) {
+    java.util.Optional<ProcessHandle> h = ProcessHandle.of(e.pid());
+    if (h.isEmpty() || !h.get().isAlive()) {
+      return false;
+    }
+    long started = h.get().info().startInstant().map(java.time.Instant::toEpochMilli).orElse(-1L);
+    if (started < 0 || e.startMillis() < 0) {
+      return started < 0; // an entry that hides its start counts only where none can be read
+    }
+    return Math.abs(started - e.startMillis()) <= START_TOLERANCE_MILLIS;
+  }
+
+  private void removeBad(Path f, String why) {
+    try {
+      Files.deleteIfExists(f);
+    } catch (IOException ignored) {
+      // another rank removed it, or will
+    }
+    synchronized (this) {
+      removed++;
+    }
+    warnOnce("bad", "flodl-budget: removed a bad host-share entry " + f.getFileName() + " ("
+        + why + "); further bad entries are removed without a line");
+  }
+
+  /** Returns how many bad entries this registry has removed. */
+  public synchronized long removedBadEntries() {
+    return removed;
+  }
+
+  private RankEntry read(Path f) throws IOException {
+    if (Files.size(f) > 4096) {
+      throw new IllegalArgumentException("it is " + Files.size(f) + " bytes, not an entry");
+    }
     Properties props = new Properties();
     try (Reader r = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
       props.load(r);
       return RankEntry.parse(props);
     } catch (java.nio.file.NoSuchFileException gone) {
       return null;
+    } catch (java.nio.charset.MalformedInputException e) {
+      throw new IllegalArgumentException("not text");
+    }
+  }
+
+  private RankEntry quietRead(Path f) {
+    try {
+      return read(f);
     } catch (IOException | RuntimeException e) {
-      warnOnce(f.getFileName().toString(),
-          "flodl-budget: ignoring a corrupted host-share entry " + f + ": " + e.getMessage());
       return null;
     }
   }

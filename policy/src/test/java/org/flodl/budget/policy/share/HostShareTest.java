@@ -32,6 +32,9 @@ class HostShareTest {
   void shareIsTheRateOverTheLiveSum() {
     List<RankEntry> live =
         List.of(new RankEntry(1, 10, 0), new RankEntry(2, 10, 0), new RankEntry(3, 20, 0));
+    List<RankEntry> huge = List.of(new RankEntry(1, RankEntry.MAX_RATE, 0),
+        new RankEntry(2, RankEntry.MAX_RATE, 0));
+    assertEquals(0.5, HostShareRegistry.shareOf(1, huge), 1e-9, "the largest rates do not overflow");
     assertEquals(0.25, HostShareRegistry.shareOf(1, live), 1e-9);
     assertEquals(0.50, HostShareRegistry.shareOf(3, live), 1e-9);
   }
@@ -59,18 +62,85 @@ class HostShareTest {
   }
 
   @Test
-  void aCorruptedEntryIsIgnoredWithOneWarning() throws IOException {
+  void badEntriesAreRemovedWithOneLinePerRun() throws IOException {
     List<String> warnings = new CopyOnWriteArrayList<>();
     long self = ProcessHandle.current().pid();
     HostShareRegistry reg = HostShareRegistry.join(root, "job", self, 3_000, warnings::add);
     reg.publish(5);
     reg.heartbeat();
-    Files.writeString(reg.folder().resolve("4242.rank"), "version=1\npid=4242\nrate=banana\n");
+    Files.writeString(reg.folder().resolve("4242.rank"), "version=2\npid=4242\nrate=banana\n");
     Files.writeString(reg.folder().resolve("4343.rank"), "\u0000\u0001garbage");
+    for (int i = 0; i < 300; i++) {
+      Files.writeString(reg.folder().resolve((10_000 + i) + ".rank"), "not an entry " + i);
+    }
     assertEquals(1.0, reg.share(), 1e-9);
     assertEquals(1.0, reg.share(), 1e-9);
-    assertEquals(2, warnings.size(), warnings.toString());
-    assertTrue(warnings.get(0).contains("corrupted"), warnings.get(0));
+    assertEquals(1, warnings.size(), warnings.toString());
+    assertTrue(warnings.get(0).contains("removed a bad host-share entry"), warnings.get(0));
+    assertEquals(302, reg.removedBadEntries());
+    try (var files = Files.list(reg.folder())) {
+      assertEquals(List.of(self + ".rank"),
+          files.map(f -> f.getFileName().toString()).toList());
+    }
+  }
+
+  /** A live process's entry, as a hostile or broken writer would plant it. */
+  private static String entry(long pid, long start, String rate, long heartbeat) {
+    return "version=2\npid=" + pid + "\nstart=" + start + "\nrate=" + rate + "\nheartbeat="
+        + heartbeat + "\n";
+  }
+
+  @Test
+  void aFutureHeartbeatAnUnboundedRateOrAHiddenStartNeverCounts() throws IOException {
+    List<String> warnings = new CopyOnWriteArrayList<>();
+    long self = ProcessHandle.current().pid();
+    long start = HostShareRegistry.startOf(self);
+    long parent = ProcessHandle.current().parent().orElseThrow().pid();
+    long parentStart = HostShareRegistry.startOf(parent);
+    HostShareRegistry reg = HostShareRegistry.join(root, "job", self, 3_000, warnings::add);
+    reg.publish(5);
+    reg.heartbeat();
+    long now = System.currentTimeMillis();
+    Path future = reg.folder().resolve(parent + ".rank");
+    Files.writeString(future, entry(parent, parentStart, "1000", now + 3_600_000));
+    assertEquals(1.0, reg.share(), 1e-9, "a heartbeat an hour ahead starved this rank");
+    assertTrue(Files.notExists(future));
+    for (String rate : new String[] {"1e308", "Infinity", "NaN", "-3"}) {
+      Files.writeString(future, entry(parent, parentStart, rate, now));
+      assertEquals(1.0, reg.share(), 1e-9, "rate " + rate);
+      assertTrue(Files.notExists(future), "rate " + rate);
+    }
+    Files.writeString(future, entry(parent, -1, "5", now));
+    assertEquals(1.0, reg.share(), 1e-9, "an entry that hides its start is not the process");
+    Files.writeString(future, entry(parent, start + 3_600_000, "5", now));
+    assertEquals(1.0, reg.share(), 1e-9, "a reused pid is not the rank");
+    Files.writeString(future, entry(parent, parentStart, "5", now));
+    assertEquals(0.5, reg.share(), 1e-9, "control: a valid entry of a live process counts");
+    assertEquals(1, warnings.size(), warnings.toString());
+  }
+
+  @Test
+  void domainsAndJobsAreSeparateFoldersAndDeadJobsAreRemoved() throws IOException {
+    long self = ProcessHandle.current().pid();
+    Path host = HostShareRegistry.folderFor(root, "host", "job");
+    Path cgroup = HostShareRegistry.folderFor(root, "cgroup:/sys/fs/cgroup/memory/a", "job");
+    assertTrue(!host.equals(cgroup) && host.getFileName().equals(cgroup.getFileName()));
+    HostShareRegistry a = HostShareRegistry.join(root, "host", "job", self, 3_000, s -> {});
+    a.heartbeat();
+    HostShareRegistry b = HostShareRegistry.join(root, "cgroup:/sys/fs/cgroup/memory/a", "job",
+        self + 1, 3_000, s -> {});
+    b.heartbeat();
+    assertEquals(1, a.liveRanks().size(), "ranks of another domain do not count");
+    Path dead = HostShareRegistry.folderFor(root, "host", "dead-job");
+    Files.createDirectories(dead);
+    Files.writeString(dead.resolve("1.rank"), entry(1, 0, "5", 0));
+    Files.setLastModifiedTime(dead, java.nio.file.attribute.FileTime.fromMillis(0));
+    Path recent = HostShareRegistry.folderFor(root, "host", "recent-job");
+    Files.createDirectories(recent);
+    HostShareRegistry.join(root, "host", "job", self, 3_000, s -> {});
+    assertTrue(Files.notExists(dead), "a dead job's folder stays");
+    assertTrue(Files.exists(recent), "a job folder younger than a minute is left alone");
+    assertTrue(Files.exists(a.folder()));
   }
 
   @Test

@@ -1,0 +1,76 @@
+package org.flodl.budget.agent.it;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Memory cgroups (v1) for the child-JVM tests, made under this process's own cgroup where the
+ * machine lets this user (root) create them.
+ */
+final class Cgroups {
+  private Cgroups() {}
+
+  /**
+   * Returns a new memory cgroup named after {@code name} and this process with a limit of {@code
+   * limitBytes}, or null (said in one line) where none can be made.
+   */
+  static Path create(String name, long limitBytes) throws IOException {
+    Path base = ownMemoryCgroup();
+    if (base == null || !"root".equals(System.getProperty("user.name"))) {
+      System.out.println("no memory cgroup for " + name + ": no cgroup v1 memory folder this user"
+          + " may create children in (" + base + ", user " + System.getProperty("user.name")
+          + ")");
+      return null;
+    }
+    Path cg = base.resolve("flodl-it-" + ProcessHandle.current().pid() + "-" + name);
+    try {
+      Files.createDirectory(cg);
+      Files.writeString(cg.resolve("memory.limit_in_bytes"), Long.toString(limitBytes));
+      return cg;
+    } catch (IOException e) {
+      System.out.println("no memory cgroup for " + name + ": " + e);
+      remove(cg);
+      return null;
+    }
+  }
+
+  /** The launcher prefix that moves the JVM into {@code cgroup} before it starts. */
+  static String[] enter(Path cgroup) {
+    return new String[] {"sh", "-c",
+        "echo $$ > " + cgroup.resolve("cgroup.procs") + " && exec \"$@\"", "sh"};
+  }
+
+  /** Removes {@code cgroup} once its processes are gone (5 s at most). */
+  static void remove(Path cgroup) {
+    for (int i = 0; i < 50 && Files.exists(cgroup); i++) {
+      try {
+        Files.delete(cgroup); // rmdir; refused while a process is still in it
+      } catch (IOException busy) {
+        try {
+          Thread.sleep(100);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+
+  /** Returns this process's cgroup v1 memory folder, or null when there is none to write. */
+  private static Path ownMemoryCgroup() throws IOException {
+    Path mount = Path.of("/sys/fs/cgroup/memory");
+    if (!Files.isWritable(mount.resolve("cgroup.procs"))) {
+      return null;
+    }
+    for (String line : Files.readAllLines(Path.of("/proc/self/cgroup"))) {
+      String[] f = line.split(":", 3);
+      if (f.length == 3 && List.of(f[1].split(",")).contains("memory")) {
+        Path own = mount.resolve(f[2].substring(1));
+        return Files.isDirectory(own) ? own : mount;
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,210 @@
+package org.flodl.budget.agent.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import jdk.jfr.Event;
+import jdk.jfr.Name;
+import jdk.jfr.consumer.RecordedEvent;
+import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.events.CacheAdmissionEvent;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every field of every event the agent declares is set by the agent in a real run (issue 16): a
+ * field that reads its declared default (-1, 0, false or empty) in every event of a handful of
+ * runs that between them take every kind of decision is a field the agent forgot. The runs: a
+ * heap cache with a stager and evictions, direct slices (materialized copies), a feeder on the
+ * host and on a GPU (fixed VRAM, an activation reserve), a hand-written loader (a cache and a
+ * prefetch queue: ring slots, the ring's bytes off the cache budget), hostile values (estimated
+ * prices), and a recording whose folder is deleted while the JVM runs (a recording problem).
+ * The runs are short: their last site summaries are the ones written at exit.
+ * Each run is recorded by JFR itself besides the agent.
+ */
+class EventFieldsIT {
+
+  /** The fields JFR itself adds to an event class and fills. */
+  private static final Set<String> JFR_OWN = Set.of("startTime", "duration");
+
+  /** Fields that can only be set where the machine allows, and why not here, when not. */
+  private static final Map<String, String> UNSETTABLE = new TreeMap<>();
+
+  @Test
+  void everyDeclaredEventFieldIsSetInARealRun() throws Exception {
+    Map<String, Map<String, Object>> defaults = declaredDefaults();
+    assertTrue(defaults.size() >= 10, "event classes found: " + defaults.keySet());
+    List<ChildJvm.Result> runs = new ArrayList<>();
+    runs.add(cacheRun());
+    runs.add(ChildJvm.on("fields-slice", Jdk.JDK17).agent("sites=" + store("")).record()
+        .run("com.acme.it.CacheApp", "--samples=8", "--kind=direct-slice", "--evict-at-end"));
+    runs.add(ChildJvm.on("fields-depth", Jdk.JDK17)
+        .agent("sites=" + Sites.write("fields-feeder", Sites.FEEDER
+            + "site.pref.activation_reserve = 64M\n") + ",vram_probe=fixed:1G/2G").record()
+        .run("com.acme.it.DepthApp", "--epochs=2", "--depth=8", "--batch-bytes=65536"));
+    runs.add(ChildJvm.on("fields-hand", Jdk.JDK17).jvm("-Xmx256m")
+        .agent("sites=" + Sites.write("fields-hand", HandLoaderIT.SITES)).record()
+        .run("com.acme.loader.HandTrain"));
+    runs.add(ChildJvm.on("fields-hostile", Jdk.JDK17).jvm("-Xmx300m")
+        .agent("sites=" + store("")).record().timeout(180).run("com.acme.it.HostileValues"));
+    runs.add(lostDestinationRun());
+
+    Map<String, Set<String>> set = new HashMap<>();
+    Map<String, Integer> counts = new TreeMap<>();
+    for (ChildJvm.Result r : runs) {
+      assertEquals(0, r.exitCode, r.toString());
+      for (RecordedEvent e : r.flodlEvents()) {
+        String type = e.getEventType().getName();
+        Map<String, Object> fields = defaults.get(type);
+        if (fields == null) {
+          continue;
+        }
+        counts.merge(type, 1, Integer::sum);
+        for (Map.Entry<String, Object> f : fields.entrySet()) {
+          Object v = e.getValue(f.getKey());
+          if (isSet(v, f.getValue())) {
+            set.computeIfAbsent(type, k -> new TreeSet<>()).add(f.getKey());
+          }
+        }
+      }
+    }
+    List<String> never = new ArrayList<>();
+    for (Map.Entry<String, Map<String, Object>> t : new TreeMap<>(defaults).entrySet()) {
+      for (String field : t.getValue().keySet()) {
+        String qualified = t.getKey() + "." + field;
+        if (!set.getOrDefault(t.getKey(), Set.of()).contains(field)) {
+          if (UNSETTABLE.containsKey(qualified)) {
+            System.out.println("SKIPPED " + qualified + ": " + UNSETTABLE.get(qualified));
+          } else {
+            never.add(qualified + " (default " + t.getValue().get(field) + ")");
+          }
+        }
+      }
+    }
+    System.out.println("events seen: " + counts);
+    assertTrue(never.isEmpty(), "fields never set by the agent in " + runs.size() + " runs: "
+        + never + "\nevents seen: " + counts);
+  }
+
+  private static boolean isSet(Object value, Object declaredDefault) {
+    if (value instanceof String s) {
+      return !s.isEmpty() && !Objects.equals(s, declaredDefault);
+    }
+    if (value instanceof Number n && declaredDefault instanceof Number d) {
+      return n.doubleValue() != d.doubleValue();
+    }
+    return value != null && !value.equals(declaredDefault);
+  }
+
+  private static Path store(String extra) throws IOException {
+    return Sites.write("fields-store", Sites.STORE + extra);
+  }
+
+  /**
+   * The heap cache run: 1 MiB samples through a stager site at -Xmx256m (admits and declines,
+   * releases at the end), a fixed VRAM reading, host sharing on; inside a memory cgroup with a
+   * limit where this machine lets the test make one (the cgroup fields need one).
+   */
+  private static ChildJvm.Result cacheRun() throws Exception {
+    ChildJvm jvm = ChildJvm.on("fields-cache", Jdk.JDK17).jvm("-Xmx256m")
+        .agent("sites=" + store("site.samples.role = stager\n")
+            + ",vram_probe=fixed:1G/2G,probe_interval=250ms").record();
+    Path cgroup = Cgroups.create("fields", 4L << 30);
+    if (cgroup == null) {
+      String why = "this machine does not let the test make a memory cgroup with a limit";
+      UNSETTABLE.put("flodl.budget.MemoryProbe.cgroupLimitBytes", why);
+      return jvm.run("com.acme.it.CacheApp", "--samples=300", "--evict-at-end", "--pace-ms=5");
+    }
+    try {
+      return jvm.launchedBy(Cgroups.enter(cgroup))
+          .run("com.acme.it.CacheApp", "--samples=300", "--evict-at-end", "--pace-ms=5");
+    } finally {
+      Cgroups.remove(cgroup);
+    }
+  }
+
+  /** A run whose record= folder is deleted after a second: a snapshot fails, said in an event. */
+  private static ChildJvm.Result lostDestinationRun() throws Exception {
+    Path folder = ChildJvm.WORK.resolve("fields-lost-" + System.nanoTime()).toAbsolutePath();
+    Files.createDirectories(folder);
+    ChildJvm jvm = ChildJvm.on("fields-lost", Jdk.JDK17)
+        .agent("sites=" + store("") + ",record=" + folder.resolve("lost.jfr")).record();
+    Process p = jvm.start("com.acme.it.CacheApp", "--samples=400", "--sample-bytes=1024",
+        "--pace-ms=10");
+    Thread.sleep(1_500);
+    try (var files = Files.list(folder)) {
+      for (Path f : files.toList()) {
+        Files.deleteIfExists(f);
+      }
+    }
+    Files.delete(folder);
+    ChildJvm.Result r = jvm.await(p);
+    assertTrue(r.stderr.contains("writing the recording failed"), r.stderr);
+    return r;
+  }
+
+  /**
+   * Returns, per event name, each declared field's default: what a new event holds before the
+   * agent sets anything.
+   */
+  private static Map<String, Map<String, Object>> declaredDefaults() throws Exception {
+    Map<String, Map<String, Object>> out = new TreeMap<>();
+    for (Class<?> c : eventClasses()) {
+      if (!Event.class.isAssignableFrom(c) || Modifier.isAbstract(c.getModifiers())) {
+        continue;
+      }
+      var ctor = c.getDeclaredConstructor();
+      ctor.setAccessible(true);
+      Object instance = ctor.newInstance();
+      Map<String, Object> fields = new TreeMap<>();
+      for (Field f : c.getDeclaredFields()) {
+        if (Modifier.isStatic(f.getModifiers()) || JFR_OWN.contains(f.getName())) {
+          continue;
+        }
+        f.setAccessible(true);
+        fields.put(f.getName(), f.get(instance));
+      }
+      out.put(c.getAnnotation(Name.class).value(), fields);
+    }
+    return out;
+  }
+
+  /** Returns the classes of the events module (the package CacheAdmissionEvent is in). */
+  private static List<Class<?>> eventClasses() throws IOException, URISyntaxException,
+      ClassNotFoundException {
+    Path where = Path.of(CacheAdmissionEvent.class.getProtectionDomain().getCodeSource()
+        .getLocation().toURI());
+    String pkg = CacheAdmissionEvent.class.getPackageName();
+    List<String> names = new ArrayList<>();
+    if (Files.isDirectory(where)) {
+      try (var files = Files.walk(where.resolve(pkg.replace('.', '/')))) {
+        files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith("Event.class"))
+            .forEach(n -> names.add(pkg + "." + n.substring(0, n.length() - 6)));
+      }
+    } else {
+      try (var jar = new java.util.jar.JarFile(where.toFile())) {
+        jar.stream().map(java.util.jar.JarEntry::getName)
+            .filter(n -> n.startsWith(pkg.replace('.', '/') + "/") && n.endsWith("Event.class"))
+            .forEach(n -> names.add(n.substring(0, n.length() - 6).replace('/', '.')));
+      }
+    }
+    List<Class<?>> out = new ArrayList<>();
+    for (String n : names) {
+      out.add(Class.forName(n));
+    }
+    return out;
+  }
+}
