@@ -56,7 +56,7 @@ CMDS=(
 )
 # shellcheck disable=SC2086
 $JAVA -javaagent:"$JAR"=sites="$W/sites.properties",log=info $CP > "$W/check.log" 2>&1 || true
-if ! grep -q "wove cache_admit of site 'store'" "$W/check.log"; then
+if ! grep -q "wove site 'store' into demo.Store" "$W/check.log"; then
   echo "startup.sh: the agent did not weave demo.Store; not measuring:" >&2
   cat "$W/check.log" >&2
   exit 1
