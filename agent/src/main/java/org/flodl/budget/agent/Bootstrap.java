@@ -152,9 +152,11 @@ final class Bootstrap {
   static List<SiteSpec> sites(AgentConfig config) throws ConfigException {
     List<SiteSpec> all = new ArrayList<>();
     List<String> warnings = new ArrayList<>();
+    List<String> presets = new ArrayList<>(config.presets());
     if (config.sites().isPresent()) {
       SitesFile file = SitesFile.load(config.sites().get());
-      if (config.strict() && (!file.warnings().isEmpty() || file.sites().isEmpty())) {
+      if (config.strict() && (!file.warnings().isEmpty()
+          || file.sites().isEmpty() && file.presets().isEmpty())) {
         String first = file.warnings().isEmpty()
             ? "declares no usable site" : file.warnings().get(0).replace("flodl-budget: ", "");
         throw new ConfigException(AgentConfig.SITES, "sites=" + config.sites().get() + ": "
@@ -162,8 +164,12 @@ final class Bootstrap {
       }
       warnings.addAll(file.warnings());
       all.addAll(file.sites());
+      for (String p : file.presets()) {
+        if (!presets.contains(p) && (config.djl() || !p.equals("djl"))) { // djl=off wins
+          presets.add(p);
+        }
+      }
     }
-    List<String> presets = new ArrayList<>(config.presets());
     if (config.djl() && !presets.contains("djl")) {
       presets.add("djl");
     }
@@ -311,7 +317,7 @@ final class Bootstrap {
       } else if (s instanceof PrefetchDepthSite p) {
         DepthAdapter adapter = p.adapter() != null ? djl : null;
         int id = engine.bindDepth(p.name(), p.device(), p.deviceIndex(), p.batchBytes(),
-            p.activationReserve(), adapter);
+            p.activationReserve(), p.isCallSite(), adapter);
         rules.add(new Rule(id, p.name(),
             p.returned() ? Rule.Role.DEPTH_RETURN : Rule.Role.DEPTH_ARG, p.method(), p.in(),
             p.returned() ? -1 : p.depth(), null, p.executor(), adapter != null, preset));

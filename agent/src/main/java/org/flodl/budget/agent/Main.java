@@ -9,7 +9,8 @@ import org.flodl.budget.agent.config.Presets;
 /**
  * The jar's command line: {@code java -jar flodl-budget-agent.jar attach PID [args]} starts the
  * agent in a running JVM, {@code report FILE [--html out.html]} summarizes a recording, {@code
- * presets [NAME]} prints the built-in site sets. Returns
+ * presets [NAME]} prints the built-in site sets, {@code suggest PATH...} writes a sites file for
+ * the application in PATH. Returns
  * its exit code through {@link System#exit}: 0 done, 1 failed, 2 bad usage.
  */
 public final class Main {
@@ -33,6 +34,8 @@ public final class Main {
         return report(rest, out, err);
       case "presets":
         return presets(rest, out, err);
+      case "suggest":
+        return org.flodl.budget.agent.suggest.SuggestCommand.run(rest, out, err);
       case "-h":
       case "--help":
       case "help":
@@ -88,6 +91,8 @@ public final class Main {
     s.println("usage: java -jar flodl-budget-agent.jar attach PID [key=value,...]");
     s.println("       java -jar flodl-budget-agent.jar report FILE.jfr [--html out.html]");
     s.println("       java -jar flodl-budget-agent.jar presets [NAME]");
+    s.println("       java -jar flodl-budget-agent.jar suggest [--package PREFIX]... [--check]"
+        + " PATH...");
     return 2;
   }
 }

@@ -64,12 +64,17 @@ public final class SitesFile {
   /** The frameworks whose epochs and batches the agent reads its own way. */
   static final Set<String> ADAPTERS = Set.of("djl");
 
+  /** The one key outside the site blocks: the presets the file asks for. */
+  static final String PRESETS_KEY = "presets";
+
   private final List<SiteSpec> sites;
   private final List<String> warnings;
+  private final List<String> presets;
 
-  private SitesFile(List<SiteSpec> sites, List<String> warnings) {
+  private SitesFile(List<SiteSpec> sites, List<String> warnings, List<String> presets) {
     this.sites = List.copyOf(sites);
     this.warnings = List.copyOf(warnings);
+    this.presets = List.copyOf(presets);
   }
 
   /**
@@ -199,11 +204,29 @@ public final class SitesFile {
           + Text.clip(ordered.repeated.iterator().next(), 60) + "')");
     }
     Map<String, Map<String, String>> blocks = new LinkedHashMap<>();
+    List<String> presets = new ArrayList<>();
     int ignored = 0;
     String firstIgnored = null;
     for (String key : keys) {
       String value = props.getProperty(key);
       if (value == null) {
+        continue;
+      }
+      if (key.equals(PRESETS_KEY)) {
+        for (String p : stripComment(value).split("[,:\\s]+")) {
+          String name = p.trim().toLowerCase(Locale.ROOT);
+          if (name.isEmpty()) {
+            continue;
+          }
+          if (Presets.exists(name)) {
+            if (!presets.contains(name)) {
+              presets.add(name);
+            }
+          } else {
+            warnings.add(ConfigException.PREFIX + origin + ": presets: unknown preset '"
+                + Text.clip(name, 40) + "' (known: " + String.join(", ", Presets.NAMES) + ")");
+          }
+        }
         continue;
       }
       int last = key.lastIndexOf('.');
@@ -237,11 +260,11 @@ public final class SitesFile {
       warnings.add(ConfigException.PREFIX + origin + ": " + (disabled - MAX_BLOCK_LINES)
           + " more site(s) disabled");
     }
-    if (blocks.isEmpty()) {
+    if (blocks.isEmpty() && presets.isEmpty()) {
       warnings.add(ConfigException.PREFIX + origin
-          + ": declares no site (expected site.NAME.FIELD keys)");
+          + ": declares no site (expected site.NAME.FIELD keys, or presets = NAME,...)");
     }
-    return new SitesFile(sites, warnings);
+    return new SitesFile(sites, warnings, presets);
   }
 
   /** Returns whether {@code key} is a field of a site block. */
@@ -610,6 +633,11 @@ public final class SitesFile {
       }
     }
     return kept;
+  }
+
+  /** Returns the presets the file's {@code presets} key names, in order. */
+  public List<String> presets() {
+    return presets;
   }
 
   /** Returns the sites that parsed, in order. */

@@ -14,11 +14,13 @@ final class DepthSite {
   private final long fixedBatchBytes;
   private final DepthAdapter adapter;
   private final java.util.concurrent.atomic.AtomicLong activationReserve;
+  private final boolean callSite;
   private volatile long lastBatchBytes;
   private volatile Tier batchTier = Tier.NATIVE;
 
   DepthSite(String name, String device, int deviceIndex, long fixedBatchBytes,
-      long activationReserve, DepthAdapter adapter) {
+      long activationReserve, boolean callSite, DepthAdapter adapter) {
+    this.callSite = callSite;
     this.activationReserve = new java.util.concurrent.atomic.AtomicLong(
         Math.max(0, activationReserve));
     this.name = name;
@@ -26,6 +28,11 @@ final class DepthSite {
     this.deviceIndex = deviceIndex;
     this.fixedBatchBytes = Math.max(0, fixedBatchBytes);
     this.adapter = adapter;
+  }
+
+  /** Returns whether the site is a call site (a JDK queue's capacity: never below 1). */
+  boolean callSite() {
+    return callSite;
   }
 
   /** Returns the framework adapter that decides for this site, or null. */

@@ -123,10 +123,11 @@ public final class GateEngine implements Decisions {
 
   /** Returns the point id of prefetch-depth site {@code site}'s depth. */
   public synchronized int bindDepth(String site, String device, int deviceIndex, long batchBytes,
-      long activationReserve, DepthAdapter adapter) {
+      long activationReserve, boolean callSite, DepthAdapter adapter) {
     DepthSite s = depthSites.get(site);
     if (s == null) {
-      s = new DepthSite(site, device, deviceIndex, batchBytes, activationReserve, adapter);
+      s = new DepthSite(site, device, deviceIndex, batchBytes, activationReserve, callSite,
+          adapter);
       depthSites.put(site, s);
     }
     return bind(new Point.Depth(s));
@@ -614,6 +615,11 @@ public final class GateEngine implements Decisions {
       d = d.cappedAt(requested);
     }
     int applied = (int) Math.min(Integer.MAX_VALUE, Math.max(0, d.depth()));
+    if (site.callSite() && requested >= 1 && applied < 1) {
+      // A call site sizes a JDK queue or semaphore: 0 is no synchronous mode there (an
+      // ArrayBlockingQueue refuses it, a Semaphore of 0 blocks forever), so 1 is the floor.
+      applied = 1;
+    }
     if (Recorder.on()) {
       PrefetchDepthEvent.emit(site.name(), site.device(), d.usedBytes(), d.totalBytes(),
           d.maxUsage(), d.activationReserve(), d.batchBytes(), requested, applied,

@@ -558,7 +558,8 @@ class SitesFileTest {
     SitesFile file = SitesFile.load(write("# nothing yet\n"));
     assertEquals(List.of(), file.sites());
     assertEquals(List.of("flodl-budget: " + dir.resolve("sites.properties")
-        + ": declares no site (expected site.NAME.FIELD keys)"), file.warnings());
+        + ": declares no site (expected site.NAME.FIELD keys, or presets = NAME,...)"),
+        file.warnings());
   }
 
   @Test
@@ -640,5 +641,23 @@ class SitesFileTest {
     ConfigException unknown = assertThrows(ConfigException.class, () -> Presets.load("redis"));
     assertTrue(unknown.getMessage().contains("unknown preset 'redis' (known: caffeine, guava, "
         + "jcache, ehcache, djl)"), unknown.getMessage());
+  }
+
+  @Test
+  void aPresetsLineAddsPresetsAndMakesAFileUsable() {
+    SitesFile only = parse("presets = caffeine, djl   # what suggest writes\n");
+    assertEquals(List.of("caffeine", "djl"), only.presets());
+    assertEquals(List.of(), only.warnings(), "a file of presets alone declares something");
+    SitesFile both = parse("""
+        presets = guava:redis
+        site.s.kind = cache-admit
+        site.s.method = a.B#put(java.lang.Object,java.lang.Object)
+        site.s.value = 1
+        """);
+    assertEquals(List.of("guava"), both.presets());
+    assertEquals(1, both.sites().size());
+    assertEquals(1, both.warnings().size(), both.warnings().toString());
+    assertTrue(both.warnings().get(0).contains("presets: unknown preset 'redis'"),
+        both.warnings().get(0));
   }
 }

@@ -1,0 +1,123 @@
+package org.flodl.budget.agent.suggest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.flodl.budget.agent.config.SitesFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code suggest} over the compiled shapes of {@code com.acme.suggest.Shapes}: a map field filled
+ * in a getter, {@code computeIfAbsent} with a lambda, a list appended to every epoch, an {@code
+ * ArrayBlockingQueue} sized from a constructor argument and a {@code LinkedBlockingQueue} from a
+ * field are candidates, printed exactly as {@code suggest/shapes.expected} says (below the
+ * header); a queue sized from a constant and a map that bounds itself are not.
+ */
+class SuggestTest {
+  private static final Path CLASSES = Path.of("target/test-classes");
+
+  private static String[] run(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = SuggestCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new String[] {Integer.toString(code), out.toString(StandardCharsets.UTF_8),
+        err.toString(StandardCharsets.UTF_8)};
+  }
+
+  private static String expected(String name) throws IOException {
+    try (InputStream in = SuggestTest.class.getResourceAsStream("/suggest/" + name)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  /** Returns the blocks: what follows the header's blank line. */
+  private static String blocks(String file) {
+    return file.substring(file.indexOf("\n\n") + 2);
+  }
+
+  @Test
+  void eachShapeGivesItsBlockAndTheOthersNone() throws IOException {
+    String[] r = run("--package", "com.acme.suggest", CLASSES.toString());
+    assertEquals("0", r[0], r[2]);
+    assertEquals(expected("shapes.expected"), blocks(r[1]));
+    assertTrue(r[1].startsWith("# Sites suggested by flodl-budget for target/test-classes: "),
+        r[1]);
+    assertFalse(r[1].contains("QueueFromConstant") || r[1].contains("SelfBoundedLru"), r[1]);
+    assertEquals("", r[2], "nothing on stderr without --check");
+  }
+
+  @Test
+  void theFileIsOneTheAgentTakesAsItIs() {
+    String[] r = run("--package=com.acme.suggest", CLASSES.toString());
+    java.util.Properties p = new java.util.Properties();
+    try {
+      p.load(new java.io.StringReader(r[1]));
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
+    SitesFile file = SitesFile.parse(p, "suggested");
+    assertEquals(List.of(), file.warnings());
+    assertEquals(5, file.sites().size(), r[1]);
+  }
+
+  @Test
+  void checkSaysEachSiteWouldBeWoven() {
+    String[] r = run("--check", "--package", "com.acme.suggest", CLASSES.toString());
+    assertEquals("0", r[0], r[2]);
+    List<String> lines = r[2].lines().toList();
+    assertEquals(5, lines.size(), r[2]);
+    for (String l : lines) {
+      assertTrue(l.startsWith("flodl-budget suggest --check: site '") && l.contains(
+          "' would be woven: com.acme.suggest."), l);
+    }
+  }
+
+  @Test
+  void aClassThatNoLongerMakesTheCallFailsTheCheck(@TempDir Path dir) throws IOException {
+    // The check reads the classes again: a suggestion against classes that changed is caught.
+    ClassFiles files = ClassFiles.read(List.of(CLASSES.toString()),
+        n -> n.startsWith("com/acme/suggest/"));
+    SuggestCommand.Suggestion s = SuggestCommand.suggest(files);
+    ClassFiles other = ClassFiles.read(List.of(CLASSES.toString()),
+        n -> n.startsWith("com/acme/suggest/") && !n.endsWith("/MapInGetter"));
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = SuggestCommand.check(s, other, new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertEquals(1, code);
+    assertTrue(err.toString(StandardCharsets.UTF_8).contains(
+        "site 'mapingetter-cache' would not be woven: class com.acme.suggest.MapInGetter was not"
+            + " read"), err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void librariesAreNeverScannedAndUsageErrorsSayHow(@TempDir Path dir) throws IOException {
+    // The agent's own classes are a library's: nothing in them is suggested.
+    String[] own = run("target/classes");
+    assertEquals("0", own[0], own[2]);
+    assertFalse(own[1].contains("site."), own[1]);
+    assertTrue(own[1].contains("No cache-admit or prefetch-depth site found"), own[1]);
+    assertEquals("2", run()[0]);
+    assertEquals("2", run("--frobnicate", "x")[0]);
+    String[] missing = run(dir.resolve("nothing-here.jar").toString());
+    assertEquals("2", missing[0]);
+    assertTrue(missing[2].contains("no such jar, class folder or class file"), missing[2]);
+    Files.writeString(dir.resolve("Broken.class"), "not a class");
+    String[] broken = run(dir.toString());
+    assertEquals("0", broken[0], broken[2]);
+    SuggestCommand.Suggestion s =
+        SuggestCommand.suggest(ClassFiles.read(List.of(dir.toString()), n -> true));
+    assertEquals(1, s.unreadable(), "a class file ASM cannot read is left out and counted");
+    assertTrue(broken[1].replaceAll("\\s+#\\s+", " ").contains("1 that could not be read left out"),
+        broken[1]);
+  }
+}
