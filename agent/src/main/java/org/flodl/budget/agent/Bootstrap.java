@@ -229,6 +229,7 @@ final class Bootstrap {
     for (SiteSpec s : specs) {
       stager |= s.stager();
     }
+    engine.reclaim(config.reclaim());
     engine.stager(stager);
     Gate.install(engine);
     AgentControl control = new AgentControl(engine, config);

@@ -32,6 +32,14 @@ public final class MemoryProbeEvent extends Event {
   @DataAmount
   long hostAvailableBytes = -1;
 
+  @Label("RAM Source")
+  @Description("Where host RAM was read: proc, proc+cgroup-v1, proc+cgroup-v2, mxbean, fixed")
+  String ramSource;
+
+  @Label("Cgroup")
+  @Description("The memory cgroup whose limit binds (its folder), empty when none does")
+  String cgroup;
+
   @Label("Cgroup Limit")
   @Description("The container's memory limit, -1 when none")
   @DataAmount
@@ -146,6 +154,13 @@ public final class MemoryProbeEvent extends Event {
   @Description("Bytes of VRAM in total, -1 when there is no GPU or the probe failed")
   @DataAmount
   long vramTotalBytes = -1;
+
+  /** Returns this event with where host RAM was read and which cgroup binds (null: none). */
+  public MemoryProbeEvent source(String ramSource, String cgroup) {
+    this.ramSource = ramSource;
+    this.cgroup = cgroup == null ? "" : cgroup;
+    return this;
+  }
 
   /** Returns this event with the host probe's reading set. */
   public MemoryProbeEvent host(long availableBytes, long cgroupLimitBytes, long cgroupUsageBytes) {

@@ -18,10 +18,17 @@ final class CacheTask implements Function2<Integer, Iterator<Integer>, Iterator<
 
     private final int samples;
     private final int sampleBytes;
+    private final long paceMillis;
 
     CacheTask(int samples, int sampleBytes) {
+        this(samples, sampleBytes, 0);
+    }
+
+    /** A task that sleeps {@code paceMillis} after each sample (a reader's latency). */
+    CacheTask(int samples, int sampleBytes, long paceMillis) {
         this.samples = samples;
         this.sampleBytes = sampleBytes;
+        this.paceMillis = paceMillis;
     }
 
     @Override
@@ -37,6 +44,9 @@ final class CacheTask implements Function2<Integer, Iterator<Integer>, Iterator<
             byte[] sample = sample(id, sampleBytes);
             checksum += hash(id, sample);
             put.invoke(cache, id, sample);
+            if (paceMillis > 0) {
+                Thread.sleep(paceMillis);
+            }
         }
         int kept = (Integer) size.invoke(cache);
         ClassLoader definer = cacheClass.getClassLoader();

@@ -20,6 +20,7 @@ final class JobOptions {
         DEFAULTS.put("samples", "1000");
         DEFAULTS.put("sample-bytes", "256K");
         DEFAULTS.put("local-dir", System.getProperty("java.io.tmpdir"));
+        DEFAULTS.put("pace-ms", "0");
     }
 
     final String loaderJar;
@@ -28,6 +29,7 @@ final class JobOptions {
     final int samples;
     final int sampleBytes;
     final String localDir;
+    final long paceMillis;
 
     private JobOptions(Map<String, String> v) {
         this.loaderJar = v.get("loader-jar");
@@ -40,6 +42,10 @@ final class JobOptions {
         this.sampleBytes = (int) Math.min(Integer.MAX_VALUE - 64,
                 positive(v, "sample-bytes", size(v.get("sample-bytes"))));
         this.localDir = v.get("local-dir");
+        this.paceMillis = number(v.get("pace-ms"), "pace-ms");
+        if (paceMillis < 0) {
+            throw new IllegalArgumentException("pace-ms must not be negative, got '" + v.get("pace-ms") + "'");
+        }
     }
 
     /** Returns the options of {@code args} over the defaults. */

@@ -54,7 +54,8 @@ public final class SparkJob {
                 partitions.add(p);
             }
             lines = sc.parallelize(partitions, options.partitions)
-                    .mapPartitionsWithIndex(new CacheTask(options.samples, options.sampleBytes), false)
+                    .mapPartitionsWithIndex(
+                            new CacheTask(options.samples, options.sampleBytes, options.paceMillis), false)
                     .collect();
         }
         long kept = 0;
@@ -68,7 +69,11 @@ public final class SparkJob {
                 lines.size(), kept, offered, (System.nanoTime() - started) / 1_000_000);
     }
 
-    /** Returns the Spark configuration: local mode, no UI, loopback only, the loader app in spark.jars. */
+    /**
+     * Returns the Spark configuration: the master given (local mode by default), no UI, loopback only, the
+     * loader app in spark.jars; other {@code spark.*} settings come from system properties ({@code -Dspark.x=y}),
+     * as {@code SparkConf} reads them.
+     */
     static SparkConf conf(JobOptions options) {
         return new SparkConf()
                 .setAppName("flodl-budget-spark-app")

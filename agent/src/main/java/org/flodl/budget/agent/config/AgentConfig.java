@@ -39,6 +39,7 @@ public final class AgentConfig {
   public static final String LOG = "log";
   public static final String PROBE_INTERVAL = "probe_interval";
   public static final String JOB = "job";
+  public static final String RECLAIM = "reclaim";
 
   /** Prefix of the system properties: {@code -Dflodl.budget.ram_max_usage=0.4}. */
   public static final String PROPERTY_PREFIX = "flodl.budget.";
@@ -67,6 +68,7 @@ public final class AgentConfig {
     d.put(LOG, "warn");
     d.put(PROBE_INTERVAL, "1s");
     d.put(JOB, "");
+    d.put(RECLAIM, "on");
     return Collections.unmodifiableMap(d);
   }
 
@@ -87,6 +89,7 @@ public final class AgentConfig {
   private final LogLevel log;
   private final Duration probeInterval;
   private final String job;
+  private final boolean reclaim;
   private final Map<String, Setting> settings;
 
   private AgentConfig(Builder b) {
@@ -107,6 +110,7 @@ public final class AgentConfig {
     this.log = b.log;
     this.probeInterval = b.probeInterval;
     this.job = b.job;
+    this.reclaim = b.reclaim;
     this.settings = Collections.unmodifiableMap(new LinkedHashMap<>(b.settings));
   }
 
@@ -228,6 +232,7 @@ public final class AgentConfig {
       case LOG -> "warn, info or debug";
       case PROBE_INTERVAL -> Values.DURATION;
       case JOB -> "a job name";
+      case RECLAIM -> "on or off";
       default -> throw new IllegalArgumentException(key);
     };
   }
@@ -273,6 +278,11 @@ public final class AgentConfig {
    */
   public List<String> presets() {
     return presets;
+  }
+
+  /** Returns whether the container guard reclaims memory near a cgroup's limit (default on). */
+  public boolean reclaim() {
+    return reclaim;
   }
 
   /** Returns whether DJL's data iteration is instrumented (default on). */
@@ -386,6 +396,7 @@ public final class AgentConfig {
     LogLevel log;
     Duration probeInterval;
     String job;
+    boolean reclaim;
     final Map<String, Setting> settings = new LinkedHashMap<>();
 
     Builder() {}
@@ -408,6 +419,7 @@ public final class AgentConfig {
       log = c.log;
       probeInterval = c.probeInterval;
       job = c.job;
+      reclaim = c.reclaim;
       settings.putAll(c.settings);
     }
 
@@ -454,6 +466,10 @@ public final class AgentConfig {
         case DJL -> {
           djl = Values.bool(text, "on", "off");
           value = djl ? "on" : "off";
+        }
+        case RECLAIM -> {
+          reclaim = Values.bool(text, "on", "off");
+          value = reclaim ? "on" : "off";
         }
         case VRAM_PROBE -> value = vramProbe = Values.vramProbe(text);
         case RAM_PROBE -> value = ramProbe = Values.ramProbe(text);

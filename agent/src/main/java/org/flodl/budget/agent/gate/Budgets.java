@@ -50,6 +50,7 @@ final class Budgets {
   private long heapLastLive = Long.MIN_VALUE;
   private long heapHeldAtLastRefresh;
   private volatile boolean stager;
+  private final ContainerGuard guard;
   private final java.util.concurrent.ConcurrentHashMap<String, long[]> rings =
       new java.util.concurrent.ConcurrentHashMap<>();
   private volatile long streamBytes;
@@ -68,6 +69,23 @@ final class Budgets {
     for (Tier t : Tier.values()) {
       ledgers.put(t, new TierLedger(t, 0));
     }
+    // Anonymous classes, not lambdas: this runs in premain (see Bootstrap).
+    this.guard = new ContainerGuard(true, new java.util.function.LongSupplier() {
+      @Override
+      public long getAsLong() {
+        return ledgers.get(Tier.DIRECT).held();
+      }
+    }, new Supplier<org.flodl.budget.policy.probe.HostMemory>() {
+      @Override
+      public org.flodl.budget.policy.probe.HostMemory get() {
+        return probes().ramProbe().read();
+      }
+    }, intervalMillis * 1_000_000L);
+  }
+
+  /** Returns the container guard (checked at every decision and refresh). */
+  ContainerGuard guard() {
+    return guard;
   }
 
   /**
@@ -371,6 +389,7 @@ final class Budgets {
         // recording is best effort; the budgets are set
       }
     }
+    guard.observe(last); // outside the lock: it may collect, and it emits events
   }
 
   private void refreshLocked(List<Runnable> events) {

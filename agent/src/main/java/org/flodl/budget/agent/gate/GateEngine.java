@@ -83,6 +83,11 @@ public final class GateEngine implements Decisions {
         vramMaxUsage, hostShare);
   }
 
+  /** Turns the container guard on or off ({@code reclaim=}). */
+  public void reclaim(boolean on) {
+    budgets.guard().enabled(on);
+  }
+
   /** Returns the pricer, made on first use (its service lookup costs start-up time). */
   private RetentionPricer pricer() {
     RetentionPricer p = pricer;
@@ -433,6 +438,7 @@ public final class GateEngine implements Decisions {
     if (!started) {
       start();
     }
+    budgets.guard().check(); // a container near its limit: reclaim before this value adds to it
     if (!cacheActive) {
       cacheActive = true;
     }
@@ -716,6 +722,7 @@ public final class GateEngine implements Decisions {
       if (s.host() != null) {
         e.host(s.host().availableBytes(), s.host().cgroupLimitBytes(),
             s.host().cgroupUsageBytes());
+        e.source(s.host().source(), s.host().cgroupPath());
       }
       if (s.heap() != null) {
         e.heap(s.heap().maxBytes(), s.heap().liveBytes());

@@ -69,7 +69,7 @@ class AgentConfigTest {
         + "host_share=0.5,prefetch=auto,sites=conf/sites.properties,presets=Guava:caffeine:guava,"
         + "djl=off,"
         + "vram_probe=fixed:5592M/6360465408,ram_probe=fixed:2G,record=out/budget.jfr,strict=true,"
-        + "log=debug,probe_interval=500ms,job=resnet-epochs");
+        + "log=debug,probe_interval=500ms,job=resnet-epochs,reclaim=off");
     assertEquals(Mode.OBSERVE, c.mode());
     assertEquals(List.of("guava", "caffeine"), c.presets(), "each once, in order");
     assertEquals("guava:caffeine", c.settings().get("presets").value());
@@ -87,6 +87,7 @@ class AgentConfigTest {
     assertEquals(LogLevel.DEBUG, c.log());
     assertEquals(Duration.ofMillis(500), c.probeInterval());
     assertEquals("resnet-epochs", c.job());
+    assertFalse(c.reclaim());
     for (Setting s : c.settings().values()) {
       assertEquals(s.key().equals("enabled") ? Source.DEFAULT : Source.AGENT_ARGS, s.source(), s.key());
     }
@@ -186,7 +187,7 @@ class AgentConfigTest {
     assertEquals("flodl-budget: unknown agent argument 'ram_max_usag'; did you mean "
         + "'ram_max_usage'? (known: mode, enabled, ram_max_usage, heap_max_usage, vram_max_usage, "
         + "host_share, prefetch, sites, presets, djl, vram_probe, ram_probe, record, strict, log, "
-        + "probe_interval, job); agent disabled", e.getMessage());
+        + "probe_interval, job, reclaim); agent disabled", e.getMessage());
     ConfigException role = bad("role=stager");
     assertEquals("role", role.key());
     assertTrue(role.getMessage().contains("'role' is a field of the sites file (site.NAME.role)"),

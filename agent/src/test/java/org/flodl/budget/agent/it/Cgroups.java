@@ -36,6 +36,16 @@ final class Cgroups {
     }
   }
 
+  /** Returns the cgroup's peak usage since the last {@link #resetPeak}, in bytes. */
+  static long peak(Path cgroup) throws IOException {
+    return Long.parseLong(Files.readString(cgroup.resolve("memory.max_usage_in_bytes")).trim());
+  }
+
+  /** Starts the cgroup's peak usage over from what it uses now. */
+  static void resetPeak(Path cgroup) throws IOException {
+    Files.writeString(cgroup.resolve("memory.max_usage_in_bytes"), "0");
+  }
+
   /** The launcher prefix that moves the JVM into {@code cgroup} before it starts. */
   static String[] enter(Path cgroup) {
     return new String[] {"sh", "-c",

@@ -61,6 +61,10 @@ class EventFieldsIT {
     runs.add(ChildJvm.on("fields-hostile", Jdk.JDK17).jvm("-Xmx300m")
         .agent("sites=" + store("")).record().timeout(180).run("com.acme.it.HostileValues"));
     runs.add(lostDestinationRun());
+    ChildJvm.Result reclaim = reclaimRun();
+    if (reclaim != null) {
+      runs.add(reclaim);
+    }
 
     Map<String, Set<String>> set = new HashMap<>();
     Map<String, Integer> counts = new TreeMap<>();
@@ -126,11 +130,40 @@ class EventFieldsIT {
     if (cgroup == null) {
       String why = "this machine does not let the test make a memory cgroup with a limit";
       UNSETTABLE.put("flodl.budget.MemoryProbe.cgroupLimitBytes", why);
+      UNSETTABLE.put("flodl.budget.MemoryProbe.cgroup", why);
       return jvm.run("com.acme.it.CacheApp", "--samples=300", "--evict-at-end", "--pace-ms=5");
     }
     try {
       return jvm.launchedBy(Cgroups.enter(cgroup))
           .run("com.acme.it.CacheApp", "--samples=300", "--evict-at-end", "--pace-ms=5");
+    } finally {
+      Cgroups.remove(cgroup);
+    }
+  }
+
+  /**
+   * The custom-loader app's direct-slice run in a 1 GiB cgroup with {@code
+   * MaxDirectMemorySize=8g} (ContainerIT's scenario): the container guard warns and reclaims.
+   * Null, with the Reclaim fields marked unsettable, where no cgroup can be made.
+   */
+  private static ChildJvm.Result reclaimRun() throws Exception {
+    Path cgroup = Cgroups.create("fields-reclaim", 1L << 30);
+    if (cgroup == null) {
+      String why = "no memory cgroup can be made here, so the container guard never acts";
+      for (String f : List.of("action", "reason", "limitBytes", "usageBeforeBytes",
+          "usageAfterBytes", "directUsedBeforeBytes", "directUsedAfterBytes", "directHeldBytes")) {
+        UNSETTABLE.put("flodl.budget.Reclaim." + f, why);
+      }
+      return null;
+    }
+    try {
+      Path loaderApp = Path.of(System.getProperty("flodl.it.loaderApp",
+          "../test-apps/loader-app/target/flodl-budget-loader-app-0.1.0-SNAPSHOT.jar"));
+      return ChildJvm.on("fields-reclaim", Jdk.JDK17).launchedBy(Cgroups.enter(cgroup))
+          .jvm("-XX:MaxDirectMemorySize=8g")
+          .agent("sites=" + ContainerIT.SITES.toAbsolutePath()).record()
+          .classPath(loaderApp).timeout(180)
+          .run("com.acme.train.TrainMain", ContainerIT.SCENARIO);
     } finally {
       Cgroups.remove(cgroup);
     }
