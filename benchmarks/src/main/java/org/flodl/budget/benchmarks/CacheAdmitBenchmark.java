@@ -56,7 +56,11 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  *
  * (the two properties default to those paths; trailing arguments are JMH's; the woven forks
  * need 10 to 15 s of warm-up on 2 loaded cores, hence {@code -wi 15}). {@code java -jar
- * benchmarks.jar CacheAdmitBenchmark} alone runs only the fork without the agent.
+ * benchmarks.jar CacheAdmitBenchmark} alone runs only the fork without the agent. {@code
+ * -Dflodl.bench.variants=plainPut,wovenPut} and {@code -Dflodl.bench.forks=agent} (of {@code
+ * none}, {@code agent}, {@code recording}) narrow the run; with JMH's {@code -t N} each variant
+ * runs on N threads, each with its own cache (the agent's ledger and identity table shared), the
+ * scaling runs of docs/BENCHMARKS.md.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -146,15 +150,24 @@ public class CacheAdmitBenchmark {
         BenchSampleCache.SITES + BenchStore.SITES + BenchLoader.SITES);
     Path jfr = dir.resolve("bench.jfr");
     String javaagent = "-javaagent:" + agent + "=sites=" + sites + ",presets=caffeine";
+    List<String> wanted = List.of(System.getProperty("flodl.bench.forks", "none,agent,recording")
+        .split(","));
     Map<String, String[]> forks = new LinkedHashMap<>();
-    forks.put("no agent", new String[0]);
-    forks.put("agent, no recording", new String[] {javaagent});
-    forks.put("agent, recording (flodl-budget.jfc)", new String[] {javaagent,
-        "-XX:StartFlightRecording=settings=" + jfc + ",filename=" + jfr + ",maxsize=64m,dumponexit=true"});
+    if (wanted.contains("none")) {
+      forks.put("no agent", new String[0]);
+    }
+    if (wanted.contains("agent")) {
+      forks.put("agent, no recording", new String[] {javaagent});
+    }
+    if (wanted.contains("recording")) {
+      forks.put("agent, recording (flodl-budget.jfc)", new String[] {javaagent,
+          "-XX:StartFlightRecording=settings=" + jfc + ",filename=" + jfr
+              + ",maxsize=64m,dumponexit=true"});
+    }
 
     CommandLineOptions cli = new CommandLineOptions(args);
-    List<String> variants = List.of("plainPut", "wovenPut", "interfacePut", "callSitePut",
-        "presetPut");
+    List<String> variants = List.of(System.getProperty("flodl.bench.variants",
+        "plainPut,wovenPut,interfacePut,callSitePut,presetPut").split(","));
     Map<String, Map<String, double[]>> table = new LinkedHashMap<>();
     for (Map.Entry<String, String[]> fork : forks.entrySet()) {
       ChainedOptionsBuilder o = new OptionsBuilder().parent(cli)

@@ -64,9 +64,18 @@ public final class TierLedger {
    * {@link #declinedAt} recovers the held bytes the decline saw. A decline changes nothing.
    */
   public long reserve(long bytes) {
+    return reserve(bytes, Long.MIN_VALUE);
+  }
+
+  /**
+   * {@link #reserve(long)} against {@code limit}, the budget the caller read before and reports
+   * with the decision (so that its record says {@code held <= budget} even when a refresh moves
+   * the budget meanwhile); {@link Long#MIN_VALUE} checks against the budget as it is at each try.
+   */
+  public long reserve(long bytes, long limit) {
     long cost = Math.max(0, bytes);
     while (true) {
-      long b = budget;
+      long b = limit == Long.MIN_VALUE ? budget : limit;
       long h = held.get();
       long after = Saturating.add(h, cost);
       if (after > b) {

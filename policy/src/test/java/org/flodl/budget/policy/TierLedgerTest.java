@@ -119,4 +119,21 @@ class TierLedgerTest {
     assertEquals(0, doubleReleases.get());
     assertEquals(0, ledger.held(), "every admitted byte released exactly once");
   }
+
+  /**
+   * A decision taken against the budget its caller read stays within that budget, so its record
+   * says held <= budget even when a refresh has moved the ledger's budget meanwhile.
+   */
+  @Test
+  void aReservationAgainstAReadBudgetStaysWithinIt() {
+    TierLedger ledger = new TierLedger(Tier.HEAP, 100);
+    long read = ledger.budget();
+    ledger.setBudget(200); // a refresh raises it after the caller read 100
+    assertEquals(-1 - 0, ledger.reserve(120, read), "checked against what was read");
+    assertEquals(0, ledger.held(), "a decline changes nothing");
+    assertEquals(120, ledger.reserve(120), "the plain form checks the budget as it is");
+    ledger.setBudget(50); // a refresh lowers it below what is held
+    assertEquals(-1 - 120, ledger.reserve(1, ledger.budget()));
+  }
 }
+

@@ -94,9 +94,10 @@ class SparkClusterIT {
         + ",probe_interval=250ms,job=spark-{{APP_ID}} -Dflodl.budget.registry=" + registry;
     Process driver = startDriver("agent", master,
         List.of("-Dspark.executor.extraJavaOptions=" + agent), 5);
-    // Both executors sharing the host (a few seconds into their tasks), then one killed with -9.
+    // Both executors sharing the host (both ranks in the registry for 4 s), then one killed -9.
     ProcessHandle victim = awaitExecutors(2).get(0);
-    Thread.sleep(7_000);
+    awaitRanks(registry, 2);
+    Thread.sleep(4_000);
     String victimId = executorId(victim);
     Instant killed = Instant.now();
     victim.destroyForcibly();
@@ -221,6 +222,20 @@ class SparkClusterIT {
       Thread.sleep(100);
     }
     throw new AssertionError("fewer than " + count + " executors started");
+  }
+
+  /** Waits until {@code count} ranks have an entry in the host-share registry under {@code root}. */
+  private static void awaitRanks(Path root, int count) throws Exception {
+    long end = System.currentTimeMillis() + 60_000;
+    while (System.currentTimeMillis() < end) {
+      try (var files = Files.walk(root)) {
+        if (files.filter(f -> f.toString().endsWith(".rank")).count() >= count) {
+          return;
+        }
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError("fewer than " + count + " ranks joined the registry under " + root);
   }
 
   private static String executorId(ProcessHandle executor) {

@@ -8,12 +8,10 @@ import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.flodl.budget.agent.djl.DjlReflection.DeviceRef;
 import org.flodl.budget.agent.gate.DepthAdapter;
+import org.flodl.budget.agent.gate.DepthEvents;
 import org.flodl.budget.agent.gate.GateEngine;
 import org.flodl.budget.agent.gate.Log;
-import org.flodl.budget.agent.gate.Recorder;
-import org.flodl.budget.events.PrefetchDepthEvent;
-import org.flodl.budget.events.RingSlotsEvent;
-import org.flodl.budget.policy.RingSlots;
+import org.flodl.budget.policy.DepthDecision;
 import org.flodl.budget.policy.probe.MemorySnapshot;
 import org.flodl.budget.policy.probe.VramReading;
 
@@ -116,28 +114,33 @@ public final class DjlGate implements DepthAdapter {
     double[] knobs = e.knobs();
     boolean auto = e.prefetchAuto() && hasExecutor;
     int requested = hasExecutor ? prefetch : 0;
-    EpochPolicy.Decision d = EpochPolicy.decide(new EpochPolicy.Inputs(dev.cuda(), requested,
-        price, epochBatches, first, vram, avail < 0 ? OptionalLong.empty() : OptionalLong.of(avail),
+    DepthDecision.Decision d = DepthDecision.decide(inputs(dev.cuda(), requested, price,
+        epochBatches, first, vram, avail < 0 ? OptionalLong.empty() : OptionalLong.of(avail),
         knobs[0], knobs[2], e.cacheActive(), auto, e.stagerStreamBytes()));
-    RingSlots r = d.ring();
-    boolean recording = Recorder.on();
-    if (r != null && recording) {
-      RingSlotsEvent.emit(SITE, r.perSampleBytes(), r.batchSize(), r.ramMaxUsage(),
-          r.availableBytes(), r.epochBatches(), r.cacheActive(), r.budgetBytes(), r.slots(),
-          r.reason().name());
-    }
+    DepthEvents.emit(SITE, dev.label(), requested, d);
     int applied = d.applied();
-    if (recording) {
-      PrefetchDepthEvent.emit(SITE, dev.label(), d.depth().usedBytes(), d.depth().totalBytes(),
-          d.depth().maxUsage(), d.depth().activationReserve(), d.depth().batchBytes(), requested,
-          applied, d.depth().reason().name());
-    }
     if (Log.enabled(Log.DEBUG)) {
       Log.debug("DJL epoch on " + dev.label() + ": batch " + price + " bytes (" + source
           + "), requested " + requested + ", depth " + applied + " (" + d.depth().reason() + ")"
           + (vram != null ? ", vram probe " + vram.probe() : ""));
     }
     return e.observing() || !hasExecutor ? prefetch : applied;
+  }
+
+  /**
+   * Returns the policy's inputs at a DJL epoch: the device's VRAM reading with the first epoch's
+   * activation reserve (the headroom under the cap), or host RAM (the stager's flow quarter when
+   * this JVM splits), and the epoch's batches, to which {@code prefetch=auto} caps the depth.
+   */
+  public static DepthDecision.Inputs inputs(boolean cuda, int requested, long price, long epochBatches,
+      boolean first, VramReading vram, OptionalLong hostAvailable, double ramMaxUsage,
+      double vramMaxUsage, boolean cacheActive, boolean auto, OptionalLong stagerStreamBytes) {
+    long used = vram == null || vram.failed() ? Long.MAX_VALUE : vram.usedBytes();
+    long total = vram == null || vram.failed() ? 0 : vram.totalBytes();
+    return new DepthDecision.Inputs(cuda, requested, price, epochBatches, used, total,
+        vramMaxUsage, cuda ? DepthDecision.firstEpochReserve(first, price, used, total,
+            vramMaxUsage) : 0, cuda ? OptionalLong.empty() : hostAvailable, ramMaxUsage,
+        cacheActive, auto, cuda ? OptionalLong.empty() : stagerStreamBytes, false);
   }
 
   /** Prices a batch that {@code fetch} returned on {@code iterable} (any DataIterable subtype). */

@@ -14,12 +14,8 @@ import org.flodl.budget.agent.config.Text;
 import org.flodl.budget.events.CacheAdmissionEvent;
 import org.flodl.budget.events.InstrumentedEvent;
 import org.flodl.budget.events.MemoryProbeEvent;
-import org.flodl.budget.events.PrefetchDepthEvent;
-import org.flodl.budget.events.RingSlotsEvent;
 import org.flodl.budget.events.SiteSummaryEvent;
-import org.flodl.budget.policy.BudgetPolicy;
-import org.flodl.budget.policy.PrefetchDepth;
-import org.flodl.budget.policy.RingSlots;
+import org.flodl.budget.policy.DepthDecision;
 import org.flodl.budget.policy.Tier;
 import org.flodl.budget.policy.TierLedger;
 import org.flodl.budget.policy.pricing.Priced;
@@ -177,7 +173,7 @@ public final class GateEngine implements Decisions {
     return old.length;
   }
 
-  private Point point(int id) {
+  Point point(int id) {
     Point[] p = points;
     return id >= 0 && id < p.length ? p[id] : null;
   }
@@ -465,7 +461,10 @@ public final class GateEngine implements Decisions {
       charged = budgets.heapFootprint(value, charged);
     }
     TierLedger ledger = budgets.ledger(tier);
-    long heldAfter = ledger.reserve(charged);
+    // The budget this decision is taken against, and reported with: a refresh on the probe
+    // thread may move the ledger's meanwhile.
+    long budget = ledger.budget();
+    long heldAfter = ledger.reserve(charged, budget);
     if (heldAfter < 0) {
       if (holdings.holds(value)) {
         // Retained already (put again, or a put nested in another site's): charged once.
@@ -474,7 +473,7 @@ public final class GateEngine implements Decisions {
       }
       site.declined(tier, charged, price.estimated());
       record(site, price, charged, false, observe ? WOULD_DECLINE : DECLINE,
-          TierLedger.declinedAt(heldAfter), ledger.budget());
+          TierLedger.declinedAt(heldAfter), budget);
       return observe ? value : Gate.DECLINED;
     }
     Object stored = value;
@@ -500,7 +499,6 @@ public final class GateEngine implements Decisions {
       return stored;
     }
     site.admitted(tier, charged, copied, price.estimated());
-    long budget = ledger.budget();
     if (tier == Tier.HEAP) {
       budgets.grew(tier, heldAfter, budget);
     }
@@ -580,63 +578,48 @@ public final class GateEngine implements Decisions {
       start();
     }
     budgets.ensureRefreshed();
+    DepthDecision.Decision d = DepthDecision.decide(depthInputs(site, requested));
+    DepthEvents.emit(site.name(), site.device(), requested, d);
+    int built = mode == Mode.OBSERVE ? requested : d.applied();
     long batch = site.batchBytes();
-    PrefetchDepth d;
-    if (site.cuda()) {
-      VramReading v = budgets.vram(site.deviceIndex());
-      long used = v == null ? Long.MAX_VALUE : v.usedBytes();
-      long total = v == null ? 0 : v.totalBytes();
-      // The reserve for activations counts at the first decision only: by the next epoch the
-      // allocator holds those blocks and the probe's used bytes count them (the seed's rule).
-      d = BudgetPolicy.prefetchDepthFromVram(batch, 1, true, used, total,
-          budgets.vramMaxUsage(), site.takeActivationReserve());
-    } else {
-      // The ring holds batches where they live: heap batches are sized from the heap (what the
-      // last probe left available, after the caches), others from host RAM.
-      Tier where = site.batchTier();
-      boolean heap = where == Tier.HEAP;
-      OptionalLong available;
-      if (heap) {
-        long a = budgets.available(Tier.HEAP);
-        available = a < 0 ? OptionalLong.empty() : OptionalLong.of(a);
-      } else {
-        available = budgets.hostAvailable();
-      }
-      double knob = heap ? budgets.heapMaxUsage() : budgets.ramMaxUsage();
-      RingSlots r = budgets.stager() && !heap && available.isPresent()
-          // A stager's prefetch takes the flow quarter of its split.
-          ? BudgetPolicy.ringSlotsFromBudget(batch, 1, budgets.ramMaxUsage(),
-              available.getAsLong(), budgets.streamBytes(), Long.MAX_VALUE, cacheActive)
-          : BudgetPolicy.ringSlotsFromRam(batch, 1, knob, available, Long.MAX_VALUE,
-              cacheActive);
-      if (Recorder.on()) {
-        RingSlotsEvent.emit(site.name(), r.perSampleBytes(), r.batchSize(), r.ramMaxUsage(),
-            r.availableBytes(), r.epochBatches(), r.cacheActive(), r.budgetBytes(), r.slots(),
-            r.reason().name());
-      }
-      d = new PrefetchDepth(-1, r.availableBytes(), r.ramMaxUsage(), 0, batch, 0,
-          r.budgetBytes(), r.slots(), r.depthReason());
-    }
-    if (!prefetchAuto) {
-      d = d.cappedAt(requested);
-    }
-    int applied = (int) Math.min(Integer.MAX_VALUE, Math.max(0, d.depth()));
-    if (site.callSite() && requested >= 1 && applied < 1) {
-      // A call site sizes a JDK queue or semaphore: 0 is no synchronous mode there (an
-      // ArrayBlockingQueue refuses it, a Semaphore of 0 blocks forever), so 1 is the floor.
-      applied = 1;
-    }
-    if (Recorder.on()) {
-      PrefetchDepthEvent.emit(site.name(), site.device(), d.usedBytes(), d.totalBytes(),
-          d.maxUsage(), d.activationReserve(), d.batchBytes(), requested, applied,
-          d.reason().name());
-    }
-    int built = mode == Mode.OBSERVE ? requested : applied;
     if (!site.cuda() && batch > 0) {
       budgets.ring(site.name(), site.batchTier(),
           built > 0 && batch > Long.MAX_VALUE / built ? Long.MAX_VALUE : built * batch);
     }
     return built;
+  }
+
+  /**
+   * Returns the policy's inputs at a sites-file depth site: its device's VRAM reading and its
+   * activation reserve (the first decision's only), or the memory its batches live in (the heap
+   * for heap batches, host RAM otherwise, the stager's flow quarter when this JVM splits); no
+   * epoch length is known here.
+   */
+  DepthDecision.Inputs depthInputs(DepthSite site, int requested) {
+    long batch = site.batchBytes();
+    if (site.cuda()) {
+      VramReading v = budgets.vram(site.deviceIndex());
+      return new DepthDecision.Inputs(true, requested, batch, 0,
+          v == null ? Long.MAX_VALUE : v.usedBytes(), v == null ? 0 : v.totalBytes(),
+          budgets.vramMaxUsage(), site.takeActivationReserve(), OptionalLong.empty(),
+          budgets.ramMaxUsage(), cacheActive, prefetchAuto, OptionalLong.empty(),
+          site.callSite());
+    }
+    // The ring holds batches where they live: heap batches are sized from the heap (what the
+    // last probe left available, after the caches), others from host RAM.
+    boolean heap = site.batchTier() == Tier.HEAP;
+    OptionalLong available;
+    if (heap) {
+      long a = budgets.available(Tier.HEAP);
+      available = a < 0 ? OptionalLong.empty() : OptionalLong.of(a);
+    } else {
+      available = budgets.hostAvailable();
+    }
+    return new DepthDecision.Inputs(false, requested, batch, 0, Long.MAX_VALUE, 0,
+        budgets.vramMaxUsage(), 0, available,
+        heap ? budgets.heapMaxUsage() : budgets.ramMaxUsage(), cacheActive, prefetchAuto,
+        budgets.stager() && !heap ? OptionalLong.of(budgets.streamBytes()) : OptionalLong.empty(),
+        site.callSite());
   }
 
   // ------------------------------------------------------------------------------ releases

@@ -22,16 +22,16 @@ import jdk.jfr.consumer.RecordingFile;
  * budget bytes over time, the agent's effective configuration and what it wove.
  */
 final class BudgetReport {
-  static final String CACHE_ADMISSION = "flodl.budget.CacheAdmission";
-  static final String PREFETCH_DEPTH = "flodl.budget.PrefetchDepth";
-  static final String RING_SLOTS = "flodl.budget.RingSlots";
-  static final String RAM_BUDGET = "flodl.budget.RamBudget";
-  static final String STAGER_SPLIT = "flodl.budget.StagerSplit";
-  static final String RELEASE = "flodl.budget.Release";
-  static final String MEMORY_PROBE = "flodl.budget.MemoryProbe";
-  static final String SITE_SUMMARY = "flodl.budget.SiteSummary";
-  static final String INSTRUMENTED = "flodl.agent.Instrumented";
-  static final String CONFIGURATION = "flodl.agent.Configuration";
+  static final String CACHE_ADMISSION = org.flodl.budget.events.CacheAdmissionEvent.NAME;
+  static final String PREFETCH_DEPTH = org.flodl.budget.events.PrefetchDepthEvent.NAME;
+  static final String RING_SLOTS = org.flodl.budget.events.RingSlotsEvent.NAME;
+  static final String RAM_BUDGET = org.flodl.budget.events.RamBudgetEvent.NAME;
+  static final String STAGER_SPLIT = org.flodl.budget.events.StagerSplitEvent.NAME;
+  static final String RELEASE = org.flodl.budget.events.ReleaseEvent.NAME;
+  static final String MEMORY_PROBE = org.flodl.budget.events.MemoryProbeEvent.NAME;
+  static final String SITE_SUMMARY = org.flodl.budget.events.SiteSummaryEvent.NAME;
+  static final String INSTRUMENTED = org.flodl.budget.events.InstrumentedEvent.NAME;
+  static final String CONFIGURATION = org.flodl.budget.events.ConfigurationEvent.NAME;
 
   /** The tiers a memory probe reports, in the order the report shows them. */
   static final List<String> TIERS = List.of("heap", "direct", "native", "mapped", "device");

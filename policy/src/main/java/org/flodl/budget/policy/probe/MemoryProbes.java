@@ -10,8 +10,8 @@ import java.util.function.LongSupplier;
 /**
  * The probes the policy reads, behind a cache: {@link #snapshot()} is a volatile read that never
  * touches a file or a bean, {@link #refresh()} reads every probe now. The owner refreshes at most
- * once per {@code probe_interval} (default 1 s: {@link #refreshIfStale()} from any thread, or the
- * daemon of {@link #startBackgroundRefresh()}) and at each epoch boundary ({@link #refresh()}), so
+ * once per {@code probe_interval} (default 1 s: {@link #refreshIfStale()} from any thread; the
+ * agent's probe thread is its one scheduler) and at each epoch boundary ({@link #refresh()}), so
  * a decision on the hot path never reads a file. VRAM readings are cached per device and
  * re-read at each refresh for every device asked about so far.
  */
@@ -29,7 +29,6 @@ public final class MemoryProbes implements AutoCloseable {
   private final Map<Integer, VramReading> vramByDevice = new ConcurrentHashMap<>();
   private final AtomicBoolean refreshing = new AtomicBoolean();
   private volatile MemorySnapshot snapshot;
-  private volatile Thread refresher;
 
   /** Returns probes cached for {@code interval}; reads them once now. */
   public MemoryProbes(RamProbe ram, HeapProbe heap, DirectMemoryProbe direct, VramProbe vram,
@@ -150,40 +149,9 @@ public final class MemoryProbes implements AutoCloseable {
     return vram;
   }
 
-  /**
-   * Starts a daemon thread that refreshes once per interval until {@link #close()}; returns it.
-   * A second call returns the running thread.
-   */
-  public synchronized Thread startBackgroundRefresh() {
-    if (refresher != null) {
-      return refresher;
-    }
-    long sleepMillis = Math.max(1, intervalNanos / 1_000_000);
-    Thread t = new Thread(() -> {
-      while (!Thread.currentThread().isInterrupted()) {
-        try {
-          Thread.sleep(sleepMillis);
-          refresh();
-        } catch (InterruptedException e) {
-          return;
-        } catch (Throwable e) { // a probe must not stop the refresher; probes do not throw
-          continue;
-        }
-      }
-    }, "flodl-budget-probes");
-    t.setDaemon(true);
-    t.start();
-    refresher = t;
-    return t;
-  }
-
-  /** Stops the background refresher, if one runs, and closes the files the host probe holds. */
+  /** Closes the files the host probe holds. */
   @Override
   public synchronized void close() {
-    if (refresher != null) {
-      refresher.interrupt();
-      refresher = null;
-    }
     if (ram instanceof AutoCloseable closeable) {
       try {
         closeable.close();

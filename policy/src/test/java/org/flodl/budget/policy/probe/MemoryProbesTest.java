@@ -125,21 +125,6 @@ class MemoryProbesTest {
   }
 
   @Test
-  void theBackgroundRefresherRefreshesUntilClosed() throws Exception {
-    MemoryProbes p = new MemoryProbes(ram, new HeapProbe(), new DirectMemoryProbe(), vram,
-        Duration.ofMillis(5));
-    Thread t = p.startBackgroundRefresh();
-    assertTrue(t.isDaemon());
-    assertSame(t, p.startBackgroundRefresh());
-    while (ram.reads.get() < 3) {
-      Thread.sleep(5);
-    }
-    p.close();
-    t.join(10_000);
-    assertFalse(t.isAlive());
-  }
-
-  @Test
   void aProbeThatThrowsReadsAsFailedAndNeverReachesTheCaller() {
     RamProbe broken = new RamProbe() {
       @Override

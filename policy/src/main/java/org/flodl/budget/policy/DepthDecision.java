@@ -1,0 +1,112 @@
+package org.flodl.budget.policy;
+
+import java.util.OptionalLong;
+
+/**
+ * The one prefetch-depth decision, for every kind of depth site (a sites-file method or call
+ * site, DJL's epochs): on a GPU the seed's VRAM depth with its double-buffer floor; on the host the
+ * reader ring's slots from the memory the batches live in (host RAM, or the heap for heap
+ * batches), from the flow quarter of the stager split when this JVM is a stager; then capped by
+ * the request ({@code prefetch=cap}) or at the epoch's batches ({@code prefetch=auto}), and, for a
+ * call site on a JDK queue, never below 1 when at least 1 was asked for. Numbers in, a record out:
+ * no probe is read here.
+ */
+public final class DepthDecision {
+  private DepthDecision() {}
+
+  /**
+   * What the policy needs to know at a depth decision.
+   *
+   * @param cuda whether the batches go to a GPU
+   * @param requested the depth the code asked for
+   * @param batchBytes one batch's price, 0 when none is known yet
+   * @param epochBatches the epoch's batches, 0 or less when unknown
+   * @param vramUsed the GPU's used bytes ({@link Long#MAX_VALUE} for a failed probe, the seed's
+   *     convention)
+   * @param vramTotal the GPU's total bytes (0 for a failed probe)
+   * @param vramMaxUsage {@code vram_max_usage}
+   * @param activationReserve VRAM held back for the model's activations (first epoch only)
+   * @param available the bytes the host ring's tier has available, empty when unknown
+   * @param maxUsage the knob of that tier ({@code ram_max_usage}, or {@code heap_max_usage} for
+   *     heap batches)
+   * @param cacheActive whether a cache site has admitted (the ring's fallback is 8 then, else 4)
+   * @param prefetchAuto {@code prefetch=auto}: the policy's depth, capped at the epoch
+   * @param stagerStreamBytes the stager split's flow quarter, empty when this JVM is no stager
+   *     (or the batches are on the heap)
+   * @param atLeastOne a call site: a JDK queue has no synchronous mode
+   */
+  public record Inputs(
+      boolean cuda,
+      int requested,
+      long batchBytes,
+      long epochBatches,
+      long vramUsed,
+      long vramTotal,
+      double vramMaxUsage,
+      long activationReserve,
+      OptionalLong available,
+      double maxUsage,
+      boolean cacheActive,
+      boolean prefetchAuto,
+      OptionalLong stagerStreamBytes,
+      boolean atLeastOne) {}
+
+  /**
+   * One decision.
+   *
+   * @param depth the depth decision as the event records it (after the cap)
+   * @param ring the host ring sizing behind it, null on a GPU
+   * @param applied the depth to build, 0..{@link Integer#MAX_VALUE}
+   */
+  public record Decision(PrefetchDepth depth, RingSlots ring, int applied) {}
+
+  /** Returns the decision for {@code in}. */
+  public static Decision decide(Inputs in) {
+    long epoch = in.epochBatches() > 0 ? in.epochBatches() : Long.MAX_VALUE;
+    PrefetchDepth d;
+    RingSlots ring = null;
+    if (in.cuda()) {
+      d = BudgetPolicy.prefetchDepthFromVram(in.batchBytes(), 1, true, in.vramUsed(),
+          in.vramTotal(), in.vramMaxUsage(), in.activationReserve());
+      if (in.prefetchAuto() && d.depth() > epoch) {
+        d = new PrefetchDepth(d.usedBytes(), d.totalBytes(), d.maxUsage(), d.activationReserve(),
+            d.batchBytes(), d.capBytes(), d.budgetBytes(), epoch, d.reason());
+      }
+    } else {
+      ring = in.stagerStreamBytes().isPresent() && in.available().isPresent()
+          // A stager's prefetch takes the flow quarter of its split.
+          ? BudgetPolicy.ringSlotsFromBudget(in.batchBytes(), 1, in.maxUsage(),
+              in.available().getAsLong(), in.stagerStreamBytes().getAsLong(), epoch,
+              in.cacheActive())
+          : BudgetPolicy.ringSlotsFromRam(in.batchBytes(), 1, in.maxUsage(), in.available(),
+              epoch, in.cacheActive());
+      d = new PrefetchDepth(-1, ring.availableBytes(), ring.ramMaxUsage(), 0, in.batchBytes(), 0,
+          ring.budgetBytes(), ring.slots(), ring.depthReason());
+    }
+    if (!in.prefetchAuto()) {
+      d = d.cappedAt(Math.max(0, in.requested()));
+    }
+    int applied = (int) Math.min(Integer.MAX_VALUE, Math.max(0, d.depth()));
+    if (in.atLeastOne() && in.requested() >= 1 && applied < 1) {
+      applied = 1;
+    }
+    return new Decision(d, ring, applied);
+  }
+
+  /**
+   * Returns a first epoch's activation reserve: before the first step nothing is known of the
+   * model's activations, so the first epoch on a GPU holds back the whole headroom under the cap
+   * (only the floor can apply); from the second the reserve is 0, because the probe's {@code used}
+   * then counts the activations (the seed's callers past their first step pass 0).
+   */
+  public static long firstEpochReserve(boolean firstEpoch, long batchBytes, long used, long total,
+      double maxUsage) {
+    return firstEpoch && batchBytes > 0 ? headroom(used, total, maxUsage) : 0;
+  }
+
+  /** Returns {@code cap − used}, saturated at 0: the bytes a first epoch holds back. */
+  public static long headroom(long used, long total, double maxUsage) {
+    // The seed's own cap, clamp and saturation: the capacity budget with nothing reserved.
+    return BudgetPolicy.depthFromProbe(used, total, maxUsage, 0, 1).budgetBytes();
+  }
+}

@@ -1,0 +1,135 @@
+package org.flodl.budget.policy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.util.OptionalLong;
+import org.flodl.budget.policy.PrefetchDepth.Reason;
+import org.flodl.budget.policy.probe.VramReading;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The one depth decision at the seed's rig numbers and at the host ring's, as a DJL epoch and a
+ * sites-file site take it; and the call site's floor of 1.
+ */
+class DepthDecisionTest {
+  static final long PASCAL_USED = 5592L << 20;
+  static final long PASCAL_TOTAL = 6_360_465_408L;
+  static final VramReading PASCAL = new VramReading(PASCAL_USED, PASCAL_TOTAL, "fixed", null);
+  static final long KIB16 = 16 << 10;
+
+  /** A DJL epoch on a GPU: the first holds back the headroom. */
+  static DepthDecision.Inputs gpu(int requested, long batch, boolean first, VramReading v,
+      boolean auto) {
+    return new DepthDecision.Inputs(true, requested, batch, 1000, v.usedBytes(), v.totalBytes(),
+        0.90, DepthDecision.firstEpochReserve(first, batch, v.usedBytes(), v.totalBytes(), 0.90),
+        OptionalLong.empty(), 0.5, false, auto, OptionalLong.empty(), false);
+  }
+
+  static DepthDecision.Inputs cpu(int requested, long batch, long available, boolean auto) {
+    return new DepthDecision.Inputs(false, requested, batch, 64, Long.MAX_VALUE, 0, 0.90, 0,
+        available < 0 ? OptionalLong.empty() : OptionalLong.of(available), 0.5, false, auto,
+        OptionalLong.empty(), false);
+  }
+
+  @Test
+  void aModelAboveTheCapKeepsTheDoubleBufferInEveryEpoch() {
+    for (boolean first : new boolean[] {true, false}) {
+      DepthDecision.Decision d = DepthDecision.decide(gpu(4, KIB16, first, PASCAL, false));
+      assertEquals(2, d.applied());
+      assertEquals(Reason.DOUBLE_BUFFER_FLOOR, d.depth().reason());
+      assertEquals(KIB16, d.depth().batchBytes());
+      assertNull(d.ring());
+    }
+  }
+
+  @Test
+  void theFirstEpochHoldsBackTheHeadroomLaterOnesReserveNothing() {
+    VramReading roomy = new VramReading(3L << 30, PASCAL_TOTAL, "fixed", null);
+    DepthDecision.Decision first = DepthDecision.decide(gpu(1_000_000, KIB16, true, roomy, true));
+    DepthDecision.Decision second = DepthDecision.decide(gpu(1_000_000, KIB16, false, roomy, true));
+    assertEquals(DepthDecision.headroom(3L << 30, PASCAL_TOTAL, 0.90),
+        first.depth().activationReserve());
+    assertEquals(2, first.applied());
+    assertEquals(Reason.DOUBLE_BUFFER_FLOOR, first.depth().reason());
+    assertEquals(0, second.depth().activationReserve());
+    assertEquals(Reason.CAPACITY, second.depth().reason());
+    assertEquals(1000, second.applied(), "auto caps the capacity depth at the epoch's batches");
+  }
+
+  @Test
+  void capKeepsALowerRequest() {
+    DepthDecision.Decision d = DepthDecision.decide(gpu(1, KIB16, false, PASCAL, false));
+    assertEquals(1, d.applied());
+    assertEquals(Reason.REQUESTED, d.depth().reason());
+  }
+
+  @Test
+  void anUnpricedBatchIsTheDoubleBufferOnAGpuAndFourOnTheHostEachCapped() {
+    assertEquals(Reason.UNPRICED_BATCH, DepthDecision.decide(gpu(8, 0, true, PASCAL, false))
+        .depth().reason());
+    assertEquals(2, DepthDecision.decide(gpu(8, 0, true, PASCAL, false)).applied());
+    assertEquals(4, DepthDecision.decide(cpu(8, 0, 1L << 30, false)).applied());
+    assertEquals(Reason.UNPRICED_BATCH, DepthDecision.decide(cpu(8, 0, 1L << 30, false))
+        .depth().reason());
+    assertEquals(1, DepthDecision.decide(gpu(1, 0, true, PASCAL, false)).applied());
+  }
+
+  @Test
+  void theHostRingFitsThreeBatchesOfARequestOfEight() {
+    DepthDecision.Decision d = DepthDecision.decide(cpu(8, 2176, 14 << 10, false));
+    assertEquals(3, d.applied());
+    assertEquals(3, d.ring().slots());
+    assertEquals(Reason.CAPACITY, d.depth().reason());
+  }
+
+  @Test
+  void aRingThatFitsNoBatchIsSynchronous() {
+    DepthDecision.Decision d = DepthDecision.decide(cpu(8, 2176, 1 << 10, false));
+    assertEquals(0, d.applied());
+    assertEquals(Reason.SYNC_FALLBACK, d.depth().reason());
+  }
+
+  @Test
+  void aFailedProbeDeclinesTheFloor() {
+    DepthDecision.Decision d = DepthDecision.decide(
+        gpu(4, KIB16, false, VramReading.failure("nvml", "no driver"), false));
+    assertEquals(0, d.applied());
+    assertEquals(Reason.PROBE_FAILED, d.depth().reason());
+  }
+
+  /**
+   * With role=stager the host ring takes the flow quarter of the split, as a sites-file prefetch
+   * site does: 4 MiB of batches of 1 MiB is 4 slots, where the anchored share of 100 MiB at 0.5
+   * would give the epoch's 64.
+   */
+  @Test
+  void aStagersRingTakesTheFlowQuarterOfItsSplit() {
+    long mib = 1L << 20;
+    DepthDecision.Inputs plain = cpu(0, mib, 100 * mib, true);
+    assertEquals(50, DepthDecision.decide(plain).applied(), "50 MiB of 1 MiB batches");
+    DepthDecision.Inputs stager = new DepthDecision.Inputs(false, 0, mib, 64, Long.MAX_VALUE, 0,
+        0.90, 0, OptionalLong.of(100 * mib), 0.5, false, true, OptionalLong.of(4 * mib), false);
+    DepthDecision.Decision d = DepthDecision.decide(stager);
+    assertEquals(4, d.applied());
+    assertEquals(4 * mib, d.ring().budgetBytes(), "the stream quarter is the ring's budget");
+  }
+
+  @Test
+  void aCallSiteNeverGetsADepthBelowOneWhenItAskedForOne() {
+    DepthDecision.Inputs tight = new DepthDecision.Inputs(false, 8, 2176, 0, Long.MAX_VALUE, 0,
+        0.90, 0, OptionalLong.of(1 << 10), 0.5, false, false, OptionalLong.empty(), true);
+    DepthDecision.Decision d = DepthDecision.decide(tight);
+    assertEquals(Reason.SYNC_FALLBACK, d.depth().reason(), "the policy says 0");
+    assertEquals(0, d.depth().depth());
+    assertEquals(1, d.applied(), "a JDK queue gets 1");
+  }
+
+  @Test
+  void anUnknownEpochDoesNotCapTheRing() {
+    long mib = 1L << 20;
+    DepthDecision.Inputs unknown = new DepthDecision.Inputs(false, 0, mib, 0, Long.MAX_VALUE, 0,
+        0.90, 0, OptionalLong.of(100 * mib), 0.5, false, true, OptionalLong.empty(), false);
+    assertEquals(50, DepthDecision.decide(unknown).applied());
+  }
+}
