@@ -234,7 +234,12 @@ final class Bootstrap {
     Gate.install(engine);
     AgentControl control = new AgentControl(engine, config);
     // The settings are in every recording from install on, even when no site is ever woven.
-    Recorder.whenInitialized(() -> registerConfiguration(control));
+    Recorder.whenInitialized(new Runnable() { // not a lambda: premain (see above)
+      @Override
+      public void run() {
+        registerConfiguration(control);
+      }
+    });
     engine.onStart(new Runnable() {
       @Override
       public void run() {
@@ -267,7 +272,7 @@ final class Bootstrap {
   }
 
   /**
-   * Starts the {@code record=FILE} recording, written at exit (and every few seconds to {@code
+   * Starts the {@code record=FILE} recording, written at exit (and every second to {@code
    * FILE.part}); a failure is one line, and under {@code strict=true} a refused start (its
    * outcome is returned then; null otherwise).
    */
@@ -283,8 +288,8 @@ final class Bootstrap {
           Log.warn(line);
         }
       });
-      Log.info("recording to " + file.toAbsolutePath() + " (written at exit, and every few "
-          + "seconds to " + file.getFileName() + BudgetRecording.PART + " while the JVM runs)");
+      Log.info("recording to " + file.toAbsolutePath() + " (written at exit, and every second "
+          + "to " + file.getFileName() + BudgetRecording.PART + " while the JVM runs)");
       return null;
     } catch (IOException | RuntimeException e) {
       String why = e instanceof java.nio.file.NoSuchFileException ? "no such file or folder"
@@ -478,9 +483,12 @@ final class Bootstrap {
 
   /** Emits the effective settings, at each recording chunk (the Configuration event). */
   static void registerConfiguration(AgentControl control) {
-    ConfigurationEvent.register(() -> {
-      for (Setting s : control.settings()) {
-        ConfigurationEvent.emit(s.key(), s.value(), s.source().name());
+    ConfigurationEvent.register(new Runnable() { // runs in premain when JFR is on at start
+      @Override
+      public void run() {
+        for (Setting s : control.settings()) {
+          ConfigurationEvent.emit(s.key(), s.value(), s.source().name());
+        }
       }
     });
   }

@@ -205,7 +205,8 @@ public final class GateEngine implements Decisions {
       @Override
       public void run() {
         if (share != null) {
-          share.start(budgets.snapshot().host().domain());
+          MemorySnapshot s = budgets.snapshot();
+          share.start(s == null || s.host() == null ? "host" : s.host().domain());
         }
         Recorder.whenInitialized(new Runnable() {
           @Override

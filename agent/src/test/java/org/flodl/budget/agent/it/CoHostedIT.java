@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
@@ -51,13 +50,13 @@ class CoHostedIT {
     Instant commonEnd = Instant.MAX;
     for (ChildJvm.Result r : results) {
       assertEquals(0, r.exitCode, r.toString());
-      List<RecordedEvent> budgets = nativeBudgets(r);
+      List<RecordedEvent> budgets = Shares.nativeBudgets(r);
       Instant last = budgets.get(budgets.size() - 1).getStartTime();
       commonEnd = last.isBefore(commonEnd) ? last : commonEnd;
     }
     for (int i = 0; i < 3; i++) {
       ChildJvm.Result r = results.get(i);
-      double settled = settledShare(r, commonEnd);
+      double settled = Shares.settled(r, commonEnd);
       assertTrue(Math.abs(settled - want[i]) <= 0.05,
           r.name + " settled on share " + settled + ", want " + want[i] + " +- 0.05");
     }
@@ -70,35 +69,5 @@ class CoHostedIT {
     }
     assertTrue(results.get(0).events("flodl.budget.StagerSplit").isEmpty(),
         "a rank without a stager site does not split");
-  }
-
-  /** Returns the native-tier (host RAM) budgets {@code r} recorded, in time order. */
-  private static List<RecordedEvent> nativeBudgets(ChildJvm.Result r) throws Exception {
-    List<RecordedEvent> budgets = new ArrayList<>();
-    for (RecordedEvent e : r.events("flodl.budget.RamBudget")) {
-      if ("native".equals(e.getString("tier"))) {
-        budgets.add(e);
-      }
-    }
-    assertFalse(budgets.isEmpty(), "no native-tier budget in " + r);
-    return budgets;
-  }
-
-  /**
-   * Returns the mean host share of {@code r}'s native-tier budgets in the 3 s before {@code end},
-   * when all three ranks were alive.
-   */
-  private static double settledShare(ChildJvm.Result r, Instant end) throws Exception {
-    double sum = 0;
-    int n = 0;
-    for (RecordedEvent e : nativeBudgets(r)) {
-      Instant t = e.getStartTime();
-      if (!t.isBefore(end.minusSeconds(3)) && !t.isAfter(end)) {
-        sum += e.getDouble("hostShare");
-        n++;
-      }
-    }
-    assertTrue(n > 0, "no budget of " + r.name + " in the common window");
-    return sum / n;
   }
 }

@@ -82,14 +82,14 @@ class RegistryIT {
     }
     List<ChildJvm.Result> results = List.of(jvms.get(0).await(ps.get(0)),
         jvms.get(1).await(ps.get(1)));
-    Instant end = commonEnd(results);
+    Instant end = Shares.commonEnd(results);
     for (ChildJvm.Result r : results) {
       assertEquals(0, r.exitCode, r.toString());
       List<String> lines = lines(r.stderr, "the host-share registry meets under");
       assertEquals(1, lines.size(), r.stderr);
       assertTrue(lines.get(0).contains(home.resolve(".cache").toString()), lines.get(0));
       assertFalse(r.stderr.contains("budgets the whole host"), r.stderr);
-      double share = settledShare(r, end);
+      double share = Shares.settled(r, end);
       assertTrue(Math.abs(share - 0.5) <= 0.05, r.name + " settled on " + share
           + ", want 0.5: the squat must not switch sharing off");
     }
@@ -139,7 +139,7 @@ class RegistryIT {
     assertEquals(0, r.exitCode, r.toString());
     List<String> lines = lines(r.stderr, "bad host-share entry");
     assertEquals(1, lines.size(), "one line per run, not per entry:\n" + r.stderr);
-    List<RecordedEvent> budgets = nativeBudgets(r);
+    List<RecordedEvent> budgets = Shares.nativeBudgets(r);
     for (RecordedEvent e : budgets) {
       assertEquals(1.0, e.getDouble("hostShare"), 1e-9,
           "a planted entry counted: " + e);
@@ -173,12 +173,12 @@ class RegistryIT {
       Process pb = run(b, 500, 20);
       Process pc = run(c, 500, 20);
       List<ChildJvm.Result> results = List.of(a.await(pa), b.await(pb), c.await(pc));
-      Instant end = commonEnd(results);
+      Instant end = Shares.commonEnd(results);
       double[] want = {0.5, 1.0, 0.5};
       for (int i = 0; i < 3; i++) {
         ChildJvm.Result r = results.get(i);
         assertEquals(0, r.exitCode, r.toString());
-        double share = settledShare(r, end);
+        double share = Shares.settled(r, end);
         assertTrue(Math.abs(share - want[i]) <= 0.05,
             r.name + " settled on " + share + ", want " + want[i]);
       }
@@ -204,10 +204,10 @@ class RegistryIT {
     assertTrue(pc.waitFor(10, TimeUnit.SECONDS));
     for (ChildJvm.Result r : List.of(a.await(pa), b.await(pb))) {
       assertEquals(0, r.exitCode, r.toString());
-      double before = meanShare(r, killed.minusSeconds(3), killed);
+      double before = Shares.mean(r, killed.minusSeconds(3), killed);
       assertTrue(Math.abs(before - 1.0 / 3) <= 0.05, r.name + " had " + before + " before");
       Instant back = null;
-      for (RecordedEvent e : nativeBudgets(r)) {
+      for (RecordedEvent e : Shares.nativeBudgets(r)) {
         if (e.getStartTime().isAfter(killed) && Math.abs(e.getDouble("hostShare") - 0.5) <= 0.02) {
           back = e.getStartTime();
           break;
@@ -235,45 +235,5 @@ class RegistryIT {
       }
     }
     return out;
-  }
-
-  /** The last budget time all of {@code results} recorded (the end of the window they shared). */
-  private static Instant commonEnd(List<ChildJvm.Result> results) throws IOException {
-    Instant end = Instant.MAX;
-    for (ChildJvm.Result r : results) {
-      List<RecordedEvent> b = nativeBudgets(r);
-      Instant last = b.get(b.size() - 1).getStartTime();
-      end = last.isBefore(end) ? last : end;
-    }
-    return end;
-  }
-
-  private static List<RecordedEvent> nativeBudgets(ChildJvm.Result r) throws IOException {
-    List<RecordedEvent> budgets = new ArrayList<>();
-    for (RecordedEvent e : r.events("flodl.budget.RamBudget")) {
-      if ("native".equals(e.getString("tier"))) {
-        budgets.add(e);
-      }
-    }
-    assertFalse(budgets.isEmpty(), "no native-tier budget in " + r);
-    return budgets;
-  }
-
-  private static double settledShare(ChildJvm.Result r, Instant end) throws IOException {
-    return meanShare(r, end.minusSeconds(3), end);
-  }
-
-  private static double meanShare(ChildJvm.Result r, Instant from, Instant to) throws IOException {
-    double sum = 0;
-    int n = 0;
-    for (RecordedEvent e : nativeBudgets(r)) {
-      Instant t = e.getStartTime();
-      if (!t.isBefore(from) && !t.isAfter(to)) {
-        sum += e.getDouble("hostShare");
-        n++;
-      }
-    }
-    assertTrue(n > 0, "no budget of " + r.name + " from " + from + " to " + to);
-    return sum / n;
   }
 }
