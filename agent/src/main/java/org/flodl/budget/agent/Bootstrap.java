@@ -16,6 +16,7 @@ import org.flodl.budget.agent.config.AgentConfig;
 import org.flodl.budget.agent.config.CacheAdmitSite;
 import org.flodl.budget.agent.config.ConfigException;
 import org.flodl.budget.agent.config.JdkTypes;
+import org.flodl.budget.agent.config.MethodRef;
 import org.flodl.budget.agent.config.LogLevel;
 import org.flodl.budget.agent.config.Mode;
 import org.flodl.budget.agent.config.PrefetchDepthSite;
@@ -29,7 +30,10 @@ import org.flodl.budget.agent.config.SitesFile;
 import org.flodl.budget.agent.control.AgentControl;
 import org.flodl.budget.agent.djl.DjlCuda;
 import org.flodl.budget.agent.djl.DjlGate;
+import org.flodl.budget.agent.dl4j.Dl4jCaching;
+import org.flodl.budget.agent.dl4j.JavaCpp;
 import org.flodl.budget.agent.gate.DepthAdapter;
+import org.flodl.budget.agent.gate.EntryHook;
 import org.flodl.budget.agent.gate.Gate;
 import org.flodl.budget.agent.gate.GateEngine;
 import org.flodl.budget.agent.gate.HostShareSource;
@@ -257,6 +261,11 @@ final class Bootstrap {
           public void accept(ClassLoader loader) {
             DjlCuda.seen(loader);
           }
+        }, JavaCpp.POINTER, new Consumer<ClassLoader>() {
+          @Override
+          public void accept(ClassLoader loader) {
+            JavaCpp.seen(loader);
+          }
         }));
     transformer.instrumentation(inst);
     inst.addTransformer(transformer, true);
@@ -307,8 +316,15 @@ final class Bootstrap {
   /** Returns the weaving rules of every site, each bound to its gate point. */
   static List<Rule> bind(GateEngine engine, List<SiteSpec> specs, DepthAdapter djl) {
     List<Rule> rules = new ArrayList<>();
+    boolean dl4jHooked = false;
     for (SiteSpec s : specs) {
       boolean preset = s.origin().startsWith("preset ");
+      if (s instanceof CacheAdmitSite c && "dl4j".equals(c.adapter()) && !dl4jHooked) {
+        dl4jHooked = true;
+        EntryHook hook = new Dl4jCaching();
+        rules.add(new Rule(engine.bindHook(c.name(), hook), c.name(), Rule.Role.HOOK,
+            MethodRef.parse(hook.method()), null, -1, null, -1, false, true));
+      }
       if (s instanceof CacheAdmitSite c) {
         boolean returned = c.returned();
         int id = engine.bindAdmit(c.name(), returned, c.isCallSite(), c.decline());

@@ -8,7 +8,8 @@ import java.util.Objects;
  * returns, {@link SiteSpec#RETURN}) is priced and admitted or declined; {@code release} hands back
  * what its argument or return value retained; {@code decline} is called on the same receiver, with
  * the arguments {@code declineArgs}, when a value is declined (a returned value is evicted, a
- * skipped put removes an older value).
+ * skipped put removes an older value). {@code adapter} names a framework whose iterator the agent
+ * has take a declined value again from its source ({@code dl4j}), or is null.
  */
 public record CacheAdmitSite(
     String block,
@@ -19,6 +20,7 @@ public record CacheAdmitSite(
     MethodRef release,
     MethodRef decline,
     List<Integer> declineArgs,
+    String adapter,
     boolean stager,
     String origin) implements SiteSpec {
 

@@ -60,9 +60,11 @@ public final class SitesFile {
       DECLINE, DECLINE_ARGS, DEPTH, EXECUTOR, BATCH, BATCH_BYTES, ACTIVATION_RESERVE, DEVICE, ROLE, ADAPTER);
   private static final Set<String> CACHE_ONLY = Set.of(VALUE, RELEASE, DECLINE, DECLINE_ARGS);
   private static final Set<String> PREFETCH_ONLY =
-      Set.of(DEPTH, EXECUTOR, BATCH, BATCH_BYTES, ACTIVATION_RESERVE, DEVICE, ADAPTER);
+      Set.of(DEPTH, EXECUTOR, BATCH, BATCH_BYTES, ACTIVATION_RESERVE, DEVICE);
   /** The frameworks whose epochs and batches the agent reads its own way. */
   static final Set<String> ADAPTERS = Set.of("djl");
+  /** The frameworks whose caches the agent takes declined values back for. */
+  static final Set<String> CACHE_ADAPTERS = Set.of("dl4j");
 
   /** The one key outside the site blocks: the presets the file asks for. */
   static final String PRESETS_KEY = "presets";
@@ -396,11 +398,19 @@ public final class SitesFile {
       problems.add("decline needs an argument (decline_args, default 0, the key), and "
           + method + " takes none");
     }
+    String adapter = fields.get(ADAPTER);
+    if (adapter != null) {
+      adapter = adapter.toLowerCase(Locale.ROOT);
+      if (!CACHE_ADAPTERS.contains(adapter)) {
+        problems.add("adapter '" + Text.clip(adapter, 40)
+            + "': expected dl4j on a cache-admit site (or no adapter)");
+      }
+    }
     if (!problems.isEmpty() || method == null) {
       return null;
     }
     return new CacheAdmitSite(block, name, method, in, value, release, decline, declineArgs,
-        stager, origin);
+        adapter, stager, origin);
   }
 
   private static SiteSpec prefetchDepth(String block, String name, Map<String, String> fields,
@@ -460,7 +470,8 @@ public final class SitesFile {
     if (adapter != null) {
       adapter = adapter.toLowerCase(Locale.ROOT);
       if (!ADAPTERS.contains(adapter)) {
-        problems.add("adapter '" + Text.clip(adapter, 40) + "': expected djl (or no adapter)");
+        problems.add("adapter '" + Text.clip(adapter, 40)
+            + "': expected djl on a prefetch-depth site (or no adapter)");
       } else if (in != null) {
         problems.add("adapter applies to method sites only (no in = ...)");
       }

@@ -9,6 +9,7 @@ import java.util.OptionalLong;
 import java.util.function.DoubleSupplier;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
+import org.flodl.budget.agent.dl4j.JavaCpp;
 import org.flodl.budget.events.RamBudgetEvent;
 import org.flodl.budget.events.StagerSplitEvent;
 import org.flodl.budget.policy.BudgetPolicy;
@@ -56,6 +57,7 @@ final class Budgets {
   private volatile long streamBytes;
   private long lastSplitTotal = -1;
   private volatile long quickHeapAvailable = -1;
+  private volatile long javaCppAvailable = -1;
   private static final long ARRAY_HEADER_MAX = 24;
 
   Budgets(Supplier<MemoryProbes> probeFactory, Duration interval, double ramMaxUsage,
@@ -243,7 +245,18 @@ final class Budgets {
     if (s == null) {
       return tier == Tier.HEAP ? quickHeapAvailable : -1;
     }
-    return s.availableBytes(tier);
+    return tier == Tier.NATIVE && javaCppAvailable >= 0 && s.availableBytes(tier) >= 0
+        ? Math.min(s.availableBytes(tier), javaCppAvailable) : s.availableBytes(tier);
+  }
+
+  /**
+   * Returns host RAM's {@code available} bounded by what JavaCPP lets this process allocate, where
+   * it is loaded (ND4J's arrays): that limit throws first. Noted for {@link #available}.
+   */
+  private long withJavaCpp(long available) {
+    long javaCpp = JavaCpp.available();
+    javaCppAvailable = javaCpp;
+    return javaCpp < 0 ? available : available < 0 ? javaCpp : Math.min(available, javaCpp);
   }
 
   /** Starts the refresh thread once; later calls do nothing. */
@@ -416,6 +429,9 @@ final class Budgets {
           b = BudgetPolicy.anchored(free, held, vramMaxUsage, 1.0, 0, "vram_max_usage");
         } else {
           long available = s.availableBytes(tier);
+          if (tier == Tier.NATIVE) {
+            available = withJavaCpp(available);
+          }
           long anchor = tier == Tier.HEAP ? heapAnchor(s.heap(), held) : held;
           // The heap is this JVM's own (its -Xmx); co-hosted ranks share host RAM.
           double tierShare = tier == Tier.HEAP ? 1.0 : share;

@@ -30,6 +30,9 @@ public interface Decisions {
   /** Prices a batch returned on {@code receiver}. */
   void batch(int point, Object receiver, Object batch);
 
+  /** Runs hook point {@code point}'s adapter on {@code receiver}, at its method's entry. */
+  void hook(int point, Object receiver);
+
   /** Returns the value a call should pass on, or {@link Gate#DECLINED}. */
   Object admitCall(int point, Object value);
 

@@ -8,7 +8,7 @@ package org.flodl.budget.agent.gate;
  * the application's own value comes back and the call runs as written.
  *
  * <p>Body points ({@code admit}, {@code enter}, {@code leave}, {@code returned}, {@code decline},
- * {@code depth}, {@code release}, {@code batch}) are woven into a method of the site's type; call
+ * {@code depth}, {@code release}, {@code batch}, {@code hook}) are woven into a method of the site's type; call
  * points ({@code ...Call}) around a call to it.
  */
 public final class Gate {
@@ -156,6 +156,18 @@ public final class Gate {
     if (e != null) {
       try {
         e.batch(point, receiver, batch);
+      } catch (Throwable t) {
+        e.failed(point, t);
+      }
+    }
+  }
+
+  /** Runs the adapter of hook point {@code point} on {@code receiver} (a method's entry). */
+  public static void hook(int point, Object receiver) {
+    Decisions e = engine;
+    if (e != null) {
+      try {
+        e.hook(point, receiver);
       } catch (Throwable t) {
         e.failed(point, t);
       }

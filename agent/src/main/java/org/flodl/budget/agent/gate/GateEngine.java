@@ -143,6 +143,11 @@ public final class GateEngine implements Decisions {
     return bind(new Point.Batch(s));
   }
 
+  /** Returns the point id of {@code hook}, an adapter's code for cache-admit site {@code site}. */
+  public synchronized int bindHook(String site, EntryHook hook) {
+    return bind(new Point.Hook(cacheSite(site), hook));
+  }
+
   /**
    * Returns a point like {@code basePoint} that decides only for receivers that are instances of
    * {@code receiverType}: a body a subtype inherits from a supertype that is not the site's type.
@@ -610,8 +615,9 @@ public final class GateEngine implements Decisions {
     // last probe left available, after the caches), others from host RAM.
     boolean heap = site.batchTier() == Tier.HEAP;
     OptionalLong available;
-    if (heap) {
-      long a = budgets.available(Tier.HEAP);
+    if (heap || site.batchTier() == Tier.NATIVE) {
+      // native batches (ND4J's) are bounded by JavaCPP's limits too, where it is loaded
+      long a = budgets.available(site.batchTier());
       available = a < 0 ? OptionalLong.empty() : OptionalLong.of(a);
     } else {
       available = budgets.hostAvailable();
@@ -679,12 +685,30 @@ public final class GateEngine implements Decisions {
   }
 
   @Override
+  public void hook(int id, Object receiver) {
+    if (receiver == null || !(point(id) instanceof Point.Hook h)) {
+      return;
+    }
+    GateThread t = GateThread.current();
+    if (t.inGate) {
+      return;
+    }
+    t.inGate = true;
+    try {
+      h.hook().enter(receiver);
+    } finally {
+      t.inGate = false;
+    }
+  }
+
+  @Override
   public void failed(int id, Throwable t) {
     Point p = point(id);
     String name = p instanceof Point.Admit a ? a.site().name()
         : p instanceof Point.Release r ? r.site().name()
         : p instanceof Point.Depth d ? d.site().name()
-        : p instanceof Point.Batch b ? b.site().name() : "#" + id;
+        : p instanceof Point.Batch b ? b.site().name()
+        : p instanceof Point.Hook h ? h.site().name() : "#" + id;
     Log.warnOnce("failed-" + name, "site '" + name + "': the gate failed ("
         + Text.clip(String.valueOf(t), 160) + "); the call ran as written");
   }

@@ -5,7 +5,7 @@ package org.flodl.budget.agent.gate;
  * Points are bound once per weaving rule, and once more for each body found in a supertype of a
  * site's type (those decide only for receivers of that type).
  */
-sealed interface Point permits Point.Admit, Point.Release, Point.Depth, Point.Batch {
+sealed interface Point permits Point.Admit, Point.Release, Point.Depth, Point.Batch, Point.Hook {
 
   /**
    * A cache admission: of an argument, or of the value returned ({@code returned}); at a method
@@ -28,6 +28,9 @@ sealed interface Point permits Point.Admit, Point.Release, Point.Depth, Point.Ba
 
   /** A batch passing, priced for its prefetch site. */
   record Batch(DepthSite site) implements Point {}
+
+  /** A framework adapter's hook at a method's entry, handed the receiver (cache site {@code site}). */
+  record Hook(CacheSite site, EntryHook hook) implements Point {}
 
   /**
    * The receivers a body in a supertype of a site's type decides for: instances of the type,

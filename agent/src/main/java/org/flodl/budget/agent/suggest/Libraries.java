@@ -23,7 +23,9 @@ final class Libraries {
       new Preset("jcache", "javax/cache/", "javax/cache/Cache", "every JCache cache's put"),
       new Preset("ehcache", "org/ehcache/", "org/ehcache/Cache", "every Ehcache 3 cache's put"),
       new Preset("djl", "ai/djl/training/dataset/", "ai/djl/training/dataset/DataIterable",
-          "DJL's DataIterable: each epoch's prefetch depth and batch prices"));
+          "DJL's DataIterable: each epoch's prefetch depth and batch prices"),
+      new Preset("dl4j", "org/nd4j/linalg/dataset/", "org/nd4j/linalg/dataset/AsyncDataSetIterator",
+          "Deeplearning4j's async iterators' depth and DataSet prices, InMemoryDataSetCache's bytes"));
 
   /** Package prefixes (internal form) of libraries, never an application's own. */
   private static final List<String> KNOWN = List.of(

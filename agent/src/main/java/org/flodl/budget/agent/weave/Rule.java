@@ -38,7 +38,9 @@ public record Rule(int id, String site, Role role, MethodRef method, Scope scope
     /** Replaces the returned {@code int} with the policy's depth. */
     DEPTH_RETURN,
     /** Prices a returned batch for its prefetch site. */
-    BATCH;
+    BATCH,
+    /** Hands the receiver to a framework adapter at the method's entry. */
+    HOOK;
 
     /** Returns what the role does, for the line that says what was woven. */
     public String label() {
@@ -52,6 +54,8 @@ public record Rule(int id, String site, Role role, MethodRef method, Scope scope
         case DEPTH_ARG:
         case DEPTH_RETURN:
           return "prefetch depth";
+        case HOOK:
+          return "adapter hook";
         default:
           return "batch pricing";
       }

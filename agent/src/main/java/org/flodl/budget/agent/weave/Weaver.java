@@ -265,6 +265,9 @@ final class Weaver {
         case DEPTH_RETURN:
           return returns.getSort() == Type.INT ? null : "depth = return needs " + methodText
               + " to return int, it returns " + returns.getClassName();
+        case HOOK:
+          return isStatic ? "an adapter hook needs a receiver, and " + methodText + " is static"
+              : null;
         case BATCH:
           return isReference(returns) ? null : "batch site " + methodText + " returns "
               + (returns.getSort() == Type.VOID ? "nothing to price" : "a "
@@ -315,6 +318,12 @@ final class Weaver {
             push(b.point());
             mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "enter", "(I)V", false);
             guardPoint = b.point();
+            break;
+          case HOOK:
+            push(b.point());
+            loadReceiver();
+            mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "hook", "(ILjava/lang/Object;)V",
+                false);
             break;
           default:
             break;

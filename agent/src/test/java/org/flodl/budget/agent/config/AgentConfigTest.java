@@ -259,7 +259,7 @@ class AgentConfigTest {
       "probe_interval=9ms    | probe_interval | flodl-budget: bad probe_interval '9ms' (agent argument): expected a duration from 10ms to 1h, like 500ms, 2s or 1m (9ms is shorter); agent disabled",
       "probe_interval=200000000m | probe_interval | flodl-budget: bad probe_interval '200000000m' (agent argument): expected a duration from 10ms to 1h, like 500ms, 2s or 1m (200000000m is longer); agent disabled",
       "probe_interval=99999999999999999999s | probe_interval | flodl-budget: bad probe_interval '99999999999999999999s' (agent argument): expected a duration from 10ms to 1h, like 500ms, 2s or 1m; agent disabled",
-      "presets=redis         | presets        | flodl-budget: bad presets 'redis' (agent argument): expected preset names separated by ':' (caffeine, guava, jcache, ehcache or djl), e.g. caffeine:guava; 'redis' is none of them; agent disabled",
+      "presets=redis         | presets        | flodl-budget: bad presets 'redis' (agent argument): expected preset names separated by ':' (caffeine, guava, jcache, ehcache, djl or dl4j), e.g. caffeine:guava; 'redis' is none of them; agent disabled",
       "mode=                 | mode           | flodl-budget: empty mode (agent argument): expected enforce, observe or off; agent disabled",
       "sites=                | sites          | flodl-budget: empty sites (agent argument): expected the path of a sites file; agent disabled",
       "record=               | record         | flodl-budget: empty record (agent argument): expected the path of a .jfr file; agent disabled",

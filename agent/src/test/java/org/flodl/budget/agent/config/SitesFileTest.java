@@ -101,7 +101,7 @@ class SitesFileTest {
     assertEquals(List.of(
         new CacheAdmitSite("samples", "samples",
             m("com.acme.data.SampleCache#put(java.lang.Object,java.lang.Object)"), null, 1,
-            m("com.acme.data.SampleCache#evict"), null, null, false, origin),
+            m("com.acme.data.SampleCache#evict"), null, null, null, false, origin),
         // both batch and a fixed batch_bytes are given: the site carries both, the fixed price wins
         new PrefetchDepthSite("feed", "feed", m("com.acme.data.Loader#<init>"), null, 2,
             m("com.acme.data.Loader#next"), 16384, 0, "cpu", PrefetchDepthSite.NO_EXECUTOR, null,
@@ -323,7 +323,7 @@ class SitesFileTest {
         """));
     assertTrue(w.startsWith("flodl-budget: test.properties: site 's' disabled: unknown field "
         + "'vaule' (known: kind, name, method, in, value, release, decline, decline_args, "
-        + "role); value is missing: expected a "
+        + "role, adapter); value is missing: expected a "
         + "0-based argument index or return"), w);
     assertEquals(1, w.lines().count());
   }
@@ -420,7 +420,14 @@ class SitesFileTest {
         site.x.method = a.L#<init>(int)
         site.x.depth = 0
         site.x.adapter = tensorflow
-        """)).contains("adapter 'tensorflow': expected djl"));
+        """)).contains("adapter 'tensorflow': expected djl on a prefetch-depth site"));
+    assertTrue(rejected(parse("""
+        site.x.kind = cache-admit
+        site.x.in = a.Cache#put(java.lang.String,java.lang.Object)
+        site.x.method = java.util.Map#put(java.lang.Object,java.lang.Object)
+        site.x.value = 1
+        site.x.adapter = djl
+        """)).contains("adapter 'djl': expected dl4j on a cache-admit site"));
     assertTrue(rejected(parse("""
         site.x.kind = prefetch-depth
         site.x.in = a.Main#run()
@@ -634,13 +641,14 @@ class SitesFileTest {
       assertEquals(List.of(), preset.warnings(), name);
       assertFalse(preset.sites().isEmpty(), name);
       for (SiteSpec s : preset.sites()) {
-        assertEquals(name, s.name(), "each preset is one site named after it");
+        // one site per kind, named after the preset (dl4j's cache site is dl4j-cache)
+        assertTrue(s.name().equals(name) || s.name().equals(name + "-cache"), s.name());
         assertEquals("preset " + name, s.origin());
       }
     }
     ConfigException unknown = assertThrows(ConfigException.class, () -> Presets.load("redis"));
     assertTrue(unknown.getMessage().contains("unknown preset 'redis' (known: caffeine, guava, "
-        + "jcache, ehcache, djl)"), unknown.getMessage());
+        + "jcache, ehcache, djl, dl4j)"), unknown.getMessage());
   }
 
   @Test

@@ -174,6 +174,8 @@ public final class ChildJvm {
     public final String stderr;
     public final Path recording;
 
+    private List<RecordedEvent> events;
+
     Result(String name, int exitCode, String stdout, String stderr, Path recording) {
       this.name = name;
       this.exitCode = exitCode;
@@ -208,10 +210,7 @@ public final class ChildJvm {
 
     /** Returns the recorded events named {@code eventName}, in time order. */
     public List<RecordedEvent> events(String eventName) throws IOException {
-      if (!Files.exists(recording)) {
-        return List.of();
-      }
-      return RecordingFile.readAllEvents(recording).stream()
+      return all().stream()
           .filter(e -> e.getEventType().getName().equals(eventName))
           .sorted((a, b) -> a.getStartTime().compareTo(b.getStartTime()))
           .collect(Collectors.toList());
@@ -219,12 +218,17 @@ public final class ChildJvm {
 
     /** Returns every recorded event whose name starts with {@code flodl.}. */
     public List<RecordedEvent> flodlEvents() throws IOException {
-      if (!Files.exists(recording)) {
-        return List.of();
-      }
-      return RecordingFile.readAllEvents(recording).stream()
+      return all().stream()
           .filter(e -> e.getEventType().getName().startsWith("flodl."))
           .collect(Collectors.toList());
+    }
+
+    /** Returns the recording's events, read once (none when there is no recording). */
+    private synchronized List<RecordedEvent> all() throws IOException {
+      if (events == null) {
+        events = Files.exists(recording) ? RecordingFile.readAllEvents(recording) : List.of();
+      }
+      return events;
     }
 
     /** Returns this result for assertion messages. */

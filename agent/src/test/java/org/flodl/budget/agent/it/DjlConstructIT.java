@@ -19,7 +19,7 @@ class DjlConstructIT {
   @Test
   void theSeedsDoubleBufferFloorOnGpuZero() throws Exception {
     // batch 8 × (511 features + 1 label) × 4 bytes = 16 KiB, priced from the ArrayDataset.
-    ChildJvm.Result r = DjlApp.run("djl-construct-gpu", "vram_probe=fixed:5592M/6360465408",
+    ChildJvm.Result r = AppJvm.DJL.run("djl-construct-gpu", "vram_probe=fixed:5592M/6360465408",
         CONSTRUCT, "--device=gpu", "--features=511", "--batch-size=8", "--prefetch=4");
     assertEquals(0, r.exitCode, r.toString());
     List<RecordedEvent> depth = r.events("flodl.budget.PrefetchDepth");
@@ -40,7 +40,7 @@ class DjlConstructIT {
   @Test
   void aFatBatchOnTheSameCardIsSynchronousWithoutTheExecutor() throws Exception {
     // 4096 × 512 × 4 = 8 MiB a batch: 2 × 8 MiB × 256 is more than the 473 MiB free.
-    ChildJvm.Result r = DjlApp.run("djl-construct-gpu-sync", "vram_probe=fixed:5592M/6360465408",
+    ChildJvm.Result r = AppJvm.DJL.run("djl-construct-gpu-sync", "vram_probe=fixed:5592M/6360465408",
         CONSTRUCT, "--device=gpu", "--features=511", "--batch-size=4096", "--samples=8192",
         "--prefetch=4");
     assertEquals(0, r.exitCode, r.toString());
@@ -54,10 +54,10 @@ class DjlConstructIT {
   @Test
   void aCpuRingOfThreeSlotsIsWhatTheConstructorReceives() throws Exception {
     // batch 8 × (4 + 1) × 4 = 160 bytes; fixed:1000 → ring budget 500 bytes → 3 slots.
-    ChildJvm.Result bare = DjlApp.run("djl-construct-cpu-bare", null, CONSTRUCT, "--device=cpu",
+    ChildJvm.Result bare = AppJvm.DJL.run("djl-construct-cpu-bare", null, CONSTRUCT, "--device=cpu",
         "--prefetch=8");
     assertEquals("8", bare.value("queued"), bare.toString());
-    ChildJvm.Result r = DjlApp.run("djl-construct-cpu", "prefetch=cap,ram_probe=fixed:1000",
+    ChildJvm.Result r = AppJvm.DJL.run("djl-construct-cpu", "prefetch=cap,ram_probe=fixed:1000",
         CONSTRUCT, "--device=cpu", "--prefetch=8");
     assertEquals(0, r.exitCode, r.toString());
     RecordedEvent e = r.events("flodl.budget.PrefetchDepth").get(0);
@@ -70,7 +70,7 @@ class DjlConstructIT {
 
   @Test
   void observeRecordsTheDecisionAndChangesNothing() throws Exception {
-    ChildJvm.Result r = DjlApp.run("djl-construct-observe", "mode=observe,ram_probe=fixed:1000",
+    ChildJvm.Result r = AppJvm.DJL.run("djl-construct-observe", "mode=observe,ram_probe=fixed:1000",
         CONSTRUCT, "--device=cpu", "--prefetch=8");
     assertEquals(0, r.exitCode, r.toString());
     RecordedEvent e = r.events("flodl.budget.PrefetchDepth").get(0);
@@ -93,7 +93,7 @@ class DjlConstructIT {
         site.stage.depth = return
         site.stage.role = stager
         """);
-    ChildJvm.Result r = DjlApp.run("djl-construct-stager",
+    ChildJvm.Result r = AppJvm.DJL.run("djl-construct-stager",
         "prefetch=cap,ram_probe=fixed:1000,sites=" + sites.toAbsolutePath(), CONSTRUCT,
         "--device=cpu", "--prefetch=8");
     assertEquals(0, r.exitCode, r.toString());

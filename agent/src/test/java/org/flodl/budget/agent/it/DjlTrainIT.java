@@ -23,16 +23,16 @@ class DjlTrainIT {
 
   @Test
   void trainsInEnforceModeWithOneDecisionPerEpoch() throws Exception {
-    ChildJvm.Result bare = DjlApp.run("djl-train-bare", null, TRAIN, "--epochs=" + EPOCHS);
+    ChildJvm.Result bare = AppJvm.DJL.run("djl-train-bare", null, TRAIN, "--epochs=" + EPOCHS);
     assertEquals(0, bare.exitCode, bare.toString());
-    ChildJvm.Result r = DjlApp.run("djl-train-enforce", "mode=enforce", TRAIN,
+    ChildJvm.Result r = AppJvm.DJL.run("djl-train-enforce", "mode=enforce", TRAIN,
         "--epochs=" + EPOCHS);
     assertEquals(0, r.exitCode, r.toString());
     assertEquals("true", r.value("loss_fell"), r.toString());
     assertEquals("0", r.value("empty_epochs"), r.toString());
 
-    List<Double> withAgent = DjlApp.losses(r);
-    List<Double> without = DjlApp.losses(bare);
+    List<Double> withAgent = AppJvm.losses(r);
+    List<Double> without = AppJvm.losses(bare);
     assertEquals(EPOCHS, withAgent.size(), r.toString());
     assertEquals(EPOCHS, without.size(), bare.toString());
     // Same seed, same data: the first epoch's loss is the same; later epochs drift a little from
@@ -44,7 +44,7 @@ class DjlTrainIT {
       assertEquals(without.get(i), withAgent.get(i), Math.abs(without.get(i)) / 3,
           "epoch " + (i + 1) + " loss with the agent vs without: " + withAgent + " vs " + without);
     }
-    assertEquals(List.of(BATCHES, BATCHES, BATCHES, BATCHES), DjlApp.batches(r));
+    assertEquals(List.of(BATCHES, BATCHES, BATCHES, BATCHES), AppJvm.batches(r));
 
     List<RecordedEvent> depth = r.events("flodl.budget.PrefetchDepth");
     assertEquals(EPOCHS, depth.size(), "one decision per epoch: " + depth);
@@ -69,10 +69,10 @@ class DjlTrainIT {
   @Test
   void capLowersARequestOfEightToTheThreeSlotsTheRingFits() throws Exception {
     // ram_probe=fixed:14K: the ring budget is 7 KiB, 3 batches of 2176 bytes.
-    ChildJvm.Result r = DjlApp.run("djl-train-ring3", "prefetch=cap,ram_probe=fixed:14K", TRAIN,
+    ChildJvm.Result r = AppJvm.DJL.run("djl-train-ring3", "prefetch=cap,ram_probe=fixed:14K", TRAIN,
         "--epochs=2", "--prefetch=8");
     assertEquals(0, r.exitCode, r.toString());
-    assertEquals(List.of(BATCHES, BATCHES), DjlApp.batches(r));
+    assertEquals(List.of(BATCHES, BATCHES), AppJvm.batches(r));
     List<RecordedEvent> depth = r.events("flodl.budget.PrefetchDepth");
     assertEquals(2, depth.size(), depth.toString());
     for (RecordedEvent e : depth) {
@@ -90,10 +90,10 @@ class DjlTrainIT {
   @Test
   void aDepthOfZeroDropsTheExecutorAndEveryEpochYieldsAllItsBatches() throws Exception {
     // ram_probe=fixed:1K: the ring budget (512 bytes) fits no batch: 0, the synchronous path.
-    ChildJvm.Result r = DjlApp.run("djl-train-sync", "ram_probe=fixed:1K", TRAIN, "--epochs=2");
+    ChildJvm.Result r = AppJvm.DJL.run("djl-train-sync", "ram_probe=fixed:1K", TRAIN, "--epochs=2");
     assertEquals(0, r.exitCode, r.toString());
     assertEquals("0", r.value("empty_epochs"), r.toString());
-    assertEquals(List.of(BATCHES, BATCHES), DjlApp.batches(r));
+    assertEquals(List.of(BATCHES, BATCHES), AppJvm.batches(r));
     assertEquals("true", r.value("loss_fell"), r.toString());
     List<RecordedEvent> depth = r.events("flodl.budget.PrefetchDepth");
     assertEquals(2, depth.size(), depth.toString());
@@ -107,10 +107,10 @@ class DjlTrainIT {
   void aSubtypeWithItsOwnFetchIsWovenAtItsFirstConstructionAndPriced() throws Exception {
     // --dataset=rows: not an ArrayDataset (the first epoch is unpriced), iterated by its own
     // DataIterable subtype whose fetch never calls super.
-    ChildJvm.Result r = DjlApp.run("djl-train-rows", "", TRAIN, "--epochs=3", "--dataset=rows");
+    ChildJvm.Result r = AppJvm.DJL.run("djl-train-rows", "", TRAIN, "--epochs=3", "--dataset=rows");
     assertEquals(0, r.exitCode, r.toString());
     assertEquals("true", r.value("loss_fell"), r.toString());
-    assertEquals(List.of(BATCHES, BATCHES, BATCHES), DjlApp.batches(r));
+    assertEquals(List.of(BATCHES, BATCHES, BATCHES), AppJvm.batches(r));
     List<RecordedEvent> woven = r.events("flodl.agent.Instrumented");
     assertTrue(woven.stream().anyMatch(e -> e.getString("className")
         .equals("com.acme.djl.RowDataset$RowIterable") && e.getString("outcome").equals("WOVEN")

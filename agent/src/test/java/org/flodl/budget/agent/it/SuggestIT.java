@@ -142,14 +142,14 @@ class SuggestIT {
 
   @Test
   void onTheDjlAppItGivesThePresetWhoseDepthFollowsThePolicy() throws Exception {
-    Suggested s = suggest(DjlApp.APP.resolve("classes").toAbsolutePath().toString(),
-        DjlApp.classPath());
+    Suggested s = suggest(AppJvm.DJL.dir.resolve("classes").toAbsolutePath().toString(),
+        AppJvm.DJL.classPath());
     assertTrue(s.out.lines().anyMatch(l -> l.equals("presets = djl")), s.out);
     assertTrue(s.flat().contains("the application uses it in com.acme.djl."), s.out);
     assertEquals(List.of(), s.siteLines(), "no site inside DJL: " + s.out);
     Path sites = write("suggested-djl", s);
     // A ring budget of 7 KiB fits 3 of TrainDjl's 2176-byte batches: a request of 8 becomes 3.
-    ChildJvm.Result r = DjlApp.run("suggest-djl", "sites=" + sites + ",ram_probe=fixed:14K",
+    ChildJvm.Result r = AppJvm.DJL.run("suggest-djl", "sites=" + sites + ",ram_probe=fixed:14K",
         DjlTrainIT.TRAIN, "--epochs=2", "--prefetch=8");
     assertEquals(0, r.exitCode, r.toString());
     assertEquals("0", r.value("empty_epochs"), r.toString());
@@ -165,7 +165,7 @@ class SuggestIT {
   @Test
   void onLibrariesItFinishesInSecondsAndSuggestsNoSiteInsideThem() throws Exception {
     Suggested own = suggest(ChildJvm.AGENT_JAR.toAbsolutePath().toString());
-    Suggested djl = suggest(Files.readString(DjlApp.APP.resolve("classpath.txt")).trim());
+    Suggested djl = suggest(Files.readString(AppJvm.DJL.dir.resolve("classpath.txt")).trim());
     for (Suggested s : List.of(own, djl)) {
       assertEquals(0, s.exit, s.err);
       assertEquals(List.of(), s.siteLines(), s.out);

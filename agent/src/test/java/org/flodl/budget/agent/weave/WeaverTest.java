@@ -110,6 +110,11 @@ class WeaverTest {
     }
 
     @Override
+    public void hook(int point, Object receiver) {
+      calls.add("hook " + point + " " + str(receiver));
+    }
+
+    @Override
     public Object admitCall(int point, Object value) {
       calls.add("admitCall " + point + " " + str(value));
       return value instanceof byte[] b && b.length > 0 && b[0] == 13 ? Gate.DECLINED
@@ -253,6 +258,20 @@ class WeaverTest {
     assertEquals(Map.of("a", "v", "c", "copy"), field(s, "map"));
     assertEquals(List.of("admit 0 v", "leave 0", "admit 0 declined", "decline 0 MapStore [b]",
         "admit 0 copy-me", "leave 0"), gate.calls);
+  }
+
+  @Test
+  void anAdapterHookIsHandedTheReceiverAtEntryAndTheBodyRunsAsWritten() throws Throwable {
+    Rule hook = body(3, Rule.Role.HOOK, Fixtures.MapStore.class.getName()
+        + "#invalidate(java.lang.Object)", -1, null);
+    Class<?> c = weave(List.of(hook), Fixtures.MapStore.class).get(Fixtures.MapStore.class);
+    assertNotNull(c, failures.toString());
+    Object s = c.getConstructor().newInstance();
+    call(s, "put", "a", "v");
+    call(s, "invalidate", "a");
+    assertEquals(Map.of(), field(s, "map"));
+    assertEquals(1, gate.calls.size(), gate.calls.toString());
+    assertTrue(gate.calls.get(0).startsWith("hook 3 "), gate.calls.toString());
   }
 
   @Test

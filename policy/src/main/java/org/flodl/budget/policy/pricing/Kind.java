@@ -29,6 +29,10 @@ final class Kind {
     OBJECT_ARRAY,
     ND_ARRAY,
     ND_LIST,
+    /** An ND4J INDArray: a leaf priced by its buffer, copied out of a view or a workspace. */
+    ND4J_ARRAY,
+    /** An ND4J DataSet or MultiDataSet: its features, labels and masks. */
+    ND4J_PARTS,
     BATCH,
     COLLECTION,
     MAP,
@@ -88,11 +92,23 @@ final class Kind {
   /** The reference fields walked for {@link Shape#FIELDS}. */
   final Field[] fields;
 
+  /** ND4J's methods for {@link Shape#ND4J_ARRAY} and {@link Shape#ND4J_PARTS}, else null. */
+  final Nd4jHandles nd4j;
+
   private Kind(Shape shape, Class<?> c, int elementBytes, BufferType bufferType,
       MethodHandle hiddenArray, MethodHandle viewedBytes, MethodHandle ndSize,
       MethodHandle ndElementBytes, MethodHandle ndOnGpu, MethodHandle batchData,
       MethodHandle batchLabels, MethodHandle backing, int nodeReferences, int nodeInts,
       Field[] fields) {
+    this(shape, c, elementBytes, bufferType, hiddenArray, viewedBytes, ndSize, ndElementBytes,
+        ndOnGpu, batchData, batchLabels, backing, nodeReferences, nodeInts, fields, null);
+  }
+
+  private Kind(Shape shape, Class<?> c, int elementBytes, BufferType bufferType,
+      MethodHandle hiddenArray, MethodHandle viewedBytes, MethodHandle ndSize,
+      MethodHandle ndElementBytes, MethodHandle ndOnGpu, MethodHandle batchData,
+      MethodHandle batchLabels, MethodHandle backing, int nodeReferences, int nodeInts,
+      Field[] fields, Nd4jHandles nd4j) {
     this.shape = shape;
     this.typeName = c.getTypeName();
     this.elementBytes = elementBytes;
@@ -109,6 +125,12 @@ final class Kind {
     this.nodeInts = nodeInts;
     this.randomAccess = RandomAccess.class.isAssignableFrom(c) && List.class.isAssignableFrom(c);
     this.fields = fields;
+    this.nd4j = nd4j;
+  }
+
+  private static Kind nd4j(Shape shape, Class<?> c, Nd4jHandles handles) {
+    return new Kind(shape, c, 0, null, null, null, null, null, null, null, null, null, 0, 0, null,
+        handles);
   }
 
   private static Kind simple(Shape shape, Class<?> c, int elementBytes) {
@@ -139,6 +161,25 @@ final class Kind {
     Class<?> ndArray = supertypeNamed(c, ND_ARRAY);
     if (ndArray != null) {
       return ndArray(c, ndArray);
+    }
+    Class<?> nd4jArray = supertypeNamed(c, Nd4jHandles.ARRAY);
+    if (nd4jArray != null) {
+      try {
+        return nd4j(Shape.ND4J_ARRAY, c, Nd4jHandles.array(nd4jArray));
+      } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+        return simple(Shape.OTHER, c, 0);
+      }
+    }
+    Class<?> parts = supertypeNamed(c, Nd4jHandles.DATA_SET);
+    if (parts == null) {
+      parts = supertypeNamed(c, Nd4jHandles.MULTI_DATA_SET);
+    }
+    if (parts != null) {
+      try {
+        return nd4j(Shape.ND4J_PARTS, c, Nd4jHandles.parts(c, parts));
+      } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+        return simple(Shape.OTHER, c, 0);
+      }
     }
     if (supertypeNamed(c, ND_LIST) != null) {
       return simple(Shape.ND_LIST, c, 0);

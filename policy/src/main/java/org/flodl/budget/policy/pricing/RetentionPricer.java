@@ -24,7 +24,10 @@ import org.flodl.budget.policy.Tier;
  * BudgetPolicy#VIEW_SLACK_FACTOR} it is copied into storage of its own and charged what it
  * addresses ({@link BudgetPolicy#retainedCost}); a file mapping is priced by what it addresses and
  * never copied; a DJL NDArray is charged {@code size() × dataType bytes} on {@link Tier#DEVICE} or
- * {@link Tier#NATIVE} (DJL shows no storage size); a primitive array is charged its whole
+ * {@link Tier#NATIVE} (DJL shows no storage size); an ND4J INDArray is charged its whole buffer on
+ * {@link Tier#NATIVE}, and a view past the slack, or an array attached to a workspace, is copied
+ * (a {@code dup()} outside every workspace) and charged what it addresses; a DataSet or MultiDataSet is its
+ * features, labels and masks; a primitive array is charged its whole
  * allocation, header included, a String its backing array too; arrays of references, collections
  * (their backing arrays and nodes), maps (keys and values), an application's objects (through their
  * reference fields), DJL NDLists and Batches are the sum of their parts, each part charged once,
@@ -246,7 +249,8 @@ public final class RetentionPricer {
     return k.shape == Kind.Shape.PRIMITIVE_ARRAY
         || k.shape == Kind.Shape.BUFFER
         || k.shape == Kind.Shape.STRING
-        || k.shape == Kind.Shape.ND_ARRAY;
+        || k.shape == Kind.Shape.ND_ARRAY
+        || k.shape == Kind.Shape.ND4J_ARRAY;
   }
 
   /** Returns the shallow size of {@code value}: exact with Instrumentation, else estimated. */
@@ -270,6 +274,8 @@ public final class RetentionPricer {
         return priceBuffer((Buffer) value, k, mayCopy);
       case ND_ARRAY:
         return priceNdArray(value, k);
+      case ND4J_ARRAY:
+        return priceNd4jArray(value, k, mayCopy);
       default:
         return priceShallow(value, k);
     }
@@ -323,6 +329,7 @@ public final class RetentionPricer {
       Object copy =
           pricer != null
               ? pricer.materialize(value, price)
+              : k.shape == Kind.Shape.ND4J_ARRAY ? copyNd4jArray(value, k)
               : BufferCopies.copy((Buffer) value, k.bufferType);
       if (copy == null) {
         throw new IllegalStateException(pricer + " returned no copy");
@@ -450,6 +457,62 @@ public final class RetentionPricer {
       throw e;
     } catch (Throwable t) {
       throw new IllegalStateException("NDArray could not be sized: " + t, t);
+    }
+  }
+
+  /**
+   * An INDArray pins its whole buffer, off the heap ({@link Tier#NATIVE}: ND4J's CPU backend
+   * allocates through JavaCPP): a view within the slack is charged that buffer, past it (or
+   * attached to a workspace, which overwrites it when it closes) it is materialized and charged
+   * what it addresses.
+   */
+  private Priced priceNd4jArray(Object value, Kind k, boolean mayCopy) {
+    Nd4jHandles h = k.nd4j;
+    try {
+      long length = (long) h.length.invokeExact(value);
+      long underlying = (long) h.underlyingLength.invokeExact(value);
+      int width = (int) h.width.invokeExact(value);
+      boolean attached = (boolean) h.attached.invokeExact(value);
+      long logical = saturatedMultiply(Math.max(length, 0L), Math.max(width, 0));
+      long storage = Math.max(logical, saturatedMultiply(Math.max(underlying, 0L),
+          Math.max(width, 0)));
+      if (!mayCopy) {
+        return new Priced(Tier.NATIVE, k.typeName, logical, storage, storage, false);
+      }
+      boolean materialize = attached || BudgetPolicy.shouldMaterialize(logical, storage);
+      return new Priced(Tier.NATIVE, k.typeName, logical, storage,
+          materialize ? logical : storage, materialize);
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Throwable t) {
+      throw new IllegalStateException("INDArray could not be sized: " + t, t);
+    }
+  }
+
+  /**
+   * Returns an INDArray's copy of its own, made outside every workspace (a {@code detach()} for an
+   * attached array; a plain {@code dup()} on a thread with a workspace open would be attached).
+   */
+  private static Object copyNd4jArray(Object value, Kind k) {
+    try {
+      AutoCloseable scope = (AutoCloseable) (Object) k.nd4j.outOfWorkspaces.invokeExact();
+      try {
+        return (Object) k.nd4j.dup.invokeExact(value);
+      } finally {
+        scope.close();
+      }
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Throwable t) {
+      throw new IllegalStateException("INDArray could not be copied: " + t, t);
+    }
+  }
+
+  private static long saturatedMultiply(long a, long b) {
+    try {
+      return Math.multiplyExact(a, b);
+    } catch (ArithmeticException overflow) {
+      return Long.MAX_VALUE;
     }
   }
 

@@ -31,7 +31,8 @@ import org.flodl.budget.policy.Tier;
  * PricingException}: the caller declines it.
  *
  * <p>Only containers the walk can rebuild as the same class ({@code Object[]}, {@link ArrayList},
- * {@link HashMap}, {@link LinkedHashMap}) get their views materialized; inside any other container
+ * {@link HashMap}, {@link LinkedHashMap}, an ND4J DataSet or MultiDataSet with the public
+ * constructor of its four parts) get their views materialized; inside any other container
  * a view is kept and charged its whole storage. In retain mode the walk returns the container to
  * keep: the original, or a rebuilt one holding the copies.
  */
@@ -239,6 +240,10 @@ final class Walk {
       case BATCH:
         add(Tier.HEAP, pricer.shallowSize(value));
         f = new BatchFrame(value, k);
+        break;
+      case ND4J_PARTS:
+        add(Tier.HEAP, pricer.shallowSize(value));
+        f = new PartsFrame(value, k, mayCopy);
         break;
       case FUTURE:
         add(Tier.HEAP, pricer.shallowSize(value));
@@ -669,6 +674,75 @@ final class Walk {
     @Override
     long remaining() {
       return Math.max(0, 2 - index);
+    }
+  }
+
+  /**
+   * An ND4J DataSet or MultiDataSet: features, labels and their masks; rebuilt as a new one of its
+   * class around the copies when a part was materialized.
+   */
+  private final class PartsFrame extends Frame {
+    final Kind kind;
+    final boolean rebuild;
+    final Object[] parts = new Object[4];
+    boolean replaced;
+    int index;
+
+    PartsFrame(Object value, Kind kind, boolean mayCopy) {
+      super(value);
+      this.kind = kind;
+      this.rebuild = mayCopy && kind.nd4j.rebuild != null;
+    }
+
+    @Override
+    Object next() {
+      if (index >= parts.length) {
+        return PUSHED;
+      }
+      try {
+        Object part = (Object) kind.nd4j.parts[index].invokeExact(container);
+        parts[index++] = part;
+        return part;
+      } catch (RuntimeException | Error e) {
+        throw e;
+      } catch (Throwable t) {
+        throw new IllegalStateException(kind.typeName + " could not be read: " + t, t);
+      }
+    }
+
+    @Override
+    long remaining() {
+      return parts.length - index;
+    }
+
+    @Override
+    boolean copiesChildren() {
+      return rebuild;
+    }
+
+    @Override
+    void childDone(Object child, Object keptChild) {
+      examined++;
+      if (keptChild != child && copy && rebuild) {
+        parts[index - 1] = keptChild;
+        replaced = true;
+      }
+    }
+
+    @Override
+    Object result() {
+      Object out = container;
+      if (replaced) {
+        try {
+          out = (Object) kind.nd4j.rebuild.invokeExact(parts);
+        } catch (RuntimeException | Error e) {
+          throw e;
+        } catch (Throwable t) {
+          throw new IllegalStateException(kind.typeName + " could not be rebuilt: " + t, t);
+        }
+      }
+      seen.put(container, out);
+      return out;
     }
   }
 

@@ -9,25 +9,30 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs test-apps/djl-app (TrainDjl, ConstructIterable) in a child JVM on its own class path
- * ({@code target/classes} and {@code target/classpath.txt}, built by the reactor before the
- * agent's ITs), with or without {@code -javaagent} (with {@code record=FILE}: the agent's recording,
- * written at exit), stdout and stderr
- * captured; a child that outlives its timeout is killed and fails the test. A missing app build
- * fails the test with the command that makes it.
+ * Runs a test app that lives on its own class path (test-apps/djl-app, test-apps/dl4j-app: {@code
+ * target/classes} and {@code target/classpath.txt}, built by the reactor before the agent's ITs)
+ * in a child JVM, with or without {@code -javaagent} (with {@code record=FILE}: the agent's
+ * recording, written at exit), stdout and stderr captured; a child that outlives its timeout is
+ * killed and fails the test. A missing app build fails the test with the command that makes it.
  */
-final class DjlApp {
-  static final Path APP = Path.of(System.getProperty("flodl.it.djlApp",
-      "../test-apps/djl-app/target"));
+final class AppJvm {
+  static final AppJvm DJL = new AppJvm("djl-app", "flodl.it.djlApp");
+  static final AppJvm DL4J = new AppJvm("dl4j-app", "flodl.it.dl4jApp");
 
-  private DjlApp() {}
+  final Path dir;
+  private final String module;
+
+  private AppJvm(String module, String property) {
+    this.module = module;
+    this.dir = Path.of(System.getProperty(property, "../test-apps/" + module + "/target"));
+  }
 
   /** Returns the app's runtime class path, or fails saying how to build it. */
-  static String classPath() throws IOException {
-    Path classes = APP.resolve("classes");
-    Path cp = APP.resolve("classpath.txt");
+  String classPath() throws IOException {
+    Path classes = dir.resolve("classes");
+    Path cp = dir.resolve("classpath.txt");
     if (!Files.isDirectory(classes) || !Files.exists(cp)) {
-      throw new AssertionError("test-apps/djl-app is not built (" + APP.toAbsolutePath()
+      throw new AssertionError("test-apps/" + module + " is not built (" + dir.toAbsolutePath()
           + "): run `mvn -B -pl agent -am verify` (the agent's test dependency builds it)");
     }
     return classes.toAbsolutePath() + java.io.File.pathSeparator
@@ -38,8 +43,14 @@ final class DjlApp {
    * Runs {@code mainClass} of the app; {@code agentArgs} null runs it without the agent.
    * Returns what it printed and recorded.
    */
-  static ChildJvm.Result run(String name, String agentArgs, String mainClass, String... args)
+  ChildJvm.Result run(String name, String agentArgs, String mainClass, String... args)
       throws IOException, InterruptedException {
+    return run(name, agentArgs, List.of(), mainClass, args);
+  }
+
+  /** {@link #run(String, String, String, String...)} with {@code jvmArgs} before the class. */
+  ChildJvm.Result run(String name, String agentArgs, List<String> jvmArgs, String mainClass,
+      String... args) throws IOException, InterruptedException {
     Files.createDirectories(ChildJvm.WORK);
     Path recording = ChildJvm.WORK.resolve(name + ".jfr");
     Files.deleteIfExists(recording);
@@ -50,6 +61,7 @@ final class DjlApp {
       cmd.add("-javaagent:" + ChildJvm.AGENT_JAR.toAbsolutePath() + "="
           + (agentArgs.isEmpty() ? "" : agentArgs + ",") + "record=" + recording.toAbsolutePath());
     }
+    cmd.addAll(jvmArgs);
     cmd.add("-cp");
     cmd.add(classPath());
     cmd.add(mainClass);
@@ -72,26 +84,33 @@ final class DjlApp {
   /** Returns the loss of each epoch line {@code epoch=N loss=X ...}, in order. */
   static List<Double> losses(ChildJvm.Result r) {
     List<Double> l = new ArrayList<>();
-    for (String line : r.stdout.split("\n")) {
-      if (line.startsWith("epoch=")) {
-        for (String part : line.trim().split(" ")) {
-          if (part.startsWith("loss=")) {
-            l.add(Double.parseDouble(part.substring(5)));
-          }
-        }
-      }
+    for (String v : epochValues(r, "loss")) {
+      l.add(Double.parseDouble(v));
     }
     return l;
   }
 
   /** Returns the batches of each epoch line, in order. */
   static List<Integer> batches(ChildJvm.Result r) {
+    return epochInts(r, "batches");
+  }
+
+  /** Returns {@code key}'s integer value on each epoch line, in order. */
+  static List<Integer> epochInts(ChildJvm.Result r, String key) {
     List<Integer> l = new ArrayList<>();
+    for (String v : epochValues(r, key)) {
+      l.add(Integer.parseInt(v));
+    }
+    return l;
+  }
+
+  private static List<String> epochValues(ChildJvm.Result r, String key) {
+    List<String> l = new ArrayList<>();
     for (String line : r.stdout.split("\n")) {
       if (line.startsWith("epoch=")) {
         for (String part : line.trim().split(" ")) {
-          if (part.startsWith("batches=")) {
-            l.add(Integer.parseInt(part.substring(8)));
+          if (part.startsWith(key + "=")) {
+            l.add(part.substring(key.length() + 1));
           }
         }
       }

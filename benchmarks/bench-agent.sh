@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Epoch time of TrainDjl with and without the agent, side by side: ROUNDS rounds, each running a bare
+# Epoch time of a training app (TrainDjl by default; APP=dl4j: TrainDl4j) with and without the agent, side by side: ROUNDS rounds, each running a bare
 # JVM and an agent JVM at the same time (the one started first alternates), so both see the same load
 # on a shared machine; EPOCHS epochs each, the first (engine warm-up) left out. Prints each run's median
 # wall and process-CPU milliseconds per epoch, then the medians over rounds and the ratios agent / bare.
@@ -9,12 +9,18 @@
 # SEQUENTIAL=1 (environment) runs the two JVMs of a round one after the other (the one first
 # alternating) instead of at the same time: on a quiet machine with few cores, two training JVMs at
 # once mostly measure which one the scheduler favoured.
-# Usage (from the repository root, after `mvn -B -q -pl agent,test-apps/djl-app -am package -DskipTests`):
-#   test-apps/djl-app/bench-agent.sh [ROUNDS] [EPOCHS] [AGENT_ARGS] [-- TrainDjl options]
+# JVM_ARGS=ARGS (environment) goes to both JVMs (e.g. -Xmx1g).
+# Usage (from the repository root, after `mvn -B -q -pl agent,test-apps/djl-app -am package -DskipTests`,
+# or test-apps/dl4j-app for APP=dl4j):
+#   benchmarks/bench-agent.sh [ROUNDS] [EPOCHS] [AGENT_ARGS] [-- app options]
 set -euo pipefail
 ROUNDS=${1:-5}; EPOCHS=${2:-6}; AGENT_ARGS=${3:-mode=enforce}
 shift $(( $# < 3 ? $# : 3 )); [ "${1:-}" = "--" ] && shift
-A=test-apps/djl-app/target
+case "${APP:-djl}" in
+  djl) A=test-apps/djl-app/target; MAIN=com.acme.djl.TrainDjl ;;
+  dl4j) A=test-apps/dl4j-app/target; MAIN=com.acme.dl4j.TrainDl4j ;;
+  *) echo "bench-agent.sh: APP is djl or dl4j" >&2; exit 2 ;;
+esac
 CP="$A/classes:$(cat $A/classpath.txt)"
 AGENT=agent/target/flodl-budget-agent.jar
 OUT=$(mktemp -d)
@@ -26,7 +32,7 @@ start() { # $1: bare|agent, $2: output file, then TrainDjl options
   local opts=()
   [ "$mode" = agent ] && opts=("-javaagent:$AGENT=$AGENT_ARGS")
   [ "$mode" = bare ] && [ -n "${BASE_ARGS:-}" ] && opts=("-javaagent:$AGENT=$BASE_ARGS")
-  java "${opts[@]}" -cp "$CP" com.acme.djl.TrainDjl --epochs="$EPOCHS" "$@" >"$out" 2>/dev/null &
+  java ${JVM_ARGS:-} "${opts[@]}" -cp "$CP" "$MAIN" --epochs="$EPOCHS" "$@" >"$out" 2>/dev/null &
 }
 bw=(); aw=(); bc=(); ac=(); rw=(); rc=()
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a/b}'; }

@@ -1,0 +1,15 @@
+package org.flodl.budget.agent.gate;
+
+/**
+ * A framework adapter's code at the entry of one of the framework's methods ({@code adapter = dl4j}
+ * on a cache-admit site): it reads and sets the receiver's state so that what the site declined is
+ * taken again from where it came. It runs inside the gate: what it calls that is woven passes
+ * through; a throw is caught and said once.
+ */
+public interface EntryHook {
+  /** The method of the framework whose entry is hooked, as a sites-file method reference. */
+  String method();
+
+  /** Runs at the entry of {@link #method()} on {@code receiver}. */
+  void enter(Object receiver);
+}

@@ -1,0 +1,165 @@
+package org.flodl.budget.agent.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import jdk.jfr.consumer.RecordedEvent;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The DL4J app (a MultiLayerNetwork fitted over a CachingDataSetIterator, which fit wraps in an
+ * AsyncDataSetIterator of 2) on ND4J's CPU backend with {@code presets=dl4j}: an epoch of 1,200
+ * DataSets of 64 × 512 floats (154 MB serialized) on a 128 MiB heap dies of OutOfMemoryError
+ * without the agent; with it every epoch trains on every batch with the losses of an unpressured
+ * run, the cache admitting and declining the serialized bytes and the declined DataSets read from
+ * the source again; the async queue's depth decided per epoch with the DataSet priced by its
+ * INDArrays; DataSets that are views of a pool array, retained by the app's own cache, are
+ * materialized, the native tier bounded by JavaCPP's limit.
+ */
+class Dl4jTrainIT {
+  static final String TRAIN = "com.acme.dl4j.TrainDl4j";
+  static final int EPOCHS = 3;
+  static final int BATCHES = 1200;
+  /** A DataSet: 64 × 512 float features and 64 × 2 float labels. */
+  static final long DATA_SET_BYTES = 64L * 512 * 4 + 64L * 2 * 4;
+  /** What a priced DataSet is charged besides its arrays' bytes: its own object, at most. */
+  static final long DATA_SET_OBJECT = 128;
+  static final String[] ARGS = {"--epochs=" + EPOCHS, "--batches=" + BATCHES, "--batch-size=64",
+      "--features=512"};
+  static final List<String> SMALL_HEAP = List.of("-Xmx128m", "-XX:+ExitOnOutOfMemoryError");
+
+  @Test
+  void diesWithoutTheAgentAndTrainsEveryEpochWithIt() throws Exception {
+    ChildJvm.Result bare = AppJvm.DL4J.run("dl4j-bare", null, SMALL_HEAP, TRAIN, ARGS);
+    assertNotEquals(0, bare.exitCode, bare.toString());
+    // -XX:+ExitOnOutOfMemoryError says it on stdout
+    assertTrue(bare.stdout.contains("Terminating due to java.lang.OutOfMemoryError"),
+        bare.toString());
+    assertFalse(bare.stdout.contains("TRAINING COMPLETE"), bare.toString());
+
+    ChildJvm.Result roomy = AppJvm.DL4J.run("dl4j-roomy", null, List.of("-Xmx1g"), TRAIN, ARGS);
+    assertEquals(0, roomy.exitCode, roomy.toString());
+
+    ChildJvm.Result r = AppJvm.DL4J.run("dl4j-preset", "presets=dl4j", SMALL_HEAP, TRAIN, ARGS);
+    assertEquals(0, r.exitCode, r.toString());
+    assertTrue(r.stdout.contains("TRAINING COMPLETE"), r.toString());
+    assertEquals(List.of(BATCHES, BATCHES, BATCHES), AppJvm.batches(r), r.toString());
+    assertEquals("true", r.value("loss_fell"), r.toString());
+    // The same DataSets in the same order: the losses of the run that had room for all of them.
+    assertEquals(AppJvm.losses(roomy), AppJvm.losses(r), r.toString());
+    // What the cache declined is built again by the source in the later epochs.
+    List<Integer> built = AppJvm.epochInts(r, "built");
+    assertEquals(BATCHES, built.get(0));
+    assertTrue(built.get(1) > 0 && built.get(2) > 0, "declined DataSets rebuilt: " + built);
+
+    List<RecordedEvent> admissions = r.events("flodl.budget.CacheAdmission");
+    long admitted = 0;
+    long declined = 0;
+    for (RecordedEvent e : admissions) {
+      assertEquals("dl4j-cache", e.getString("site"), e.toString());
+      assertEquals("byte[]", e.getString("valueType"), e.toString());
+      assertEquals("heap", e.getString("tier"), e.toString());
+      // The serialized DataSet: its arrays' bytes and ND4J's headers.
+      long charged = e.getLong("chargedBytes");
+      assertTrue(charged > DATA_SET_BYTES && charged < DATA_SET_BYTES + 4096, e.toString());
+      String d = e.getString("decision");
+      if (d.equals("ADMIT")) {
+        admitted++;
+        assertTrue(e.getLong("heldBytes") <= e.getLong("budgetBytes"), e.toString());
+      } else if (d.equals("DECLINE")) {
+        declined++;
+      }
+    }
+    assertTrue(admitted > 100 && declined > 100, admitted + " admitted, " + declined
+        + " declined");
+
+    List<RecordedEvent> depth = r.events("flodl.budget.PrefetchDepth");
+    assertEquals(EPOCHS, depth.size(), "one AsyncDataSetIterator per fit: " + depth);
+    for (int i = 0; i < depth.size(); i++) {
+      RecordedEvent e = depth.get(i);
+      assertEquals("dl4j", e.getString("site"));
+      assertEquals(2, e.getLong("requestedDepth"), e.toString());
+      assertEquals(2, e.getLong("depth"), "prefetch=cap keeps fit's 2: " + e);
+      if (i > 0) {
+        assertTrue(e.getLong("batchBytes") >= DATA_SET_BYTES
+            && e.getLong("batchBytes") < DATA_SET_BYTES + DATA_SET_OBJECT, "the DataSet priced: "
+            + e);
+      }
+    }
+  }
+
+  @Test
+  void autoDepthGrowsFitsFixedTwoWhereMemoryAllows() throws Exception {
+    ChildJvm.Result r = AppJvm.DL4J.run("dl4j-auto", "presets=dl4j,prefetch=auto",
+        List.of("-Xmx1g"), TRAIN, "--epochs=3", "--batches=300", "--batch-size=64",
+        "--features=512");
+    assertEquals(0, r.exitCode, r.toString());
+    assertEquals(List.of(300, 300, 300), AppJvm.batches(r), r.toString());
+    List<RecordedEvent> depth = r.events("flodl.budget.PrefetchDepth");
+    assertEquals(3, depth.size(), depth.toString());
+    // No DataSet priced before the first fit: the fallback; after it, the ring the budget fits,
+    // capped at 8 slots beside an active cache.
+    assertEquals(4, depth.get(0).getLong("depth"), depth.get(0).toString());
+    for (RecordedEvent e : depth.subList(1, 3)) {
+      assertTrue(e.getLong("batchBytes") >= DATA_SET_BYTES
+          && e.getLong("batchBytes") < DATA_SET_BYTES + DATA_SET_OBJECT, e.toString());
+      assertEquals(8, e.getLong("depth"), e.toString());
+    }
+  }
+
+  @Test
+  void viewsOfAPoolAreMaterializedAndTheNativeTierKeepsToJavaCpp() throws Exception {
+    Path sites = ChildJvm.WORK.resolve("dl4j-retain.properties");
+    Files.createDirectories(ChildJvm.WORK);
+    Files.writeString(sites, String.join("\n",
+        "presets = dl4j",
+        "site.retain.kind    = cache-admit",
+        "site.retain.in      = com.acme.dl4j.RetainingCache#put(java.lang.String,"
+            + "org.nd4j.linalg.dataset.DataSet)",
+        "site.retain.method  = java.util.Map#put(java.lang.Object,java.lang.Object)",
+        "site.retain.value   = 1",
+        "site.retain.adapter = dl4j", ""));
+    ChildJvm.Result r = AppJvm.DL4J.run("dl4j-views", "sites=" + sites.toAbsolutePath(),
+        SMALL_HEAP, TRAIN, "--epochs=" + EPOCHS, "--batches=" + BATCHES, "--batch-size=64",
+        "--features=512", "--cache=retain", "--views=16");
+    assertEquals(0, r.exitCode, r.toString());
+    assertEquals(List.of(BATCHES, BATCHES, BATCHES), AppJvm.batches(r), r.toString());
+
+    long pool = 16L * 64 * 512 * 4;
+    long materialized = 0;
+    long declined = 0;
+    for (RecordedEvent e : r.events("flodl.budget.CacheAdmission")) {
+      assertEquals("retain", e.getString("site"), e.toString());
+      assertEquals("org.nd4j.linalg.dataset.DataSet", e.getString("valueType"), e.toString());
+      assertEquals("native", e.getString("tier"), e.toString());
+      // A 128 KiB view of a 2 MiB pool: over twice its size, so copied, and charged the copy.
+      assertTrue(e.getLong("storageBytes") >= pool, e.toString());
+      assertTrue(e.getLong("logicalBytes") >= DATA_SET_BYTES
+          && e.getLong("logicalBytes") < DATA_SET_BYTES + DATA_SET_OBJECT, e.toString());
+      String d = e.getString("decision");
+      if (d.equals("ADMIT_MATERIALIZED")) {
+        materialized++;
+        assertTrue(e.getBoolean("materialized"), e.toString());
+        assertEquals(e.getLong("logicalBytes"), e.getLong("chargedBytes"), e.toString());
+        assertTrue(e.getLong("heldBytes") <= e.getLong("budgetBytes"), e.toString());
+      } else {
+        assertEquals("DECLINE", d, e.toString());
+        declined++;
+      }
+    }
+    assertTrue(materialized > 100 && declined > 0, materialized + " materialized, " + declined
+        + " declined");
+    // JavaCPP's limits (maxbytes = -Xmx, maxphysicalbytes = 4 × -Xmx by default) bound the
+    // native tier, not the host's free RAM.
+    List<RecordedEvent> nativeBudgets = r.events("flodl.budget.RamBudget").stream()
+        .filter(e -> e.getString("tier").equals("native")).toList();
+    assertFalse(nativeBudgets.isEmpty());
+    RecordedEvent last = nativeBudgets.get(nativeBudgets.size() - 1);
+    assertTrue(last.getLong("availableBytes") <= 128L << 20, last.toString());
+  }
+}
