@@ -47,21 +47,12 @@ public final class Main {
     }
   }
 
-  /** Runs the events helper's report command, found by name so the CLI works without it. */
+  /** Runs the report command; a failure inside it is one line and exit status 1. */
   private static int report(String[] args, PrintStream out, PrintStream err) {
     try {
-      Class<?> c = Class.forName("org.flodl.budget.agent.report.ReportCommand");
-      Object code = c.getMethod("run", String[].class, PrintStream.class, PrintStream.class)
-          .invoke(null, args, out, err);
-      return (Integer) code;
-    } catch (ClassNotFoundException e) {
-      err.println("flodl-budget: report is not in this build of the agent");
-      return 1;
-    } catch (java.lang.reflect.InvocationTargetException e) {
-      err.println("flodl-budget: report failed: " + e.getCause());
-      return 1;
-    } catch (ReflectiveOperationException | ClassCastException e) {
-      err.println("flodl-budget: report cannot run: " + e);
+      return org.flodl.budget.agent.report.ReportCommand.run(args, out, err);
+    } catch (RuntimeException | LinkageError e) {
+      err.println("flodl-budget: report failed: " + e);
       return 1;
     }
   }

@@ -72,12 +72,6 @@ public final class BudgetPolicy {
     return anchored(available, heldBytes, ramMaxUsage, 1.0, 0, "ram_max_usage").budgetBytes();
   }
 
-  /** Returns {@link #anchoredRamBudget} as a record of its inputs. */
-  public static RamBudget anchoredRamBudgetDecision(
-      long available, long heldBytes, double ramMaxUsage) {
-    return anchored(available, heldBytes, ramMaxUsage, 1.0, 0, "ram_max_usage");
-  }
-
   /**
    * Returns the sample-cache budget: the anchored share with the reader ring's bytes off the top
    * (the ring is a flow buffer and gets its fixed cut first).

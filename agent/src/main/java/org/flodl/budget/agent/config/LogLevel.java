@@ -12,9 +12,4 @@ public enum LogLevel {
   public String label() {
     return name().toLowerCase(Locale.ROOT);
   }
-
-  /** Returns whether a message at {@code level} is written at this level. */
-  public boolean includes(LogLevel level) {
-    return level.ordinal() <= ordinal();
-  }
 }

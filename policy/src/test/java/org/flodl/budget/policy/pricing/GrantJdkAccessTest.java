@@ -31,9 +31,9 @@ class GrantJdkAccessTest {
     Manifest manifest = new Manifest();
     manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
     manifest.getMainAttributes().put(new Attributes.Name("Premain-Class"), GrantAgentMain.class.getName());
-    try (OutputStream out = Files.newOutputStream(agent);
-        JarOutputStream jar = new JarOutputStream(out, manifest)) {
-      // the agent class itself comes from the class path
+    try (OutputStream out = Files.newOutputStream(agent)) {
+      // a manifest alone: the agent class itself comes from the class path
+      new JarOutputStream(out, manifest).close();
     }
     ChildJvm.Result r = ChildJvm.run(GrantAgentMain.class, "-javaagent:" + agent);
     assertEquals(0, r.exit(), r.stderr());
