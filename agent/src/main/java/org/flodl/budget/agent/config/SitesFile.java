@@ -398,19 +398,28 @@ public final class SitesFile {
       problems.add("decline needs an argument (decline_args, default 0, the key), and "
           + method + " takes none");
     }
-    String adapter = fields.get(ADAPTER);
-    if (adapter != null) {
-      adapter = adapter.toLowerCase(Locale.ROOT);
-      if (!CACHE_ADAPTERS.contains(adapter)) {
-        problems.add("adapter '" + Text.clip(adapter, 40)
-            + "': expected dl4j on a cache-admit site (or no adapter)");
-      }
-    }
+    String adapter = adapter(fields, CACHE_ADAPTERS, "dl4j on a cache-admit site", problems);
     if (!problems.isEmpty() || method == null) {
       return null;
     }
     return new CacheAdmitSite(block, name, method, in, value, release, decline, declineArgs,
         adapter, stager, origin);
+  }
+
+  /** Returns the block's adapter in lower case, or null; one not in {@code known} is a problem. */
+  private static String adapter(Map<String, String> fields, Set<String> known, String expected,
+      List<String> problems) {
+    String adapter = fields.get(ADAPTER);
+    if (adapter == null) {
+      return null;
+    }
+    adapter = adapter.toLowerCase(Locale.ROOT);
+    if (!known.contains(adapter)) {
+      problems.add("adapter '" + Text.clip(adapter, 40) + "': expected " + expected
+          + " (or no adapter)");
+      return null;
+    }
+    return adapter;
   }
 
   private static SiteSpec prefetchDepth(String block, String name, Map<String, String> fields,
@@ -466,15 +475,9 @@ public final class SitesFile {
             + "': expected cpu or cuda:N, e.g. cuda:0");
       }
     }
-    String adapter = fields.get(ADAPTER);
-    if (adapter != null) {
-      adapter = adapter.toLowerCase(Locale.ROOT);
-      if (!ADAPTERS.contains(adapter)) {
-        problems.add("adapter '" + Text.clip(adapter, 40)
-            + "': expected djl on a prefetch-depth site (or no adapter)");
-      } else if (in != null) {
-        problems.add("adapter applies to method sites only (no in = ...)");
-      }
+    String adapter = adapter(fields, ADAPTERS, "djl on a prefetch-depth site", problems);
+    if (adapter != null && in != null) {
+      problems.add("adapter applies to method sites only (no in = ...)");
     }
     if (!problems.isEmpty() || method == null) {
       return null;

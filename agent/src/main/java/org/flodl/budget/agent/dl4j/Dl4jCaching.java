@@ -83,7 +83,7 @@ public final class Dl4jCaching implements EntryHook {
       if (!told) {
         told = true;
         Log.info("dl4j: DataSet " + index + " of " + length + " was not cached (declined); it and "
-          + "the rest of the epoch are read from the source again, past the " + index
+            + "the rest of the epoch are read from the source again, past the " + index
             + " served from the cache (said once)");
       }
     } catch (ReflectiveOperationException e) {
