@@ -11,6 +11,7 @@ import org.flodl.budget.agent.config.AgentConfig;
 import org.flodl.budget.agent.config.Mode;
 import org.flodl.budget.agent.config.Setting;
 import org.flodl.budget.agent.gate.GateEngine;
+import org.flodl.budget.agent.gate.Knob;
 import org.flodl.budget.agent.gate.Log;
 import org.flodl.budget.agent.gate.Recorder;
 import org.flodl.budget.events.ConfigurationEvent;
@@ -75,39 +76,39 @@ public final class AgentControl implements AgentControlMXBean {
 
   @Override
   public double getRamMaxUsage() {
-    return engine.knobs()[0];
+    return engine.knob(Knob.RAM_MAX_USAGE);
   }
 
   @Override
   public void setRamMaxUsage(double value) {
-    setKnob(AgentConfig.RAM_MAX_USAGE, value, 0);
+    setKnob(AgentConfig.RAM_MAX_USAGE, value, Knob.RAM_MAX_USAGE);
   }
 
   @Override
   public double getHeapMaxUsage() {
-    return engine.knobs()[1];
+    return engine.knob(Knob.HEAP_MAX_USAGE);
   }
 
   @Override
   public void setHeapMaxUsage(double value) {
-    setKnob(AgentConfig.HEAP_MAX_USAGE, value, 1);
+    setKnob(AgentConfig.HEAP_MAX_USAGE, value, Knob.HEAP_MAX_USAGE);
   }
 
   @Override
   public double getVramMaxUsage() {
-    return engine.knobs()[2];
+    return engine.knob(Knob.VRAM_MAX_USAGE);
   }
 
   @Override
   public void setVramMaxUsage(double value) {
-    setKnob(AgentConfig.VRAM_MAX_USAGE, value, 2);
+    setKnob(AgentConfig.VRAM_MAX_USAGE, value, Knob.VRAM_MAX_USAGE);
   }
 
-  private void setKnob(String key, double value, int index) {
+  private void setKnob(String key, double value, Knob knob) {
     synchronized (this) {
       config = config.withKnob(key, value); // refuses a bad value with IllegalArgumentException
     }
-    engine.knob(index, value); // re-budgets and records, with no lock of ours held
+    engine.knob(knob, value); // re-budgets and records, with no lock of ours held
     changed(key, Double.toString(value));
   }
 

@@ -10,6 +10,7 @@ import org.flodl.budget.agent.djl.DjlReflection.DeviceRef;
 import org.flodl.budget.agent.gate.DepthAdapter;
 import org.flodl.budget.agent.gate.DepthEvents;
 import org.flodl.budget.agent.gate.GateEngine;
+import org.flodl.budget.agent.gate.Knob;
 import org.flodl.budget.agent.gate.Log;
 import org.flodl.budget.policy.DepthDecision;
 import org.flodl.budget.policy.probe.MemorySnapshot;
@@ -111,12 +112,12 @@ public final class DjlGate implements DepthAdapter {
       }
     }
     long avail = snap == null || snap.host() == null ? -1 : snap.host().availableBytes();
-    double[] knobs = e.knobs();
     boolean auto = e.prefetchAuto() && hasExecutor;
     int requested = hasExecutor ? prefetch : 0;
     DepthDecision.Decision d = DepthDecision.decide(inputs(dev.cuda(), requested, price,
         epochBatches, first, vram, avail < 0 ? OptionalLong.empty() : OptionalLong.of(avail),
-        knobs[0], knobs[2], e.cacheActive(), auto, e.stagerStreamBytes()));
+        e.knob(Knob.RAM_MAX_USAGE), e.knob(Knob.VRAM_MAX_USAGE), e.cacheActive(), auto,
+        e.stagerStreamBytes()));
     DepthEvents.emit(SITE, dev.label(), requested, d);
     int applied = d.applied();
     if (Log.enabled(Log.DEBUG)) {

@@ -173,11 +173,11 @@ final class Budgets {
   }
 
   /** Sets one knob (0 ram, 1 heap, 2 vram; live control) and re-budgets at once. */
-  void knob(int index, double value) {
-    switch (index) {
-      case 0 -> ramMaxUsage = value;
-      case 1 -> heapMaxUsage = value;
-      default -> vramMaxUsage = value;
+  void knob(Knob knob, double value) {
+    switch (knob) {
+      case RAM_MAX_USAGE -> ramMaxUsage = value;
+      case HEAP_MAX_USAGE -> heapMaxUsage = value;
+      case VRAM_MAX_USAGE -> vramMaxUsage = value;
     }
     refresh();
   }

@@ -243,14 +243,18 @@ public final class GateEngine implements Decisions {
     return prefetchAuto;
   }
 
-  /** Returns {ram_max_usage, heap_max_usage, vram_max_usage}. */
-  public double[] knobs() {
-    return new double[] {budgets.ramMaxUsage(), budgets.heapMaxUsage(), budgets.vramMaxUsage()};
+  /** Returns the usage cap {@code knob} in force. */
+  public double knob(Knob knob) {
+    return switch (knob) {
+      case RAM_MAX_USAGE -> budgets.ramMaxUsage();
+      case HEAP_MAX_USAGE -> budgets.heapMaxUsage();
+      case VRAM_MAX_USAGE -> budgets.vramMaxUsage();
+    };
   }
 
-  /** Sets knob {@code index} (0 ram_max_usage, 1 heap_max_usage, 2 vram_max_usage). */
-  public void knob(int index, double value) {
-    budgets.knob(index, value);
+  /** Sets the usage cap {@code knob} and re-budgets at once. */
+  public void knob(Knob knob, double value) {
+    budgets.knob(knob, value);
   }
 
   /** Returns each tier's held bytes. */

@@ -30,7 +30,7 @@ class DepthInputsTest {
     long available = e.refreshAtEpoch().host().availableBytes();
     DepthDecision.Inputs fromSites = e.depthInputs(site, 8);
     DepthDecision.Inputs fromDjl = DjlGate.inputs(false, 8, 2176, 0, false, null,
-        OptionalLong.of(available), e.knobs()[0], e.knobs()[2], e.cacheActive(), false,
+        OptionalLong.of(available), e.knob(Knob.RAM_MAX_USAGE), e.knob(Knob.VRAM_MAX_USAGE), e.cacheActive(), false,
         e.stagerStreamBytes());
     assertEquals(fromSites, fromDjl);
     DepthDecision.Decision d = DepthDecision.decide(fromSites);
@@ -47,7 +47,7 @@ class DepthInputsTest {
     VramReading v = e.vram(0);
     DepthDecision.Inputs fromSites = e.depthInputs(site, 8);
     DepthDecision.Inputs fromDjl = DjlGate.inputs(true, 8, 16384, 0, false, v, OptionalLong.empty(),
-        e.knobs()[0], e.knobs()[2], e.cacheActive(), false, OptionalLong.empty());
+        e.knob(Knob.RAM_MAX_USAGE), e.knob(Knob.VRAM_MAX_USAGE), e.cacheActive(), false, OptionalLong.empty());
     assertEquals(DepthDecision.decide(fromSites), DepthDecision.decide(fromDjl));
     assertEquals(8, DepthDecision.decide(fromSites).applied(), "room for the whole request");
   }

@@ -25,12 +25,12 @@ import org.flodl.budget.policy.Tier;
  * addresses ({@link BudgetPolicy#retainedCost}); a file mapping is priced by what it addresses and
  * never copied; a DJL NDArray is charged {@code size() × dataType bytes} on {@link Tier#DEVICE} or
  * {@link Tier#NATIVE} (DJL shows no storage size); an ND4J INDArray is charged its whole buffer on
- * {@link Tier#NATIVE}, and a view past the slack, or an array attached to a workspace, is copied
- * (a {@code dup()} outside every workspace) and charged what it addresses; a DataSet or MultiDataSet is its
- * features, labels and masks; a primitive array is charged its whole
- * allocation, header included, a String its backing array too; arrays of references, collections
- * (their backing arrays and nodes), maps (keys and values), an application's objects (through their
- * reference fields), DJL NDLists and Batches are the sum of their parts, each part charged once,
+ * {@link Tier#NATIVE}, and a view past the slack, or an array attached to a workspace, is copied (a
+ * {@code dup()} outside every workspace) and charged what it addresses; a DataSet or MultiDataSet
+ * is its features, labels and masks; a primitive array is charged its whole allocation, header
+ * included, a String its backing array too; arrays of references, collections (their backing
+ * arrays and nodes), maps (keys and values), an application's objects (through their reference
+ * fields), DJL NDLists and Batches are the sum of their parts, each part charged once,
  * walked within a bound and extrapolated past it ({@link Walk}); anything else is priced by an
  * application's {@link ValuePricer} or by its shallow size. {@link #estimate} and {@link #retain}
  * agree on every value the walk reaches whole. Thread-safe; one per agent.
@@ -490,8 +490,9 @@ public final class RetentionPricer {
   }
 
   /**
-   * Returns an INDArray's copy of its own, made outside every workspace (a {@code detach()} for an
-   * attached array; a plain {@code dup()} on a thread with a workspace open would be attached).
+   * Returns an INDArray's copy of its own: a {@code dup()} inside {@code scopeOutOfWorkspaces()},
+   * which takes an attached array out of its workspace too (a plain {@code dup()} on a thread with
+   * a workspace open would land in that workspace).
    */
   private static Object copyNd4jArray(Object value, Kind k) {
     try {
