@@ -2,11 +2,22 @@ package org.flodl.budget.policy;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * The held-bytes ledger of one tier: what its caches retain, against the budget the last probe
- * set. Reservations are atomic (a compare-and-set loop), so admissions from many threads never
- * push the tier past its budget; each {@link Reservation} gives its bytes back exactly once.
+ * set. Admissions from many threads never push the tier past its budget, and each {@link
+ * Reservation} gives its bytes back exactly once.
+ *
+ * <p>The ledger is striped so that admissions on different threads do not write one shared
+ * counter: the tier grants bytes to {@value #STRIPES} stripes ({@code granted}, never over the
+ * budget when granted), and a thread reserves from its stripe's unused grant with one
+ * compare-and-set on that stripe; a stripe that runs short takes what it needs, and up to {@value
+ * #GRANT} bytes more, from the tier. Held bytes are the grants less what the stripes have unused.
+ * A release goes to the releasing thread's stripe, which hands what it has over {@code 2 ×}
+ * {@value #GRANT} back to the tier. When the grants reach the budget (or the budget shrinks below
+ * them), every stripe's unused bytes go back to the tier and the decision is taken on the held
+ * bytes themselves, so the whole budget stays usable.
  *
  * <p>The budget is set from outside ({@link #setBudget}) when the probes refresh, anchored at the
  * held bytes of that moment; between refreshes it does not move, so held bytes that grow after a
@@ -14,8 +25,20 @@ import java.util.concurrent.atomic.AtomicLong;
  * nothing.
  */
 public final class TierLedger {
+  /** How many stripes hold grants. */
+  static final int STRIPES = 16;
+  /** The most a stripe takes from the tier beyond what a reservation needs. */
+  static final long GRANT = 64 * 1024;
+  /** Longs between two stripes' counters: 128 bytes, so no two share a cache line. */
+  private static final int SPACING = 16;
+  /** The most passes a reservation makes before it declines (each after a sweep that freed). */
+  private static final int PASSES = 4;
+
   private final Tier tier;
-  private final AtomicLong held = new AtomicLong();
+  /** What the tier has granted to the stripes. */
+  private final AtomicLong granted = new AtomicLong();
+  /** Each stripe's granted bytes not yet reserved, at index {@code stripe × SPACING}. */
+  private final AtomicLongArray unused = new AtomicLongArray(STRIPES * SPACING);
   private volatile long budget;
 
   /** Returns a ledger for {@code tier} whose budget is {@code initialBudget} until set. */
@@ -29,9 +52,16 @@ public final class TierLedger {
     return tier;
   }
 
-  /** Returns the bytes held now. */
+  /**
+   * Returns the bytes held now: the grants less what the stripes have unused (exact when nothing
+   * runs concurrently; a reservation or release under way is counted or not).
+   */
   public long held() {
-    return held.get();
+    long spare = 0;
+    for (int i = 0; i < STRIPES; i++) {
+      spare += unused.get(i * SPACING);
+    }
+    return Math.max(0, granted.get() - spare);
   }
 
   /** Returns the budget in force. */
@@ -50,18 +80,21 @@ public final class TierLedger {
    */
   public Admission tryReserve(long bytes) {
     long cost = Math.max(0, bytes);
-    long after = reserve(cost);
+    long b = budget;
+    long after = reserve(cost, b);
     if (after < 0) {
-      return new Admission(null, declinedAt(after), budget);
+      return new Admission(null, declinedAt(after), b);
     }
-    return new Admission(new Reservation(this, cost), after, budget);
+    return new Admission(new Reservation(this, cost), after, b);
   }
 
   /**
    * The allocation-free form of {@link #tryReserve} for a caller that keeps its own record of
    * what it reserved and gives it back exactly once ({@link #giveBack}): returns the held bytes
-   * after the reservation, or, when {@code bytes} do not fit, a negative number from which
-   * {@link #declinedAt} recovers the held bytes the decline saw. A decline changes nothing.
+   * after the reservation (at most: the tier's grants less this thread's stripe's unused bytes,
+   * exact when one thread reserves and releases), or, when {@code bytes} do not fit, a negative
+   * number from which {@link #declinedAt} recovers the held bytes the decline saw. A decline
+   * changes nothing.
    */
   public long reserve(long bytes) {
     return reserve(bytes, Long.MIN_VALUE);
@@ -74,17 +107,76 @@ public final class TierLedger {
    */
   public long reserve(long bytes, long limit) {
     long cost = Math.max(0, bytes);
-    while (true) {
-      long b = limit == Long.MIN_VALUE ? budget : limit;
-      long h = held.get();
-      long after = Saturating.add(h, cost);
-      if (after > b) {
-        return -1 - h;
-      }
-      if (held.compareAndSet(h, after)) {
-        return after;
+    int slot = slot();
+    long b = limit == Long.MIN_VALUE ? budget : limit;
+    // The common case: this stripe has the bytes unused, and the tier's grants are within the
+    // budget (so what is held, at most the grants, stays within it too).
+    long g = granted.get();
+    if (g <= b) {
+      long u = unused.get(slot);
+      if (u >= cost && unused.compareAndSet(slot, u, u - cost)) {
+        return Math.max(0, g - (u - cost));
       }
     }
+    return reserveSlow(slot, cost, limit);
+  }
+
+  private long reserveSlow(int slot, long cost, long limit) {
+    for (int pass = 0; ; ) {
+      long b = limit == Long.MIN_VALUE ? budget : limit;
+      long g = granted.get();
+      long u = unused.get(slot);
+      if (g <= b) {
+        if (u >= cost) {
+          if (unused.compareAndSet(slot, u, u - cost)) {
+            return Math.max(0, g - (u - cost));
+          }
+          continue;
+        }
+        // this stripe's unused bytes and the rest from the tier, with a grant ahead if it fits
+        long need = cost - u;
+        long upTo = Saturating.add(g, need);
+        if (upTo <= b) {
+          long extra = Saturating.add(upTo, GRANT) <= b ? GRANT : 0;
+          if (!unused.compareAndSet(slot, u, 0)) {
+            continue;
+          }
+          if (granted.compareAndSet(g, upTo + extra)) {
+            if (extra > 0) {
+              unused.addAndGet(slot, extra);
+            }
+            return upTo;
+          }
+          unused.addAndGet(slot, u); // the tier moved: put the stripe's bytes back, try again
+          continue;
+        }
+      }
+      // The grants are at the budget: every stripe's unused bytes go back to the tier and the
+      // reservation is tried again on what is held; it declines when nothing came back.
+      if (pass++ < PASSES && sweep() > 0) {
+        continue;
+      }
+      return -1 - held();
+    }
+  }
+
+  /** Hands every stripe's unused bytes back to the tier; returns how many. */
+  private long sweep() {
+    long back = 0;
+    for (int i = 0; i < STRIPES; i++) {
+      long u = unused.getAndSet(i * SPACING, 0);
+      back += u;
+    }
+    if (back > 0) {
+      granted.addAndGet(-back);
+    }
+    return back;
+  }
+
+  /** Returns the calling thread's stripe counter index. */
+  private static int slot() {
+    long id = Thread.currentThread().getId();
+    return (int) ((id * 0x9E3779B97F4A7C15L) >>> 60) * SPACING; // 4 bits: 16 stripes
   }
 
   /** Returns the held bytes a declined {@link #reserve} saw, from its negative result. */
@@ -97,7 +189,15 @@ public final class TierLedger {
    * {@link Reservation} does it for {@link #tryReserve}).
    */
   public void giveBack(long bytes) {
-    held.addAndGet(-Math.max(0, bytes));
+    long b = Math.max(0, bytes);
+    if (b == 0) {
+      return;
+    }
+    int slot = slot();
+    long u = unused.addAndGet(slot, b);
+    if (u > 2 * GRANT && unused.compareAndSet(slot, u, GRANT)) {
+      granted.addAndGet(-(u - GRANT)); // keep one grant's worth, hand the rest back to the tier
+    }
   }
 
   /**

@@ -121,6 +121,60 @@ class TierLedgerTest {
   }
 
   /**
+   * Threads reserve from their stripes' grants; what they leave unused there is not lost: once
+   * they are done, held is exactly zero and one thread can take the whole budget, the other
+   * stripes' grants handed back to it.
+   */
+  @Test
+  void bytesLeftUnusedInOtherThreadsStripesStayAdmittable() throws Exception {
+    long budget = 1 << 20;
+    TierLedger ledger = new TierLedger(Tier.HEAP, budget);
+    CyclicBarrier start = new CyclicBarrier(8);
+    List<Thread> workers = new ArrayList<>();
+    AtomicLong declined = new AtomicLong();
+    for (int t = 0; t < 8; t++) {
+      Thread w = new Thread(() -> {
+        try {
+          start.await();
+          for (int i = 0; i < 10_000; i++) {
+            if (ledger.reserve(1000) < 0) {
+              declined.incrementAndGet();
+            } else {
+              ledger.giveBack(1000);
+            }
+          }
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      workers.add(w);
+      w.start();
+    }
+    for (Thread w : workers) {
+      w.join();
+    }
+    assertEquals(0, declined.get(), "8 x 1000 bytes at a time always fit in 1 MiB");
+    assertEquals(0, ledger.held());
+    assertEquals(budget, ledger.reserve(budget), "the whole budget, from every stripe's grants");
+    assertTrue(ledger.reserve(1) < 0);
+    assertEquals(budget, ledger.held());
+  }
+
+  /** A budget shrunk below the stripes' grants stops the stripes too, not only the tier. */
+  @Test
+  void aBudgetShrunkUnderTheGrantsStopsTheStripesToo() {
+    TierLedger ledger = new TierLedger(Tier.HEAP, 1 << 20);
+    assertEquals(1000, ledger.reserve(1000)); // this thread's stripe is granted more than that
+    ledger.setBudget(1000);
+    long r = ledger.reserve(1);
+    assertTrue(r < 0, "the stripe's unused grant is over the new budget");
+    assertEquals(1000, TierLedger.declinedAt(r));
+    assertEquals(1000, ledger.held());
+    ledger.giveBack(1000);
+    assertEquals(1000, ledger.reserve(1000), "and the whole new budget is usable");
+  }
+
+  /**
    * A decision taken against the budget its caller read stays within that budget, so its record
    * says held <= budget even when a refresh has moved the ledger's budget meanwhile.
    */

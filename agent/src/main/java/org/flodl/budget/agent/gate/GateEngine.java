@@ -512,8 +512,9 @@ public final class GateEngine implements Decisions {
     if (tier == Tier.HEAP) {
       budgets.grew(tier, heldAfter, budget);
     }
+    // The ledger's answer is at most what is held; a recording says what is (summed only then).
     record(site, price, charged, copied, price.materialize() ? ADMIT_MATERIALIZED : ADMIT,
-        heldAfter, budget);
+        Recorder.on() ? Math.min(heldAfter, ledger.held()) : heldAfter, budget);
     return stored;
   }
 
