@@ -22,6 +22,7 @@ import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.Test;
  * process the test starts is stopped by its id, whatever happens. docs/SPARK.md has the same
  * recipe.
  */
+@Tag("slow") // a real engine, a cluster or many child JVMs: left out by -Pfast
 class SparkClusterIT {
   private static final String SPARK_LOADER = "org.apache.spark.util.MutableURLClassLoader";
   private static final int SAMPLES = 2000;

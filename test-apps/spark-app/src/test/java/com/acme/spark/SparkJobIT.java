@@ -15,6 +15,7 @@ import java.util.stream.Collectors;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * the system properties {@code spark.app.*} that failsafe sets name them, so the test can run from any
  * module built after this one.
  */
+@Tag("slow") // a real engine, a cluster or many child JVMs: left out by -Pfast
 class SparkJobIT {
 
     /** Samples per partition for the run with the agent: 2 x 1600 x 256 KiB = 800 MiB, over the 768 MiB heap. */

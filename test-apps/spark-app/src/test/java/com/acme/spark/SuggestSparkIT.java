@@ -10,6 +10,7 @@ import java.nio.file.Paths;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * dependencies): it finishes in seconds and suggests no site inside them, while the job's own
  * shipped jar (the loader app) still gets its sites.
  */
+@Tag("slow") // a real engine, a cluster or many child JVMs: left out by -Pfast
 class SuggestSparkIT {
 
   private static String run(String... paths) throws Exception {

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -17,6 +18,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * {@code java -jar flodl-budget-agent.jar attach PID args} on a running app: its cache class,
  * loaded and in use, is retransformed, and decisions are recorded from then on, no restart.
  */
+@Tag("slow") // a real engine, a cluster or many child JVMs: left out by -Pfast
 class AttachIT {
 
   @ParameterizedTest

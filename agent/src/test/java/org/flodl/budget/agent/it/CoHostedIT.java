@@ -11,6 +11,7 @@ import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
 import org.flodl.budget.policy.share.HostShareRegistry;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * {@code RamBudget} events of the host tier show; the rank with a {@code role = stager} site
  * splits its budget 3:1 and records each split.
  */
+@Tag("slow") // a real engine, a cluster or many child JVMs: left out by -Pfast
 class CoHostedIT {
 
   @Test

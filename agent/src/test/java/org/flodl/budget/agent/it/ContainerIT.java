@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -21,6 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * with it in 5 of 5 runs, its container guard collecting the garbage row groups before they reach
  * the limit, at {@code MaxDirectMemorySize=8g} and at {@code 700m}.
  */
+@Tag("slow") // a real engine, a cluster or many child JVMs: left out by -Pfast
 class ContainerIT {
   /** The guard's high-water mark, percent of the limit (ContainerGuard.HIGH_WATER_PERCENT). */
   private static final long HIGH_WATER = 90;

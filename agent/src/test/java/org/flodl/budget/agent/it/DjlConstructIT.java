@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.Test;
  * no GPU): the decision the agent recorded and the arguments the constructor received (its
  * executor, the batches it queued).
  */
+@Tag("slow") // a real engine, a cluster or many child JVMs: left out by -Pfast
 class DjlConstructIT {
   static final String CONSTRUCT = "com.acme.djl.ConstructIterable";
 

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * INDArrays; DataSets that are views of a pool array, retained by the app's own cache, are
  * materialized, the native tier bounded by JavaCPP's limit.
  */
+@Tag("slow") // a real engine, a cluster or many child JVMs: left out by -Pfast
 class Dl4jTrainIT {
   static final String TRAIN = "com.acme.dl4j.TrainDl4j";
   static final int EPOCHS = 3;

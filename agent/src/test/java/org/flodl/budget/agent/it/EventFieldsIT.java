@@ -22,6 +22,7 @@ import jdk.jfr.Name;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
 import org.flodl.budget.events.CacheAdmissionEvent;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.Test;
  * The runs are short: their last site summaries are the ones written at exit.
  * Each run is recorded by JFR itself besides the agent.
  */
+@Tag("slow") // a real engine, a cluster or many child JVMs: left out by -Pfast
 class EventFieldsIT {
 
   /** The fields JFR itself adds to an event class and fills. */

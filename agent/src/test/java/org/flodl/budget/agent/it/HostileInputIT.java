@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -22,6 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Each ends start-up within 5 s with one line under 300 characters, printable, naming the
  * problem; the application runs on, and {@code strict=true} fails the start instead.
  */
+@Tag("slow") // a real engine, a cluster or many child JVMs: left out by -Pfast
 class HostileInputIT {
   private static final String APP = "com.acme.it.CacheApp";
   private static Path dir;

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -27,6 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * get(key, loader)}, a loading cache's {@code get}) likewise with {@code value = return}; and a
  * declined {@code put(k, v2)} over {@code k -> v1} never leaves {@code v1} behind.
  */
+@Tag("slow") // a real engine, a cluster or many child JVMs: left out by -Pfast
 class LibraryCacheIT {
   static final Path LIBS = Path.of(System.getProperty("flodl.it.libs", "target/libs"));
   private static final String APP = "com.acme.libs.LibraryTrain";

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -15,6 +16,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * {@code observe} takes enforce's decisions (recorded as {@code WOULD_DECLINE}) and leaves the
  * application as it was; {@code off} and {@code enabled=false} weave nothing and record nothing.
  */
+@Tag("slow") // a real engine, a cluster or many child JVMs: left out by -Pfast
 class ModesIT {
   // Direct samples against a fixed host reading and 64 MiB of direct memory: the direct tier's
   // anchored budget does not depend on when the probes are read, so both modes meet the same one.

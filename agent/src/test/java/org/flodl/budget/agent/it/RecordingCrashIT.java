@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * first seconds of decisions; a full disk is one line and a {@code flodl.agent.RecordingProblem}
  * event, and the job runs on.
  */
+@Tag("slow") // a real engine, a cluster or many child JVMs: left out by -Pfast
 class RecordingCrashIT {
 
   @Test

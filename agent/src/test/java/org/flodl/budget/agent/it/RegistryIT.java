@@ -18,6 +18,7 @@ import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
 import org.flodl.budget.policy.probe.HostMemoryProbe;
 import org.flodl.budget.policy.share.HostShareRegistry;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * future, claim unbounded rates or are not entries at all, ranks in two memory cgroups, and a
  * rank killed with -9. Each test has its own registry root ({@code -Dflodl.budget.registry}).
  */
+@Tag("slow") // a real engine, a cluster or many child JVMs: left out by -Pfast
 class RegistryIT {
 
   private static Path freshRoot(String name) throws IOException {
