@@ -200,8 +200,7 @@ final class Bootstrap {
       Log.warn("the agent jar is not on the boot class path (was it renamed from "
           + "flodl-budget-agent.jar?); only classes whose loader sees the agent can be woven");
     }
-    GateEngine.Mode mode =
-        config.mode() == Mode.OBSERVE ? GateEngine.Mode.OBSERVE : GateEngine.Mode.ENFORCE;
+    Mode mode = config.mode() == Mode.OBSERVE ? Mode.OBSERVE : Mode.ENFORCE;
     String ramProbe = config.ramProbe();
     String vramProbe = config.vramProbe();
     java.time.Duration interval = config.probeInterval();

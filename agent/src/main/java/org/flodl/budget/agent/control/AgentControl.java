@@ -52,24 +52,20 @@ public final class AgentControl implements AgentControlMXBean {
 
   @Override
   public String getMode() {
-    return engine.mode().name().toLowerCase(Locale.ROOT);
+    return engine.mode().label();
   }
 
   @Override
   public void setMode(String mode) {
     String m = mode == null ? "" : mode.trim().toLowerCase(Locale.ROOT);
-    GateEngine.Mode next;
-    if (m.equals("enforce")) {
-      next = GateEngine.Mode.ENFORCE;
-    } else if (m.equals("observe")) {
-      next = GateEngine.Mode.OBSERVE;
-    } else {
+    Mode next = m.equals("enforce") ? Mode.ENFORCE : m.equals("observe") ? Mode.OBSERVE : null;
+    if (next == null) {
       throw new IllegalArgumentException(
           "mode '" + mode + "': expected enforce or observe (off needs a restart)");
     }
     engine.mode(next);
     synchronized (this) {
-      config = config.withMode(next == GateEngine.Mode.OBSERVE ? Mode.OBSERVE : Mode.ENFORCE);
+      config = config.withMode(next);
     }
     changed(AgentConfig.MODE, m); // no lock held while the recorder is called
   }

@@ -10,6 +10,7 @@ import java.util.OptionalLong;
 import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
 import org.flodl.budget.agent.config.MethodRef;
+import org.flodl.budget.agent.config.Mode;
 import org.flodl.budget.agent.config.Text;
 import org.flodl.budget.events.CacheAdmissionEvent;
 import org.flodl.budget.events.InstrumentedEvent;
@@ -38,14 +39,6 @@ import org.flodl.budget.policy.probe.VramReading;
  * while Flight Recorder or the MBean server is called.
  */
 public final class GateEngine implements Decisions {
-  /** What the engine does with its decisions; {@code off} installs no engine at all. */
-  public enum Mode {
-    /** Apply every decision. */
-    ENFORCE,
-    /** Decide and record, change nothing. */
-    OBSERVE
-  }
-
   private static final String ADMIT = "ADMIT";
   private static final String ADMIT_MATERIALIZED = "ADMIT_MATERIALIZED";
   private static final String DECLINE = "DECLINE";
@@ -71,7 +64,7 @@ public final class GateEngine implements Decisions {
   public GateEngine(Mode mode, boolean prefetchAuto, Supplier<RetentionPricer> pricerFactory,
       Supplier<MemoryProbes> probeFactory, Duration probeInterval, double ramMaxUsage,
       double heapMaxUsage, double vramMaxUsage, DoubleSupplier hostShare) {
-    this.mode = mode;
+    this.mode = engineMode(mode);
     this.prefetchAuto = prefetchAuto;
     this.pricerFactory = pricerFactory;
     this.hostShareSource = hostShare instanceof HostShareSource ? (HostShareSource) hostShare : null;
@@ -233,9 +226,17 @@ public final class GateEngine implements Decisions {
     return mode;
   }
 
-  /** Sets the mode (live control). */
+  /** Sets the mode (live control): enforce or observe ({@code off} needs a restart). */
   public void mode(Mode newMode) {
-    this.mode = newMode;
+    this.mode = engineMode(newMode);
+  }
+
+  private static Mode engineMode(Mode m) {
+    if (m != Mode.ENFORCE && m != Mode.OBSERVE) {
+      throw new IllegalArgumentException("mode '" + (m == null ? "null" : m.label())
+          + "': expected enforce or observe (off installs no engine, and needs a restart)");
+    }
+    return m;
   }
 
   /** Returns whether {@code prefetch=auto}. */

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  */
 class DepthInputsTest {
   private static GateEngine engine(String ram, String vram) {
-    return new GateEngine(GateEngine.Mode.ENFORCE, false, () -> null,
+    return new GateEngine(org.flodl.budget.agent.config.Mode.ENFORCE, false, () -> null,
         () -> MemoryProbes.fromSpecs(ram, vram, Duration.ofSeconds(1), null),
         Duration.ofSeconds(1), 0.5, 0.5, 0.9, () -> 1.0);
   }
