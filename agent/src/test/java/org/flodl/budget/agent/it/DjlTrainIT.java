@@ -53,7 +53,9 @@ class DjlTrainIT {
       assertEquals("cpu", e.getString("device"));
       assertEquals(BATCH_BYTES, e.getLong("batchBytes"), "priced batch: " + e);
       assertEquals(4, e.getLong("requestedDepth"));
-      assertTrue(e.getLong("depth") <= 4 && e.getLong("depth") >= 0, e.toString());
+      // cap mode keeps the request where the ring fits it: 4 batches of 2,176 bytes always do
+      assertEquals(4, e.getLong("depth"), e.toString());
+      assertEquals("REQUESTED", e.getString("reason"), e.toString());
       assertEquals(0, e.getLong("activationReserve"));
     }
     assertEquals(EPOCHS, r.events("flodl.budget.RingSlots").size(), "a host ring per epoch");
