@@ -210,7 +210,11 @@ final class BudgetReport {
     } else {
       d.other++;
     }
-    site.decisionPeak(held, budget);
+    if (!decision.equals("DECLINE")) {
+      // held grows by what is kept: the peak is such a decision, with the budget it was taken
+      // against (a decline at the same held bytes may report a budget a probe shrank since)
+      site.decisionPeak(held, budget);
+    }
     addDecision(site.tier, new Point(e.getStartTime(), held, budget));
   }
 
@@ -396,18 +400,20 @@ final class BudgetReport {
       }
     }
 
-    /** Returns the most the tier held, from the same source as {@link #counts()}. */
+    /** Returns the most the tier held, after a decision or at a summary. */
     long peakHeld() {
-      return fromSummaries() ? summaryPeak[0] : decisionPeak[0];
+      return Math.max(decisionPeak[0], summaryPeak[0]);
     }
 
     /**
-     * Returns the budget when the tier held the most. After a decision it is the budget the
-     * decision was taken against; at a summary, the budget then, which a probe reading may have
-     * shrunk below what is held.
+     * Returns the budget when the tier held the most. Where a decision reached the peak it is the
+     * budget that decision was taken against; where only a summary saw it (a recording without
+     * the per-decision events), the budget then, which a probe reading may have shrunk below what
+     * is held.
      */
     long budgetAtPeak() {
-      return fromSummaries() ? summaryPeak[1] : decisionPeak[1];
+      return decisionPeak[0] >= 0 && decisionPeak[0] >= summaryPeak[0] ? decisionPeak[1]
+          : summaryPeak[1];
     }
 
     /** Returns true when the periodic summaries saw more decisions than the per-decision events. */
