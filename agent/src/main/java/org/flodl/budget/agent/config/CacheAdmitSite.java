@@ -9,7 +9,7 @@ import java.util.Objects;
  * what its argument or return value retained; {@code decline} is called on the same receiver, with
  * the arguments {@code declineArgs}, when a value is declined (a returned value is evicted, a
  * skipped put removes an older value). {@code adapter} names a framework whose iterator the agent
- * has take a declined value again from its source ({@code dl4j}), or is null.
+ * makes read a declined value again from its source ({@code dl4j}), or is null.
  */
 public record CacheAdmitSite(
     String block,

@@ -13,7 +13,8 @@ import java.util.List;
  */
 public final class Presets {
   /** Every preset, in documentation order. {@code djl} is on unless {@code djl=off}. */
-  public static final List<String> NAMES = List.of("caffeine", "guava", "jcache", "ehcache", "djl", "dl4j");
+  public static final List<String> NAMES =
+      List.of("caffeine", "guava", "jcache", "ehcache", "djl", "dl4j");
 
   private static final String FOLDER = "META-INF/flodl-budget/presets/";
 

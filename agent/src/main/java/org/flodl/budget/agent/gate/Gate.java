@@ -8,8 +8,8 @@ package org.flodl.budget.agent.gate;
  * the application's own value comes back and the call runs as written.
  *
  * <p>Body points ({@code admit}, {@code enter}, {@code leave}, {@code returned}, {@code decline},
- * {@code depth}, {@code release}, {@code batch}, {@code hook}) are woven into a method of the site's type; call
- * points ({@code ...Call}) around a call to it.
+ * {@code depth}, {@code release}, {@code batch}, {@code hook}) are woven into a method of the
+ * site's type; call points ({@code ...Call}) around a call to it.
  */
 public final class Gate {
   /** What {@link #admit} returns when the cache must not retain the value: skip the call. */

@@ -29,7 +29,7 @@ sealed interface Point permits Point.Admit, Point.Release, Point.Depth, Point.Ba
   /** A batch passing, priced for its prefetch site. */
   record Batch(DepthSite site) implements Point {}
 
-  /** A framework adapter's hook at a method's entry, handed the receiver (cache site {@code site}). */
+  /** An adapter's hook at a method's entry, handed the receiver (for cache site {@code site}). */
   record Hook(CacheSite site, EntryHook hook) implements Point {}
 
   /**
