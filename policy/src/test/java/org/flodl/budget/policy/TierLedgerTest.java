@@ -72,47 +72,29 @@ class TierLedgerTest {
   void eightThreadsNeverPushPastTheBudgetAndReleaseToZero() throws Exception {
     long budget = 10_000;
     TierLedger ledger = new TierLedger(Tier.HEAP, budget);
-    int threads = 8;
-    CyclicBarrier start = new CyclicBarrier(threads);
     ConcurrentLinkedQueue<TierLedger.Reservation> held = new ConcurrentLinkedQueue<>();
     AtomicLong overBudget = new AtomicLong();
     AtomicLong doubleReleases = new AtomicLong();
-    List<Thread> workers = new ArrayList<>();
-    for (int t = 0; t < threads; t++) {
-      final int seed = t;
-      Thread w =
-          new Thread(
-              () -> {
-                try {
-                  start.await();
-                  for (int i = 0; i < 20_000; i++) {
-                    TierLedger.Admission a = ledger.tryReserve(1 + (i * 31 + seed) % 97);
-                    if (a.heldAfter() > budget) {
-                      overBudget.incrementAndGet();
-                    }
-                    if (a.admitted()) {
-                      held.add(a.reservation());
-                    }
-                    if (i % 3 == 0) {
-                      TierLedger.Reservation r = held.poll();
-                      if (r != null) {
-                        r.release();
-                        if (r.release()) {
-                          doubleReleases.incrementAndGet();
-                        }
-                      }
-                    }
-                  }
-                } catch (Exception e) {
-                  throw new IllegalStateException(e);
-                }
-              });
-      workers.add(w);
-      w.start();
-    }
-    for (Thread w : workers) {
-      w.join();
-    }
+    onThreads(8, seed -> {
+      for (int i = 0; i < 20_000; i++) {
+        TierLedger.Admission a = ledger.tryReserve(1 + (i * 31 + seed) % 97);
+        if (a.heldAfter() > budget) {
+          overBudget.incrementAndGet();
+        }
+        if (a.admitted()) {
+          held.add(a.reservation());
+        }
+        if (i % 3 == 0) {
+          TierLedger.Reservation r = held.poll();
+          if (r != null) {
+            r.release();
+            if (r.release()) {
+              doubleReleases.incrementAndGet();
+            }
+          }
+        }
+      }
+    });
     assertEquals(0, overBudget.get(), "an admission left held over the budget");
     assertTrue(ledger.held() <= budget);
     held.forEach(TierLedger.Reservation::release);
@@ -129,30 +111,16 @@ class TierLedgerTest {
   void bytesLeftUnusedInOtherThreadsStripesStayAdmittable() throws Exception {
     long budget = 1 << 20;
     TierLedger ledger = new TierLedger(Tier.HEAP, budget);
-    CyclicBarrier start = new CyclicBarrier(8);
-    List<Thread> workers = new ArrayList<>();
     AtomicLong declined = new AtomicLong();
-    for (int t = 0; t < 8; t++) {
-      Thread w = new Thread(() -> {
-        try {
-          start.await();
-          for (int i = 0; i < 10_000; i++) {
-            if (ledger.reserve(1000) < 0) {
-              declined.incrementAndGet();
-            } else {
-              ledger.giveBack(1000);
-            }
-          }
-        } catch (Exception e) {
-          throw new IllegalStateException(e);
+    onThreads(8, seed -> {
+      for (int i = 0; i < 10_000; i++) {
+        if (ledger.reserve(1000) < 0) {
+          declined.incrementAndGet();
+        } else {
+          ledger.giveBack(1000);
         }
-      });
-      workers.add(w);
-      w.start();
-    }
-    for (Thread w : workers) {
-      w.join();
-    }
+      }
+    });
     assertEquals(0, declined.get(), "8 x 1000 bytes at a time always fit in 1 MiB");
     assertEquals(0, ledger.held());
     assertEquals(budget, ledger.reserve(budget), "the whole budget, from every stripe's grants");
@@ -189,5 +157,27 @@ class TierLedgerTest {
     ledger.setBudget(50); // a refresh lowers it below what is held
     assertEquals(-1 - 120, ledger.reserve(1, ledger.budget()));
   }
-}
 
+  /** Runs {@code work} on {@code threads} threads started together (each given its index); joins. */
+  private static void onThreads(int threads, java.util.function.IntConsumer work)
+      throws InterruptedException {
+    CyclicBarrier start = new CyclicBarrier(threads);
+    List<Thread> workers = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      final int seed = t;
+      Thread w = new Thread(() -> {
+        try {
+          start.await();
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+        work.accept(seed);
+      });
+      workers.add(w);
+      w.start();
+    }
+    for (Thread w : workers) {
+      w.join();
+    }
+  }
+}
