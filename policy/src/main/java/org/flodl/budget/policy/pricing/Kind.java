@@ -69,10 +69,14 @@ final class Kind {
   /** NDArray: {@code (Object)boolean}, whether it lives on a GPU. */
   final MethodHandle ndOnGpu;
 
-  /** Batch: {@code (Object)Object} data and labels. */
-  final MethodHandle batchData;
+  /**
+   * A value of parts ({@link Shape#BATCH}: data and labels; {@link Shape#ND4J_PARTS}: features,
+   * labels and their masks): {@code (Object)Object} each, or null.
+   */
+  final MethodHandle[] parts;
 
-  final MethodHandle batchLabels;
+  /** {@code (Object[])Object}: a new value of {@link #parts}' values, or null where none is made. */
+  final MethodHandle rebuild;
 
   /**
    * A JDK collection's backing array ({@code ArrayList.elementData}, {@code HashMap.table}, a
@@ -118,8 +122,9 @@ final class Kind {
     this.ndSize = ndSize;
     this.ndElementBytes = ndElementBytes;
     this.ndOnGpu = ndOnGpu;
-    this.batchData = batchData;
-    this.batchLabels = batchLabels;
+    this.parts = nd4j != null ? nd4j.parts
+        : batchData != null ? new MethodHandle[] {batchData, batchLabels} : null;
+    this.rebuild = nd4j != null ? nd4j.rebuild : null;
     this.backing = backing;
     this.nodeReferences = nodeReferences;
     this.nodeInts = nodeInts;

@@ -238,9 +238,6 @@ final class Walk {
         f = new FieldsFrame(value, k.fields);
         break;
       case BATCH:
-        add(Tier.HEAP, pricer.shallowSize(value));
-        f = new BatchFrame(value, k);
-        break;
       case ND4J_PARTS:
         add(Tier.HEAP, pricer.shallowSize(value));
         f = new PartsFrame(value, k, mayCopy);
@@ -643,55 +640,23 @@ final class Walk {
     }
   }
 
-  /** A DJL Batch: its data and its labels. */
-  private final class BatchFrame extends Frame {
-    final Kind kind;
-    int index;
-
-    BatchFrame(Object batch, Kind kind) {
-      super(batch);
-      this.kind = kind;
-    }
-
-    @Override
-    Object next() {
-      try {
-        switch (index++) {
-          case 0:
-            return (Object) kind.batchData.invokeExact(container);
-          case 1:
-            return (Object) kind.batchLabels.invokeExact(container);
-          default:
-            return PUSHED;
-        }
-      } catch (RuntimeException | Error e) {
-        throw e;
-      } catch (Throwable t) {
-        throw new IllegalStateException("Batch could not be read: " + t, t);
-      }
-    }
-
-    @Override
-    long remaining() {
-      return Math.max(0, 2 - index);
-    }
-  }
-
   /**
-   * An ND4J DataSet or MultiDataSet: features, labels and their masks; rebuilt as a new one of its
-   * class around the copies when a part was materialized.
+   * A value of parts: a DJL Batch (data, labels; kept as it is), an ND4J DataSet or MultiDataSet
+   * (features, labels and their masks; rebuilt as a new one of its class around the copies when a
+   * part was materialized).
    */
   private final class PartsFrame extends Frame {
     final Kind kind;
     final boolean rebuild;
-    final Object[] parts = new Object[4];
+    final Object[] parts;
     boolean replaced;
     int index;
 
     PartsFrame(Object value, Kind kind, boolean mayCopy) {
       super(value);
       this.kind = kind;
-      this.rebuild = mayCopy && kind.nd4j.rebuild != null;
+      this.rebuild = mayCopy && kind.rebuild != null;
+      this.parts = new Object[kind.parts.length];
     }
 
     @Override
@@ -700,7 +665,7 @@ final class Walk {
         return PUSHED;
       }
       try {
-        Object part = (Object) kind.nd4j.parts[index].invokeExact(container);
+        Object part = (Object) kind.parts[index].invokeExact(container);
         parts[index++] = part;
         return part;
       } catch (RuntimeException | Error e) {
@@ -734,7 +699,7 @@ final class Walk {
       Object out = container;
       if (replaced) {
         try {
-          out = (Object) kind.nd4j.rebuild.invokeExact(parts);
+          out = (Object) kind.rebuild.invokeExact(parts);
         } catch (RuntimeException | Error e) {
           throw e;
         } catch (Throwable t) {
