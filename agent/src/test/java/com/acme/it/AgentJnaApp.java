@@ -1,6 +1,6 @@
 package com.acme.it;
 
-import org.flodl.budget.policy.probe.JnaLoaders;
+import org.flodl.budget.probes.JnaLoaders;
 
 /**
  * An application with no JNA of its own, run with the agent jar on the boot class path: prints

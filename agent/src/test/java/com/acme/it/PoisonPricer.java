@@ -1,8 +1,8 @@
 package com.acme.it;
 
-import org.flodl.budget.policy.pricing.Priced;
-import org.flodl.budget.policy.pricing.RetentionPricer;
-import org.flodl.budget.policy.pricing.ValuePricer;
+import org.flodl.budget.pricing.Priced;
+import org.flodl.budget.pricing.RetentionPricer;
+import org.flodl.budget.pricing.ValuePricer;
 
 /** A ValuePricer (found through ServiceLoader) that throws for {@link Poison}: a broken plug-in. */
 public final class PoisonPricer implements ValuePricer {

@@ -46,8 +46,8 @@ import org.flodl.budget.agent.weave.SiteTransformer;
 import org.flodl.budget.agent.weave.WeaveListener;
 import org.flodl.budget.events.ConfigurationEvent;
 import org.flodl.budget.events.InstrumentedEvent;
-import org.flodl.budget.policy.pricing.RetentionPricer;
-import org.flodl.budget.policy.probe.MemoryProbes;
+import org.flodl.budget.pricing.RetentionPricer;
+import org.flodl.budget.probes.MemoryProbes;
 
 /**
  * What {@code premain} and {@code agentmain} do, in order: resolve the arguments, read the sites

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.util.OptionalLong;
 import org.flodl.budget.policy.PrefetchDepth.Reason;
-import org.flodl.budget.policy.probe.VramReading;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,11 +14,17 @@ import org.junit.jupiter.api.Test;
 class DepthDecisionTest {
   static final long PASCAL_USED = 5592L << 20;
   static final long PASCAL_TOTAL = 6_360_465_408L;
-  static final VramReading PASCAL = new VramReading(PASCAL_USED, PASCAL_TOTAL, "fixed", null);
+  /** A GPU's probe reading as the decision takes it (the probes module reads real ones). */
+  record Vram(long usedBytes, long totalBytes) {
+    /** A failed probe, by the seed's convention: used at its maximum, total 0. */
+    static final Vram FAILED = new Vram(Long.MAX_VALUE, 0);
+  }
+
+  static final Vram PASCAL = new Vram(PASCAL_USED, PASCAL_TOTAL);
   static final long KIB16 = 16 << 10;
 
   /** A DJL epoch on a GPU: the first holds back the headroom. */
-  static DepthDecision.Inputs gpu(int requested, long batch, boolean first, VramReading v,
+  static DepthDecision.Inputs gpu(int requested, long batch, boolean first, Vram v,
       boolean auto) {
     return new DepthDecision.Inputs(true, requested, batch, 1000, v.usedBytes(), v.totalBytes(),
         0.90, DepthDecision.firstEpochReserve(first, batch, v.usedBytes(), v.totalBytes(), 0.90),
@@ -45,7 +50,7 @@ class DepthDecisionTest {
 
   @Test
   void theFirstEpochHoldsBackTheHeadroomLaterOnesReserveNothing() {
-    VramReading roomy = new VramReading(3L << 30, PASCAL_TOTAL, "fixed", null);
+    Vram roomy = new Vram(3L << 30, PASCAL_TOTAL);
     DepthDecision.Decision first = DepthDecision.decide(gpu(1_000_000, KIB16, true, roomy, true));
     DepthDecision.Decision second = DepthDecision.decide(gpu(1_000_000, KIB16, false, roomy, true));
     assertEquals(DepthDecision.headroom(3L << 30, PASCAL_TOTAL, 0.90),
@@ -93,7 +98,7 @@ class DepthDecisionTest {
   @Test
   void aFailedProbeDeclinesTheFloor() {
     DepthDecision.Decision d = DepthDecision.decide(
-        gpu(4, KIB16, false, VramReading.failure("nvml", "no driver"), false));
+        gpu(4, KIB16, false, Vram.FAILED, false));
     assertEquals(0, d.applied());
     assertEquals(Reason.PROBE_FAILED, d.depth().reason());
   }

@@ -3,7 +3,7 @@ package org.flodl.budget.agent.djl;
 import java.lang.management.MemoryUsage;
 import java.lang.ref.WeakReference;
 import java.lang.reflect.Method;
-import org.flodl.budget.policy.probe.VramReading;
+import org.flodl.budget.probes.VramReading;
 
 /**
  * The VRAM probe DJL already carries: when the application has loaded DJL's {@code

@@ -13,8 +13,8 @@ import org.flodl.budget.agent.gate.GateEngine;
 import org.flodl.budget.agent.gate.Knob;
 import org.flodl.budget.agent.gate.Log;
 import org.flodl.budget.policy.DepthDecision;
-import org.flodl.budget.policy.probe.MemorySnapshot;
-import org.flodl.budget.policy.probe.VramReading;
+import org.flodl.budget.probes.MemorySnapshot;
+import org.flodl.budget.probes.VramReading;
 
 /**
  * The {@code djl} preset's adapter ({@code adapter = djl}): at each {@code DataIterable}

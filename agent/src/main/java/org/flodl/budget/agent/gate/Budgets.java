@@ -17,10 +17,10 @@ import org.flodl.budget.policy.RamBudget;
 import org.flodl.budget.policy.StagerSplit;
 import org.flodl.budget.policy.Tier;
 import org.flodl.budget.policy.TierLedger;
-import org.flodl.budget.policy.probe.HeapMemory;
-import org.flodl.budget.policy.probe.MemoryProbes;
-import org.flodl.budget.policy.probe.MemorySnapshot;
-import org.flodl.budget.policy.probe.VramReading;
+import org.flodl.budget.probes.HeapMemory;
+import org.flodl.budget.probes.MemoryProbes;
+import org.flodl.budget.probes.MemorySnapshot;
+import org.flodl.budget.probes.VramReading;
 
 /**
  * The budget of each tier, anchored at what the tier held when the probes were last read: a
@@ -77,9 +77,9 @@ final class Budgets {
       public long getAsLong() {
         return ledgers.get(Tier.DIRECT).held();
       }
-    }, new Supplier<org.flodl.budget.policy.probe.HostMemory>() {
+    }, new Supplier<org.flodl.budget.probes.HostMemory>() {
       @Override
-      public org.flodl.budget.policy.probe.HostMemory get() {
+      public org.flodl.budget.probes.HostMemory get() {
         return probes().ramProbe().read();
       }
     }, intervalMillis * 1_000_000L);

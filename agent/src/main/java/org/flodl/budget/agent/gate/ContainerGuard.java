@@ -6,9 +6,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.flodl.budget.events.ReclaimEvent;
-import org.flodl.budget.policy.probe.HostMemory;
-import org.flodl.budget.policy.probe.MemorySnapshot;
-import org.flodl.budget.policy.probe.NativeHeap;
+import org.flodl.budget.probes.HostMemory;
+import org.flodl.budget.probes.MemorySnapshot;
+import org.flodl.budget.probes.NativeHeap;
 
 /**
  * Keeps a container alive (DESIGN.md, "Keeping a container alive"): inside a memory cgroup the

@@ -19,12 +19,12 @@ import org.flodl.budget.events.SiteSummaryEvent;
 import org.flodl.budget.policy.DepthDecision;
 import org.flodl.budget.policy.Tier;
 import org.flodl.budget.policy.TierLedger;
-import org.flodl.budget.policy.pricing.Priced;
-import org.flodl.budget.policy.pricing.Retained;
-import org.flodl.budget.policy.pricing.RetentionPricer;
-import org.flodl.budget.policy.probe.MemoryProbes;
-import org.flodl.budget.policy.probe.MemorySnapshot;
-import org.flodl.budget.policy.probe.VramReading;
+import org.flodl.budget.pricing.Priced;
+import org.flodl.budget.pricing.Retained;
+import org.flodl.budget.pricing.RetentionPricer;
+import org.flodl.budget.probes.MemoryProbes;
+import org.flodl.budget.probes.MemorySnapshot;
+import org.flodl.budget.probes.VramReading;
 
 /**
  * The decisions behind {@link Gate}: a cache admission prices the value, reserves its charge
@@ -526,7 +526,7 @@ public final class GateEngine implements Decisions {
    */
   private Object unpriced(CacheSite site, Object value, Throwable e, boolean observe) {
     String type = value.getClass().getName();
-    String reason = e instanceof org.flodl.budget.policy.pricing.PricingException p ? p.reason()
+    String reason = e instanceof org.flodl.budget.pricing.PricingException p ? p.reason()
         : e.getClass().getSimpleName();
     site.unpriced();
     String msg = "site '" + site.name() + "': a " + Text.clip(type, 80) + " could not be priced ("

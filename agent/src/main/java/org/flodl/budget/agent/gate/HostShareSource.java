@@ -2,9 +2,9 @@ package org.flodl.budget.agent.gate;
 
 import java.io.IOException;
 import java.util.function.DoubleSupplier;
-import org.flodl.budget.policy.share.HostShare;
-import org.flodl.budget.policy.share.HostShareRegistry;
-import org.flodl.budget.policy.share.RateMeter;
+import org.flodl.budget.share.HostShare;
+import org.flodl.budget.share.HostShareRegistry;
+import org.flodl.budget.share.RateMeter;
 
 /**
  * {@code host_share=auto}: this rank's share of the host among the co-hosted ranks of the same

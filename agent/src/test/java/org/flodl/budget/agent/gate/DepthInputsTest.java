@@ -6,8 +6,8 @@ import java.time.Duration;
 import java.util.OptionalLong;
 import org.flodl.budget.agent.djl.DjlGate;
 import org.flodl.budget.policy.DepthDecision;
-import org.flodl.budget.policy.probe.MemoryProbes;
-import org.flodl.budget.policy.probe.VramReading;
+import org.flodl.budget.probes.MemoryProbes;
+import org.flodl.budget.probes.VramReading;
 import org.junit.jupiter.api.Test;
 
 /**

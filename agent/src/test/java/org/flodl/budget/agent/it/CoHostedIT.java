@@ -10,7 +10,7 @@ import java.time.Instant;
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
-import org.flodl.budget.policy.share.HostShareRegistry;
+import org.flodl.budget.share.HostShareRegistry;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 

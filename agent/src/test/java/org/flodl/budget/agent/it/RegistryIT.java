@@ -16,8 +16,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
-import org.flodl.budget.policy.probe.HostMemoryProbe;
-import org.flodl.budget.policy.share.HostShareRegistry;
+import org.flodl.budget.probes.HostMemoryProbe;
+import org.flodl.budget.share.HostShareRegistry;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 

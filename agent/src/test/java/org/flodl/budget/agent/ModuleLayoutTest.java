@@ -1,0 +1,190 @@
+package org.flodl.budget.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Predicate;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.stream.Stream;
+import org.flodl.budget.events.CacheAdmissionEvent;
+import org.flodl.budget.policy.BudgetPolicy;
+import org.flodl.budget.pricing.RetentionPricer;
+import org.flodl.budget.probes.MemoryProbes;
+import org.flodl.budget.share.HostShare;
+import org.junit.jupiter.api.Test;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.commons.ClassRemapper;
+import org.objectweb.asm.commons.Remapper;
+import org.objectweb.asm.tree.ClassNode;
+
+/**
+ * What each module's classes may depend on, as the README's layout table says, read from the
+ * class files themselves (every type a class names, in its signatures and its instructions, and
+ * every field it reads): {@code policy} on the JDK alone, with no thread, file, process, console
+ * output, reflection or {@code Instrumentation}; {@code probes} and {@code pricing} on {@code
+ * policy} and the JDK; {@code share} and {@code jfr-events} on the JDK alone. Only the agent
+ * module brings them together.
+ */
+class ModuleLayoutTest {
+  private static final String OWN = "org/flodl/budget/";
+
+  /**
+   * What no class of the policy module may name: its side effects live in other modules. (The
+   * ledger reads the current thread's id to pick its stripe; making or starting one is banned.)
+   */
+  private static final List<String> SIDE_EFFECTS = List.of(
+      "java/lang/Thread.<init>", "java/lang/Thread.start", "java/lang/Thread.sleep",
+      "java/lang/Thread.join", "java/lang/ThreadGroup", "java/lang/Runtime", "java/lang/Process",
+      "java/lang/ProcessBuilder", "java/lang/System.out", "java/lang/System.err",
+      "java/lang/System.exit", "java/lang/System.getenv", "java/lang/System.getProperty",
+      "java/lang/instrument/", "java/lang/reflect/", "java/lang/management/", "java/io/",
+      "java/nio/", "java/net/", "java/util/concurrent/Executor", "java/util/concurrent/ThreadPool",
+      "java/util/concurrent/ScheduledExecutor", "java/util/concurrent/ForkJoin",
+      "java/util/Timer", "java/util/logging/", "jdk/", "sun/", "com/sun/");
+
+  @Test
+  void policyNamesTheJdkAloneAndNothingWithASideEffect() throws Exception {
+    Set<String> refs = references(BudgetPolicy.class);
+    assertOnly(refs, "policy", ownPackages("policy"));
+    List<String> effects = new ArrayList<>();
+    for (String r : refs) {
+      for (String banned : SIDE_EFFECTS) {
+        if (r.startsWith(banned)) {
+          effects.add(r);
+        }
+      }
+    }
+    assertEquals(List.of(), effects, "policy must stay free of side effects");
+  }
+
+  @Test
+  void probesAndPricingBuildOnPolicyAlone() throws Exception {
+    assertOnly(references(MemoryProbes.class), "probes", ownPackages("policy", "probes"));
+    assertOnly(references(RetentionPricer.class), "pricing", ownPackages("policy", "pricing"));
+  }
+
+  @Test
+  void shareAndTheEventsStandOnTheJdk() throws Exception {
+    assertOnly(references(HostShare.class), "share", ownPackages("share"));
+    assertOnly(references(CacheAdmissionEvent.class), "jfr-events", ownPackages("events"));
+  }
+
+  @Test
+  void theScanSeesWhatAClassNames() throws Exception {
+    // The scan itself: the agent's own classes name the policy, the weaver and the JDK's
+    // instrumentation, so a scan that found none of them would be reading nothing.
+    Set<String> agent = references(Bootstrap.class);
+    assertTrue(agent.contains("java/lang/instrument/Instrumentation"), "Instrumentation");
+    assertTrue(agent.stream().anyMatch(r -> r.startsWith(OWN + "policy/")), "policy");
+    assertTrue(references(HostShare.class).contains("java/lang/Thread"), "share's thread");
+  }
+
+  private static Predicate<String> ownPackages(String... modules) {
+    return r -> {
+      for (String m : modules) {
+        if (r.startsWith(OWN + m + "/")) {
+          return true;
+        }
+      }
+      return false;
+    };
+  }
+
+  /** Asserts that every reference of a module outside the JDK is to one of {@code allowed}. */
+  private static void assertOnly(Set<String> refs, String module, Predicate<String> allowed) {
+    Set<String> foreign = new TreeSet<>();
+    for (String r : refs) {
+      String type = r.contains(".") ? r.substring(0, r.indexOf('.')) : r;
+      boolean jdk = type.startsWith("java/") || type.startsWith("javax/")
+          || type.startsWith("jdk/") || type.startsWith("sun/") || type.startsWith("com/sun/");
+      if (!jdk && !allowed.test(type)) {
+        foreign.add(type);
+      }
+    }
+    assertEquals(Set.of(), foreign, module + " may not name these");
+  }
+
+  /**
+   * Returns every type (as an internal name) and every field ({@code owner.name}) the classes of
+   * {@code anchor}'s module name, the module read from its classes folder or its jar.
+   */
+  private static Set<String> references(Class<?> anchor) throws IOException, URISyntaxException {
+    Path where = Path.of(anchor.getProtectionDomain().getCodeSource().getLocation().toURI());
+    Set<String> refs = new TreeSet<>();
+    Set<String> own = new TreeSet<>();
+    int classes = 0;
+    for (byte[] bytes : classFiles(where)) {
+      ClassReader reader = new ClassReader(bytes);
+      own.add(reader.getClassName());
+      reader.accept(new ClassRemapper(new ClassNode(), new Remapper(Opcodes.ASM9) {
+        @Override
+        public String map(String internalName) {
+          refs.add(element(internalName));
+          return internalName;
+        }
+
+        @Override
+        public String mapFieldName(String owner, String name, String descriptor) {
+          refs.add(element(owner) + "." + name);
+          return name;
+        }
+
+        @Override
+        public String mapMethodName(String owner, String name, String descriptor) {
+          refs.add(element(owner) + "." + name);
+          return name;
+        }
+      }), 0);
+      classes++;
+    }
+    assertTrue(classes > 3, "no classes read from " + where);
+    refs.remove("");
+    // A class's own members are no dependency.
+    refs.removeIf(r -> own.contains(r.contains(".") ? r.substring(0, r.indexOf('.')) : r));
+    return refs;
+  }
+
+  /** Returns an array's element type ("[Lorg/x/Y;" names org/x/Y), "" for a primitive one. */
+  private static String element(String internalName) {
+    String t = internalName.replaceFirst("^\\[+", "");
+    if (t.equals(internalName)) {
+      return t;
+    }
+    return t.startsWith("L") && t.endsWith(";") ? t.substring(1, t.length() - 1) : "";
+  }
+
+  private static List<byte[]> classFiles(Path where) throws IOException {
+    List<byte[]> out = new ArrayList<>();
+    if (Files.isDirectory(where)) {
+      try (Stream<Path> files = Files.walk(where)) {
+        for (Path p : (Iterable<Path>) files::iterator) {
+          if (p.toString().endsWith(".class")) {
+            out.add(Files.readAllBytes(p));
+          }
+        }
+      }
+      return out;
+    }
+    try (JarFile jar = new JarFile(where.toFile())) {
+      for (JarEntry e : (Iterable<JarEntry>) jar.stream()::iterator) {
+        if (e.getName().endsWith(".class") && !e.getName().startsWith("META-INF/")) {
+          try (InputStream in = jar.getInputStream(e)) {
+            out.add(in.readAllBytes());
+          }
+        }
+      }
+    }
+    return out;
+  }
+}
