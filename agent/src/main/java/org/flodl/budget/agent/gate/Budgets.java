@@ -12,10 +12,11 @@ import java.util.function.Supplier;
 import org.flodl.budget.agent.dl4j.JavaCpp;
 import org.flodl.budget.events.RamBudgetEvent;
 import org.flodl.budget.events.StagerSplitEvent;
-import org.flodl.budget.policy.BudgetPolicy;
+import org.flodl.budget.policy.HeapAnchor;
 import org.flodl.budget.policy.RamBudget;
 import org.flodl.budget.policy.StagerSplit;
 import org.flodl.budget.policy.Tier;
+import org.flodl.budget.policy.TierBudget;
 import org.flodl.budget.policy.TierLedger;
 import org.flodl.budget.probes.HeapMemory;
 import org.flodl.budget.probes.MemoryProbes;
@@ -47,9 +48,7 @@ final class Budgets {
   private final long[] heldAtRefresh = new long[Tier.values().length];
   private volatile boolean refreshRequested;
   private volatile long g1RegionBytes = -1;
-  private long heapAnchorHeld;
-  private long heapLastLive = Long.MIN_VALUE;
-  private long heapHeldAtLastRefresh;
+  private final HeapAnchor heapAnchor = new HeapAnchor();
   private volatile boolean stager;
   private final ContainerGuard guard;
   private final java.util.concurrent.ConcurrentHashMap<String, long[]> rings =
@@ -231,8 +230,9 @@ final class Budgets {
     long available = Math.max(0, rt.maxMemory() - (rt.totalMemory() - rt.freeMemory()));
     TierLedger ledger = ledgers.get(Tier.HEAP);
     List<Runnable> events = new ArrayList<>(1);
-    setBudget(Tier.HEAP, ledger, BudgetPolicy.anchored(available, ledger.held(), heapMaxUsage,
-        share(), ringBytes(Tier.HEAP), "heap_max_usage"), events);
+    long held = ledger.held();
+    setBudget(Tier.HEAP, ledger, TierBudget.of(Tier.HEAP, available, held, held, heapMaxUsage,
+        1.0, ringBytes(Tier.HEAP)), events);
     for (Runnable e : events) {
       e.run();
     }
@@ -418,35 +418,30 @@ final class Budgets {
         TierLedger ledger = ledgers.get(tier);
         long held = ledger.held();
         heldAtRefresh[tier.ordinal()] = held;
-        RamBudget b;
+        long available;
+        long anchor = held;
         if (tier == Tier.DEVICE) {
           VramReading v = probes.vram(0);
-          if (v == null || v.failed()) {
-            setBudget(tier, ledger, new RamBudget(-1, held, vramMaxUsage, 0, 1.0, 0, 0), events);
-            continue;
-          }
-          long free = Math.max(0, v.totalBytes() - v.usedBytes());
-          b = BudgetPolicy.anchored(free, held, vramMaxUsage, 1.0, 0, "vram_max_usage");
+          available = v == null || v.failed() ? -1 : Math.max(0, v.totalBytes() - v.usedBytes());
         } else {
-          long available = s.availableBytes(tier);
+          available = s.availableBytes(tier);
           if (tier == Tier.NATIVE) {
             available = withJavaCpp(available);
           }
-          long anchor = tier == Tier.HEAP ? heapAnchor(s.heap(), held) : held;
-          // The heap is this JVM's own (its -Xmx); co-hosted ranks share host RAM.
-          double tierShare = tier == Tier.HEAP ? 1.0 : share;
-          double knob = tier == Tier.HEAP ? heapMaxUsage : ramMaxUsage;
           if (available < 0) {
             Log.warnOnce("unknown-" + tier, "the " + tier.label() + " tier's available memory "
                 + "cannot be measured; it admits nothing until it can");
-            b = new RamBudget(-1, held, knob, 0, tierShare, 0, 0);
-          } else {
-            b = BudgetPolicy.anchored(available, anchor, knob, tierShare, ringBytes(tier),
-                tier == Tier.HEAP ? "heap_max_usage" : "ram_max_usage");
-            if (stager) {
-              b = split(tier, b, events);
-            }
           }
+          if (tier == Tier.HEAP) {
+            HeapMemory heap = s.heap();
+            anchor = heapAnchor.at(heap != null && heap.afterGc(),
+                heap == null ? 0 : heap.liveBytes(), held);
+          }
+        }
+        RamBudget b = TierBudget.of(tier, available, held, anchor, knob(tier), share,
+            ringBytes(tier));
+        if (stager && tier != Tier.DEVICE && available >= 0) {
+          b = split(tier, b, events);
         }
         setBudget(tier, ledger, b, events);
       }
@@ -463,7 +458,8 @@ final class Budgets {
    * {@code StagerSplit} event when it moves.
    */
   private RamBudget split(Tier tier, RamBudget b, List<Runnable> events) {
-    StagerSplit split = BudgetPolicy.splitStagerBudget(b.budgetBytes());
+    TierBudget.Staged staged = TierBudget.staged(b);
+    StagerSplit split = staged.split();
     if (tier == Tier.NATIVE) {
       streamBytes = split.streamBytes();
       if (split.totalBytes() != lastSplitTotal) {
@@ -476,28 +472,12 @@ final class Budgets {
         });
       }
     }
-    return new RamBudget(b.availableBytes(), b.heldBytes(), b.maxUsage(), b.effectiveUsage(),
-        b.hostShare(), b.ringBytes(), split.pinnedBytes());
+    return staged.budget();
   }
 
-  /**
-   * Returns the held bytes to add back to the heap's available bytes. Available heap is max heap
-   * minus the live heap the last collection left: bytes admitted after that collection are not
-   * in it yet, so adding back all that is held now would count them twice and ratchet the budget
-   * toward the whole heap (the seed's F1). The anchor is what was held when that collection ran,
-   * taken as the smaller of the held bytes at the refresh before it and now; before any
-   * collection the probe reports current usage, which counts every held byte.
-   */
-  private long heapAnchor(HeapMemory heap, long heldNow) {
-    if (heap == null || !heap.afterGc()) {
-      heapAnchorHeld = heldNow;
-    } else if (heap.liveBytes() != heapLastLive) {
-      heapLastLive = heap.liveBytes();
-      heapAnchorHeld = Math.min(heapHeldAtLastRefresh, heldNow);
-    }
-    heapHeldAtLastRefresh = heldNow;
-    // Releases since the collection lower what can be added back; never raise it.
-    return Math.min(heapAnchorHeld, heldNow);
+  /** Returns the current value of {@code tier}'s knob. */
+  private double knob(Tier tier) {
+    return tier == Tier.HEAP ? heapMaxUsage : tier == Tier.DEVICE ? vramMaxUsage : ramMaxUsage;
   }
 
   private double share() {
