@@ -30,22 +30,22 @@ public final class PrefetchDepthEvent extends Event {
   String device;
 
   @Label("VRAM Used")
-  @Description("Bytes the VRAM probe reported in use (Long.MAX_VALUE when the probe failed)")
+  @Description("Bytes the VRAM probe reported in use (Long.MAX_VALUE when the probe failed; -1 on the host, where no GPU is read)")
   @DataAmount
   long usedBytes;
 
   @Label("VRAM Total")
-  @Description("Bytes of VRAM the probe reported in total (0 when the probe failed)")
+  @Description("Bytes of VRAM the probe reported in total (0 when the probe failed; -1 on the host)")
   @DataAmount
   long totalBytes;
 
   @Label("Max Usage")
-  @Description("The vram_max_usage knob as given")
+  @Description("The knob as given: vram_max_usage on a GPU; on the host the ring's, ram_max_usage (heap_max_usage for batches on the heap)")
   @Percentage
   double maxUsage;
 
   @Label("Activation Reserve")
-  @Description("Bytes held back for activations (0 past the first step)")
+  @Description("Bytes of VRAM held back for activations (0 past the first step, and on the host)")
   @DataAmount
   long activationReserve;
 
@@ -63,7 +63,7 @@ public final class PrefetchDepthEvent extends Event {
   long depth;
 
   @Label("Reason")
-  @Description("CAPACITY, DOUBLE_BUFFER_FLOOR, SYNC_FALLBACK, CPU_OVERLAP, UNPRICED_BATCH, PROBE_FAILED or REQUESTED")
+  @Description("On a GPU CAPACITY, DOUBLE_BUFFER_FLOOR, SYNC_FALLBACK, UNPRICED_BATCH or PROBE_FAILED; on the host the ring's reason (CAPACITY, UNPRICED_BATCH, UNMEASURED_FALLBACK, NO_FIT, DISABLED, EPOCH_CAP, CACHE_CAP; its inputs are in the RingSlots event); REQUESTED on either when prefetch=cap kept a lower request")
   String reason;
 
   /** Commits one depth event when the event is enabled; a disabled event costs a branch. */

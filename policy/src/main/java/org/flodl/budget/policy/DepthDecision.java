@@ -4,9 +4,10 @@ import java.util.OptionalLong;
 
 /**
  * The one prefetch-depth decision, for every kind of depth site (a sites-file method or call
- * site, DJL's epochs): on a GPU the seed's VRAM depth with its double-buffer floor; on the host the
- * reader ring's slots from the memory the batches live in (host RAM, or the heap for heap
- * batches), from the flow quarter of the stager split when this JVM is a stager; then capped by
+ * site, DJL's epochs, ND4J's async iterators): on a GPU the seed's VRAM depth with its
+ * double-buffer floor; on the host the reader ring's slots from the memory the batches live in
+ * (host RAM, or the heap for heap batches), from the flow quarter of the stager split when this
+ * JVM is a stager; then capped by
  * the request ({@code prefetch=cap}) or at the epoch's batches ({@code prefetch=auto}), and, for a
  * call site on a JDK queue, never below 1 when at least 1 was asked for. Numbers in, a record out:
  * no probe is read here.
@@ -51,27 +52,43 @@ public final class DepthDecision {
       OptionalLong stagerStreamBytes,
       boolean atLeastOne) {}
 
+  /** The reason a decision records when {@code prefetch=cap} kept a lower request. */
+  public static final String REQUESTED = PrefetchDepth.Reason.REQUESTED.name();
+
   /**
-   * One decision.
+   * One decision: on a GPU the seed's VRAM depth, on the host the reader ring's slots, each with
+   * its own inputs and reasons (a host decision reads no VRAM and borrows none of its fields).
    *
-   * @param depth the depth decision as the event records it (after the cap)
-   * @param ring the host ring sizing behind it, null on a GPU
+   * @param vram the VRAM depth decision on a GPU (after the cap), null on the host
+   * @param ring the host ring sizing behind a host decision, null on a GPU
+   * @param batchBytes one batch's price, 0 when none is known yet
+   * @param depth the decided depth, after the cap
+   * @param reason why: a {@link PrefetchDepth.Reason} name on a GPU, a {@link RingSlots.Reason}
+   *     name on the host, {@link #REQUESTED} on either when the request was lower
    * @param applied the depth to build, 0..{@link Integer#MAX_VALUE}
    */
-  public record Decision(PrefetchDepth depth, RingSlots ring, int applied) {}
+  public record Decision(PrefetchDepth vram, RingSlots ring, long batchBytes, long depth,
+      String reason, int applied) {}
 
   /** Returns the decision for {@code in}. */
   public static Decision decide(Inputs in) {
     long epoch = in.epochBatches() > 0 ? in.epochBatches() : Long.MAX_VALUE;
-    PrefetchDepth d;
+    long cap = in.prefetchAuto() ? -1 : Math.max(0, in.requested());
+    PrefetchDepth vram = null;
     RingSlots ring = null;
+    long depth;
+    String reason;
     if (in.cuda()) {
-      d = BudgetPolicy.prefetchDepthFromVram(in.batchBytes(), 1, true, in.vramUsed(),
+      vram = BudgetPolicy.prefetchDepthFromVram(in.batchBytes(), 1, true, in.vramUsed(),
           in.vramTotal(), in.vramMaxUsage(), in.activationReserve());
-      if (in.prefetchAuto() && d.depth() > epoch) {
-        d = new PrefetchDepth(d.usedBytes(), d.totalBytes(), d.maxUsage(), d.activationReserve(),
-            d.batchBytes(), d.capBytes(), d.budgetBytes(), epoch, d.reason());
+      if (in.prefetchAuto() && vram.depth() > epoch) {
+        vram = new PrefetchDepth(vram.usedBytes(), vram.totalBytes(), vram.maxUsage(),
+            vram.activationReserve(), vram.batchBytes(), vram.capBytes(), vram.budgetBytes(),
+            epoch, vram.reason());
       }
+      vram = vram.cappedAt(cap);
+      depth = vram.depth();
+      reason = vram.reason().name();
     } else {
       ring = in.stagerStreamBytes().isPresent() && in.available().isPresent()
           // A stager's prefetch takes the flow quarter of its split.
@@ -80,17 +97,18 @@ public final class DepthDecision {
               in.cacheActive())
           : BudgetPolicy.ringSlotsFromRam(in.batchBytes(), 1, in.maxUsage(), in.available(),
               epoch, in.cacheActive());
-      d = new PrefetchDepth(-1, ring.availableBytes(), ring.ramMaxUsage(), 0, in.batchBytes(), 0,
-          ring.budgetBytes(), ring.slots(), ring.depthReason());
+      depth = ring.slots();
+      reason = ring.reason().name();
+      if (cap >= 0 && cap < depth) {
+        depth = cap;
+        reason = REQUESTED;
+      }
     }
-    if (!in.prefetchAuto()) {
-      d = d.cappedAt(Math.max(0, in.requested()));
-    }
-    int applied = (int) Math.min(Integer.MAX_VALUE, Math.max(0, d.depth()));
+    int applied = (int) Math.min(Integer.MAX_VALUE, Math.max(0, depth));
     if (in.atLeastOne() && in.requested() >= 1 && applied < 1) {
       applied = 1;
     }
-    return new Decision(d, ring, applied);
+    return new Decision(vram, ring, Math.max(0, in.batchBytes()), depth, reason, applied);
   }
 
   /**

@@ -41,23 +41,4 @@ public record RingSlots(
     /** Capped at 8 because a sample cache shares the budget. */
     CACHE_CAP
   }
-
-  /**
-   * Returns the reason a prefetch-depth decision records when its depth is these ring slots: an
-   * unpriced batch stays unpriced, unmeasured RAM is a failed probe, no slot is the synchronous
-   * fallback, any other count a capacity.
-   */
-  public PrefetchDepth.Reason depthReason() {
-    switch (reason) {
-      case UNPRICED_BATCH:
-        return PrefetchDepth.Reason.UNPRICED_BATCH;
-      case UNMEASURED_FALLBACK:
-        return PrefetchDepth.Reason.PROBE_FAILED;
-      case NO_FIT:
-      case DISABLED:
-        return PrefetchDepth.Reason.SYNC_FALLBACK;
-      default:
-        return PrefetchDepth.Reason.CAPACITY;
-    }
-  }
 }

@@ -42,8 +42,8 @@ class DepthDecisionTest {
     for (boolean first : new boolean[] {true, false}) {
       DepthDecision.Decision d = DepthDecision.decide(gpu(4, KIB16, first, PASCAL, false));
       assertEquals(2, d.applied());
-      assertEquals(Reason.DOUBLE_BUFFER_FLOOR, d.depth().reason());
-      assertEquals(KIB16, d.depth().batchBytes());
+      assertEquals(Reason.DOUBLE_BUFFER_FLOOR, d.vram().reason());
+      assertEquals(KIB16, d.vram().batchBytes());
       assertNull(d.ring());
     }
   }
@@ -54,11 +54,11 @@ class DepthDecisionTest {
     DepthDecision.Decision first = DepthDecision.decide(gpu(1_000_000, KIB16, true, roomy, true));
     DepthDecision.Decision second = DepthDecision.decide(gpu(1_000_000, KIB16, false, roomy, true));
     assertEquals(DepthDecision.headroom(3L << 30, PASCAL_TOTAL, 0.90),
-        first.depth().activationReserve());
+        first.vram().activationReserve());
     assertEquals(2, first.applied());
-    assertEquals(Reason.DOUBLE_BUFFER_FLOOR, first.depth().reason());
-    assertEquals(0, second.depth().activationReserve());
-    assertEquals(Reason.CAPACITY, second.depth().reason());
+    assertEquals(Reason.DOUBLE_BUFFER_FLOOR, first.vram().reason());
+    assertEquals(0, second.vram().activationReserve());
+    assertEquals(Reason.CAPACITY, second.vram().reason());
     assertEquals(1000, second.applied(), "auto caps the capacity depth at the epoch's batches");
   }
 
@@ -66,17 +66,16 @@ class DepthDecisionTest {
   void capKeepsALowerRequest() {
     DepthDecision.Decision d = DepthDecision.decide(gpu(1, KIB16, false, PASCAL, false));
     assertEquals(1, d.applied());
-    assertEquals(Reason.REQUESTED, d.depth().reason());
+    assertEquals(Reason.REQUESTED, d.vram().reason());
   }
 
   @Test
   void anUnpricedBatchIsTheDoubleBufferOnAGpuAndFourOnTheHostEachCapped() {
     assertEquals(Reason.UNPRICED_BATCH, DepthDecision.decide(gpu(8, 0, true, PASCAL, false))
-        .depth().reason());
+        .vram().reason());
     assertEquals(2, DepthDecision.decide(gpu(8, 0, true, PASCAL, false)).applied());
     assertEquals(4, DepthDecision.decide(cpu(8, 0, 1L << 30, false)).applied());
-    assertEquals(Reason.UNPRICED_BATCH, DepthDecision.decide(cpu(8, 0, 1L << 30, false))
-        .depth().reason());
+    assertEquals("UNPRICED_BATCH", DepthDecision.decide(cpu(8, 0, 1L << 30, false)).reason());
     assertEquals(1, DepthDecision.decide(gpu(1, 0, true, PASCAL, false)).applied());
   }
 
@@ -85,14 +84,33 @@ class DepthDecisionTest {
     DepthDecision.Decision d = DepthDecision.decide(cpu(8, 2176, 14 << 10, false));
     assertEquals(3, d.applied());
     assertEquals(3, d.ring().slots());
-    assertEquals(Reason.CAPACITY, d.depth().reason());
+    assertEquals("CAPACITY", d.reason());
+    assertNull(d.vram(), "a host decision reads no VRAM");
+    assertEquals(14 << 10, d.ring().availableBytes());
+    assertEquals(2176, d.batchBytes());
   }
 
   @Test
   void aRingThatFitsNoBatchIsSynchronous() {
     DepthDecision.Decision d = DepthDecision.decide(cpu(8, 2176, 1 << 10, false));
     assertEquals(0, d.applied());
-    assertEquals(Reason.SYNC_FALLBACK, d.depth().reason());
+    assertEquals("NO_FIT", d.reason(), "the ring's own reason");
+  }
+
+  @Test
+  void unmeasuredHostRamIsTheRingsFallbackNotAFailedVramProbe() {
+    DepthDecision.Decision d = DepthDecision.decide(cpu(8, 2176, -1, false));
+    assertEquals(4, d.applied());
+    assertEquals("UNMEASURED_FALLBACK", d.reason());
+    assertEquals(-1, d.ring().availableBytes());
+  }
+
+  @Test
+  void aLowerRequestCapsTheHostRingAsRequested() {
+    DepthDecision.Decision d = DepthDecision.decide(cpu(2, 2176, 14 << 10, false));
+    assertEquals(2, d.applied());
+    assertEquals(DepthDecision.REQUESTED, d.reason());
+    assertEquals(3, d.ring().slots(), "the ring's own sizing stays in its record");
   }
 
   @Test
@@ -100,7 +118,7 @@ class DepthDecisionTest {
     DepthDecision.Decision d = DepthDecision.decide(
         gpu(4, KIB16, false, Vram.FAILED, false));
     assertEquals(0, d.applied());
-    assertEquals(Reason.PROBE_FAILED, d.depth().reason());
+    assertEquals(Reason.PROBE_FAILED, d.vram().reason());
   }
 
   /**
@@ -125,8 +143,8 @@ class DepthDecisionTest {
     DepthDecision.Inputs tight = new DepthDecision.Inputs(false, 8, 2176, 0, Long.MAX_VALUE, 0,
         0.90, 0, OptionalLong.of(1 << 10), 0.5, false, false, OptionalLong.empty(), true);
     DepthDecision.Decision d = DepthDecision.decide(tight);
-    assertEquals(Reason.SYNC_FALLBACK, d.depth().reason(), "the policy says 0");
-    assertEquals(0, d.depth().depth());
+    assertEquals("NO_FIT", d.reason(), "the policy says 0");
+    assertEquals(0, d.depth());
     assertEquals(1, d.applied(), "a JDK queue gets 1");
   }
 

@@ -122,7 +122,7 @@ public final class DjlGate implements DepthAdapter {
     int applied = d.applied();
     if (Log.enabled(Log.DEBUG)) {
       Log.debug("DJL epoch on " + dev.label() + ": batch " + price + " bytes (" + source
-          + "), requested " + requested + ", depth " + applied + " (" + d.depth().reason() + ")"
+          + "), requested " + requested + ", depth " + applied + " (" + d.reason() + ")"
           + (vram != null ? ", vram probe " + vram.probe() : ""));
     }
     return e.observing() || !hasExecutor ? prefetch : applied;

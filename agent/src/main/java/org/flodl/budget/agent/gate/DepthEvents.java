@@ -7,8 +7,10 @@ import org.flodl.budget.policy.PrefetchDepth;
 import org.flodl.budget.policy.RingSlots;
 
 /**
- * Turns a depth decision record into its events, the same for every kind of depth site: the host
- * ring's {@code RingSlots} (when the decision sized one) and the {@code PrefetchDepth}.
+ * Turns a depth decision record into its events, the same for every kind of depth site: on the
+ * host the ring's {@code RingSlots} (its inputs: available bytes, knob, budget, slots) and a
+ * {@code PrefetchDepth} with the ring's reason and no VRAM reading (used and total -1); on a GPU
+ * the {@code PrefetchDepth} of the VRAM decision.
  */
 public final class DepthEvents {
   private DepthEvents() {}
@@ -23,9 +25,12 @@ public final class DepthEvents {
       RingSlotsEvent.emit(site, r.perSampleBytes(), r.batchSize(), r.ramMaxUsage(),
           r.availableBytes(), r.epochBatches(), r.cacheActive(), r.budgetBytes(), r.slots(),
           r.reason().name());
+      PrefetchDepthEvent.emit(site, device, -1, -1, r.ramMaxUsage(), 0, d.batchBytes(),
+          requested, d.applied(), d.reason());
+      return;
     }
-    PrefetchDepth p = d.depth();
-    PrefetchDepthEvent.emit(site, device, p.usedBytes(), p.totalBytes(), p.maxUsage(),
-        p.activationReserve(), p.batchBytes(), requested, d.applied(), p.reason().name());
+    PrefetchDepth v = d.vram();
+    PrefetchDepthEvent.emit(site, device, v.usedBytes(), v.totalBytes(), v.maxUsage(),
+        v.activationReserve(), v.batchBytes(), requested, d.applied(), d.reason());
   }
 }

@@ -122,7 +122,7 @@ final class TextReport {
             : p.depth + " slots";
         String why = prefetch ? Reasons.depth(p.reason, site.device) : Reasons.ring(p.reason);
         if (p.batchBytes > 0 && (p.reason.equals("CAPACITY") || p.reason.endsWith("_FLOOR")
-            || p.reason.equals("SYNC_FALLBACK"))) {
+            || p.reason.equals("SYNC_FALLBACK") || p.reason.equals("NO_FIT"))) {
           why += ", batch " + Format.bytes(p.batchBytes);
         }
         rows.add(new String[] {"    " + what, "x" + Format.count(groups.get(g.getKey())[0]), p.reason, why});

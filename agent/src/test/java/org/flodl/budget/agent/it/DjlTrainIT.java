@@ -101,7 +101,7 @@ class DjlTrainIT {
     assertEquals(2, depth.size(), depth.toString());
     for (RecordedEvent e : depth) {
       assertEquals(0, e.getLong("depth"), e.toString());
-      assertEquals("SYNC_FALLBACK", e.getString("reason"));
+      assertEquals("NO_FIT", e.getString("reason"), "the host ring's own reason");
     }
   }
 

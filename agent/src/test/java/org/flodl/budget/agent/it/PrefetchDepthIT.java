@@ -41,7 +41,14 @@ class PrefetchDepthIT {
         .filter(e -> e.getString("site").equals("feed")).toList().get(1);
     assertEquals("CAPACITY", priced.getString("reason"), priced.toString());
     assertTrue(priced.getLong("depth") <= 2, "the heap, not 1 GiB of host RAM: " + priced);
-    assertTrue(priced.getLong("totalBytes") < 64L << 20, "the heap's available: " + priced);
+    // A host decision reads no GPU: its inputs are the ring's, in the RingSlots event beside it.
+    assertEquals(-1, priced.getLong("usedBytes"), priced.toString());
+    assertEquals(-1, priced.getLong("totalBytes"), priced.toString());
+    assertEquals(0.5, priced.getDouble("maxUsage"), "heap_max_usage: " + priced);
+    RecordedEvent ring = r.events("flodl.budget.RingSlots").stream()
+        .filter(e -> e.getString("site").equals("feed")).toList().get(1);
+    assertTrue(ring.getLong("availableBytes") < 64L << 20, "the heap's available: " + ring);
+    assertEquals(priced.getLong("depth"), ring.getLong("slots"), ring.toString());
   }
 
   @ParameterizedTest
