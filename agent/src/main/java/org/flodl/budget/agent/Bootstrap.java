@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
-import java.util.Properties;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
@@ -19,6 +18,7 @@ import org.flodl.budget.agent.config.JdkTypes;
 import org.flodl.budget.agent.config.MethodRef;
 import org.flodl.budget.agent.config.LogLevel;
 import org.flodl.budget.agent.config.Mode;
+import org.flodl.budget.agent.config.Option;
 import org.flodl.budget.agent.config.PrefetchDepthSite;
 import org.flodl.budget.agent.config.PrefetchPolicy;
 import org.flodl.budget.agent.config.Presets;
@@ -109,16 +109,12 @@ final class Bootstrap {
 
   /** Starts the agent; returns the outcome, as {@link #attach} leaves it. */
   static String start(String agentArgs, Instrumentation inst, boolean attached, String id) {
-    boolean strict = false;
     try {
-      Properties props = System.getProperties();
-      Map<String, String> env = System.getenv();
-      strict = AgentConfig.strictRequested(agentArgs, props, env);
       AgentConfig config;
       try {
-        config = AgentConfig.resolve(agentArgs, props, env);
+        config = AgentConfig.resolve(agentArgs, System.getProperties(), System.getenv());
       } catch (ConfigException e) {
-        return refuse(e, strict, attached);
+        return refuse(e, e.strict(), attached);
       }
       Log.level(level(config.log()));
       if (config.mode() == Mode.OFF) {
@@ -163,7 +159,7 @@ final class Bootstrap {
           || file.sites().isEmpty() && file.presets().isEmpty())) {
         String first = file.warnings().isEmpty()
             ? "declares no usable site" : file.warnings().get(0).replace("flodl-budget: ", "");
-        throw new ConfigException(AgentConfig.SITES, "sites=" + config.sites().get() + ": "
+        throw new ConfigException(Option.SITES.key(), "sites=" + config.sites().get() + ": "
             + first);
       }
       warnings.addAll(file.warnings());
@@ -185,7 +181,7 @@ final class Bootstrap {
     int before = warnings.size();
     List<SiteSpec> kept = SitesFile.withoutConflicts(all, warnings);
     if (config.strict() && warnings.size() > before) {
-      throw new ConfigException(AgentConfig.SITES,
+      throw new ConfigException(Option.SITES.key(),
           warnings.get(before).replace("flodl-budget: ", ""));
     }
     for (String w : warnings) {
@@ -305,7 +301,7 @@ final class Bootstrap {
           : String.valueOf(e.getMessage());
       String detail = "record=" + file + ": the recording cannot start (" + why + ")";
       if (config.strict()) {
-        return refuse(new ConfigException(AgentConfig.RECORD, detail), true, attached);
+        return refuse(new ConfigException(Option.RECORD.key(), detail), true, attached);
       }
       Log.warn(detail + "; the agent runs on without it");
       return null;

@@ -4,9 +4,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -18,105 +18,31 @@ import org.flodl.budget.policy.Knobs;
  * The agent's effective configuration, immutable. Parsed JaCoCo-style from {@code
  * key=value,key=value} agent arguments, then {@code -Dflodl.budget.KEY} system properties, then
  * {@code FLODL_BUDGET_KEY} environment variables, then the defaults, in that precedence. Every key
- * is a constant below with its default; an unknown key or a bad value is a {@link
- * ConfigException} whose one-line message names the key and what was expected.
+ * is an {@link Option} with its default and parser; an unknown key or a bad value is a {@link
+ * ConfigException} whose one-line message names the key and what was expected, and which says
+ * whether {@code strict=true} was asked for (read from the same entries, whatever else is bad).
  */
 public final class AgentConfig {
-  public static final String MODE = "mode";
-  public static final String ENABLED = "enabled";
-  public static final String RAM_MAX_USAGE = "ram_max_usage";
-  public static final String HEAP_MAX_USAGE = "heap_max_usage";
-  public static final String VRAM_MAX_USAGE = "vram_max_usage";
-  public static final String HOST_SHARE = "host_share";
-  public static final String PREFETCH = "prefetch";
-  public static final String SITES = "sites";
-  public static final String PRESETS = "presets";
-  public static final String DJL = "djl";
-  public static final String VRAM_PROBE = "vram_probe";
-  public static final String RAM_PROBE = "ram_probe";
-  public static final String RECORD = "record";
-  public static final String STRICT = "strict";
-  public static final String LOG = "log";
-  public static final String PROBE_INTERVAL = "probe_interval";
-  public static final String JOB = "job";
-  public static final String RECLAIM = "reclaim";
-
   /** Prefix of the system properties: {@code -Dflodl.budget.ram_max_usage=0.4}. */
   public static final String PROPERTY_PREFIX = "flodl.budget.";
   /** Prefix of the environment variables: {@code FLODL_BUDGET_RAM_MAX_USAGE=0.4}. */
   public static final String ENV_PREFIX = "FLODL_BUDGET_";
 
-  /** Every key with its default text (an empty text: none), in documentation order. */
-  private static final Map<String, String> DEFAULTS = defaultTexts();
-
-  private static Map<String, String> defaultTexts() {
-    Map<String, String> d = new LinkedHashMap<>();
-    d.put(MODE, "enforce");
-    d.put(ENABLED, "true");
-    d.put(RAM_MAX_USAGE, "0.5");
-    d.put(HEAP_MAX_USAGE, "0.5");
-    d.put(VRAM_MAX_USAGE, "0.9");
-    d.put(HOST_SHARE, "auto");
-    d.put(PREFETCH, "cap");
-    d.put(SITES, "");
-    d.put(PRESETS, "");
-    d.put(DJL, "on");
-    d.put(VRAM_PROBE, "auto");
-    d.put(RAM_PROBE, "auto");
-    d.put(RECORD, "");
-    d.put(STRICT, "false");
-    d.put(LOG, "warn");
-    d.put(PROBE_INTERVAL, "1s");
-    d.put(JOB, "");
-    d.put(RECLAIM, "on");
-    return Collections.unmodifiableMap(d);
-  }
-
-  private final Mode mode;
-  private final boolean enabled;
-  private final double ramMaxUsage;
-  private final double heapMaxUsage;
-  private final double vramMaxUsage;
-  private final OptionalDouble hostShare;
-  private final PrefetchPolicy prefetch;
-  private final Optional<Path> sites;
-  private final List<String> presets;
-  private final boolean djl;
-  private final String vramProbe;
-  private final String ramProbe;
-  private final Optional<Path> record;
-  private final boolean strict;
-  private final LogLevel log;
-  private final Duration probeInterval;
-  private final String job;
-  private final boolean reclaim;
+  private final EnumMap<Option, Object> values;
   private final Map<String, Setting> settings;
 
-  private AgentConfig(Builder b) {
-    this.mode = b.enabled ? b.mode : Mode.OFF;
-    this.enabled = b.enabled;
-    this.ramMaxUsage = b.ramMaxUsage;
-    this.heapMaxUsage = b.heapMaxUsage;
-    this.vramMaxUsage = b.vramMaxUsage;
-    this.hostShare = b.hostShare;
-    this.prefetch = b.prefetch;
-    this.sites = b.sites;
-    this.presets = b.presets;
-    this.djl = b.djl;
-    this.vramProbe = b.vramProbe;
-    this.ramProbe = b.ramProbe;
-    this.record = b.record;
-    this.strict = b.strict;
-    this.log = b.log;
-    this.probeInterval = b.probeInterval;
-    this.job = b.job;
-    this.reclaim = b.reclaim;
-    this.settings = Collections.unmodifiableMap(new LinkedHashMap<>(b.settings));
+  private AgentConfig(EnumMap<Option, Object> values, Map<String, Setting> settings) {
+    this.values = values;
+    this.settings = Collections.unmodifiableMap(settings);
   }
 
   /** Returns every key the agent knows, in documentation order. */
   public static List<String> keys() {
-    return List.copyOf(DEFAULTS.keySet());
+    List<String> keys = new ArrayList<>();
+    for (Option o : Option.values()) {
+      keys.add(o.key());
+    }
+    return keys;
   }
 
   /** Returns the configuration with every key at its default. */
@@ -133,17 +59,24 @@ public final class AgentConfig {
    * then {@code flodl.budget.*} entries of {@code systemProperties}, then {@code FLODL_BUDGET_*}
    * entries of {@code environment}, then the defaults.
    *
-   * @throws ConfigException for the first unknown key, malformed entry or bad value
+   * @throws ConfigException for the first unknown key, malformed entry or bad value, with {@link
+   *     ConfigException#strict()} set where {@code strict=true} was asked for
    */
   public static AgentConfig resolve(
       String agentArgs, Properties systemProperties, Map<String, String> environment)
       throws ConfigException {
-    Map<String, String> args = ConfigSources.agentArgs(agentArgs);
-    Map<String, String> props = ConfigSources.systemProperties(systemProperties);
-    Map<String, String> env = ConfigSources.environment(environment);
-    Builder b = new Builder();
-    for (Map.Entry<String, String> d : DEFAULTS.entrySet()) {
-      String key = d.getKey();
+    List<ConfigException> problems = new ArrayList<>(1);
+    Map<String, String> args = ConfigSources.agentArgs(agentArgs, problems);
+    Map<String, String> props = ConfigSources.systemProperties(systemProperties, problems);
+    Map<String, String> env = ConfigSources.environment(environment, problems);
+    boolean strict = strict(args, props, env);
+    if (!problems.isEmpty()) {
+      throw problems.get(0).strict(strict);
+    }
+    EnumMap<Option, Object> values = new EnumMap<>(Option.class);
+    Map<String, Setting> settings = new LinkedHashMap<>();
+    for (Option o : Option.values()) {
+      String key = o.key();
       Source source;
       String text;
       if (args.containsKey(key)) {
@@ -157,172 +90,140 @@ public final class AgentConfig {
         text = env.get(key);
       } else {
         source = Source.DEFAULT;
-        text = d.getValue();
+        text = o.defaultText();
       }
       text = text == null ? "" : text.trim();
       if (source != Source.DEFAULT && text.isEmpty()) {
-        throw new ConfigException(
-            key,
-            "empty " + key + " (" + ConfigSources.origin(key, source) + "): expected "
-                + expected(key));
+        throw new ConfigException(key, "empty " + key + " (" + ConfigSources.origin(key, source)
+            + "): expected " + o.expected()).strict(strict);
       }
+      Option.Parsed p;
       try {
-        b.set(key, text, source);
+        p = o.parse(text);
       } catch (IllegalArgumentException e) {
-        throw new ConfigException(
-            key,
-            "bad " + key + " '" + text + "' (" + ConfigSources.origin(key, source) + "): "
-                + e.getMessage());
+        throw new ConfigException(key, "bad " + key + " '" + text + "' ("
+            + ConfigSources.origin(key, source) + "): " + e.getMessage()).strict(strict);
       }
+      values.put(o, p.value());
+      settings.put(key, new Setting(key, p.text(), source));
     }
-    return new AgentConfig(b);
+    return new AgentConfig(values, settings);
   }
 
   /**
-   * Returns whether {@code strict=true} was asked for, best-effort and with the same precedence,
-   * so that a bad other key can still honour it. Never throws.
+   * Returns whether {@code strict=true} is among the entries, with the same precedence, read
+   * before anything is checked so that a bad other key can still honour it.
    */
-  public static boolean strictRequested(
-      String agentArgs, Properties systemProperties, Map<String, String> environment) {
-    try {
-      if (agentArgs != null) {
-        String found = null;
-        for (String entry : agentArgs.split(",", -1)) {
-          int eq = entry.indexOf('=');
-          if (eq > 0 && entry.substring(0, eq).trim().equals(STRICT)) {
-            found = entry.substring(eq + 1).trim();
-          }
-        }
-        if (found != null) {
-          return found.equalsIgnoreCase("true");
-        }
-      }
-      if (systemProperties != null) {
-        String v = systemProperties.getProperty(PROPERTY_PREFIX + STRICT);
-        if (v != null) {
-          return v.trim().equalsIgnoreCase("true");
-        }
-      }
-      if (environment != null) {
-        String v = environment.get(ENV_PREFIX + "STRICT");
-        if (v != null) {
-          return v.trim().equalsIgnoreCase("true");
-        }
-      }
-    } catch (RuntimeException e) {
-      return false;
-    }
-    return false;
+  private static boolean strict(Map<String, String> args, Map<String, String> props,
+      Map<String, String> env) {
+    String key = Option.STRICT.key();
+    String v = args.containsKey(key) ? args.get(key)
+        : props.containsKey(key) ? props.get(key) : env.get(key);
+    return v != null && v.trim().equalsIgnoreCase("true");
   }
 
   /** Returns what {@code key} accepts, for messages. */
   static String expected(String key) {
-    return switch (key) {
-      case MODE -> "enforce, observe or off";
-      case ENABLED, STRICT -> "true or false";
-      case RAM_MAX_USAGE, HEAP_MAX_USAGE, VRAM_MAX_USAGE -> Values.FRACTION;
-      case HOST_SHARE -> "auto or " + Values.FRACTION;
-      case PREFETCH -> "cap or auto";
-      case SITES -> "the path of a sites file";
-      case PRESETS -> "preset names separated by ':' (" + String.join(", ", Presets.NAMES) + ")";
-      case DJL -> "on or off";
-      case VRAM_PROBE -> Values.VRAM_PROBES;
-      case RAM_PROBE -> Values.RAM_PROBES;
-      case RECORD -> "the path of a .jfr file";
-      case LOG -> "warn, info or debug";
-      case PROBE_INTERVAL -> Values.DURATION;
-      case JOB -> "a job name";
-      case RECLAIM -> "on or off";
-      default -> throw new IllegalArgumentException(key);
-    };
+    Option o = Option.forKey(key);
+    if (o == null) {
+      throw new IllegalArgumentException(key);
+    }
+    return o.expected();
+  }
+
+  private Object get(Option o) {
+    return values.get(o);
   }
 
   /** Returns the mode; {@code enabled=false} gives {@link Mode#OFF}. */
   public Mode mode() {
-    return mode;
+    return (Boolean) get(Option.ENABLED) ? (Mode) get(Option.MODE) : Mode.OFF;
   }
 
   /** Returns the share of host RAM the direct and native tiers may use (default 0.50). */
   public double ramMaxUsage() {
-    return ramMaxUsage;
+    return (Double) get(Option.RAM_MAX_USAGE);
   }
 
   /** Returns the share of the available heap the heap tier may use (default 0.50). */
   public double heapMaxUsage() {
-    return heapMaxUsage;
+    return (Double) get(Option.HEAP_MAX_USAGE);
   }
 
   /** Returns the share of VRAM the device tier may use (default 0.90). */
   public double vramMaxUsage() {
-    return vramMaxUsage;
+    return (Double) get(Option.VRAM_MAX_USAGE);
   }
 
   /** Returns this job's share of the host, or empty for {@code auto}. */
   public OptionalDouble hostShare() {
-    return hostShare;
+    return (OptionalDouble) get(Option.HOST_SHARE);
   }
 
   /** Returns how depth decisions are applied (default {@code cap}). */
   public PrefetchPolicy prefetch() {
-    return prefetch;
+    return (PrefetchPolicy) get(Option.PREFETCH);
   }
 
   /** Returns the sites file path, as given (relative paths are relative to the JVM's directory). */
+  @SuppressWarnings("unchecked")
   public Optional<Path> sites() {
-    return sites;
+    return (Optional<Path>) get(Option.SITES);
   }
 
   /**
    * Returns the presets asked for, in order, without duplicates ({@code djl} is added by {@link
    * #djl()}, not here).
    */
+  @SuppressWarnings("unchecked")
   public List<String> presets() {
-    return presets;
+    return (List<String>) get(Option.PRESETS);
   }
 
   /** Returns whether the container guard reclaims memory near a cgroup's limit (default on). */
   public boolean reclaim() {
-    return reclaim;
+    return (Boolean) get(Option.RECLAIM);
   }
 
   /** Returns whether DJL's data iteration is instrumented (default on). */
   public boolean djl() {
-    return djl;
+    return (Boolean) get(Option.DJL);
   }
 
   /** Returns the VRAM probe spec: auto, jcuda, cuda, nvml, none or fixed:USED/TOTAL. */
   public String vramProbe() {
-    return vramProbe;
+    return (String) get(Option.VRAM_PROBE);
   }
 
   /** Returns the host RAM probe spec: auto, proc, mxbean or fixed:AVAILABLE. */
   public String ramProbe() {
-    return ramProbe;
+    return (String) get(Option.RAM_PROBE);
   }
 
   /** Returns the {@code .jfr} file to record the agent's events into, if any. */
+  @SuppressWarnings("unchecked")
   public Optional<Path> record() {
-    return record;
+    return (Optional<Path>) get(Option.RECORD);
   }
 
   /** Returns whether a bad configuration fails the JVM start instead of disabling the agent. */
   public boolean strict() {
-    return strict;
+    return (Boolean) get(Option.STRICT);
   }
 
   /** Returns the stderr log level (default warn). */
   public LogLevel log() {
-    return log;
+    return (LogLevel) get(Option.LOG);
   }
 
   /** Returns how often the memory probes refresh (default 1 s). */
   public Duration probeInterval() {
-    return probeInterval;
+    return (Duration) get(Option.PROBE_INTERVAL);
   }
 
   /** Returns the job's name for events, or empty to use the main class. */
   public String job() {
-    return job;
+    return (String) get(Option.JOB);
   }
 
   /** Returns every key's effective value text and source, in documentation order. */
@@ -330,16 +231,23 @@ public final class AgentConfig {
     return settings;
   }
 
+  /** Returns a copy with {@code o} set to {@code value}, recorded as a runtime change. */
+  private static AgentConfig with(Option o, Object value, String text, AgentConfig base) {
+    EnumMap<Option, Object> v = new EnumMap<>(base.values);
+    Map<String, Setting> s = new LinkedHashMap<>(base.settings);
+    v.put(o, value);
+    s.put(o.key(), new Setting(o.key(), text, Source.RUNTIME));
+    return new AgentConfig(v, s);
+  }
+
   /** Returns a copy in {@code mode}, recorded as a {@link Source#RUNTIME} change. */
   public AgentConfig withMode(Mode newMode) {
-    Builder b = new Builder(this);
-    b.mode = java.util.Objects.requireNonNull(newMode, "mode");
-    b.settings.put(MODE, new Setting(MODE, newMode.label(), Source.RUNTIME));
-    if (newMode != Mode.OFF && !b.enabled) {
-      b.enabled = true;
-      b.settings.put(ENABLED, new Setting(ENABLED, "true", Source.RUNTIME));
+    java.util.Objects.requireNonNull(newMode, "mode");
+    AgentConfig c = with(Option.MODE, newMode, newMode.label(), this);
+    if (newMode != Mode.OFF && !(Boolean) get(Option.ENABLED)) {
+      c = with(Option.ENABLED, true, "true", c);
     }
-    return new AgentConfig(b);
+    return c;
   }
 
   /**
@@ -351,18 +259,16 @@ public final class AgentConfig {
    *     a fraction in (0, 1]
    */
   public AgentConfig withKnob(String key, double value) {
-    Builder b = new Builder(this);
-    switch (String.valueOf(key)) {
-      case RAM_MAX_USAGE -> b.ramMaxUsage = Knobs.requireFraction(key, value);
-      case HEAP_MAX_USAGE -> b.heapMaxUsage = Knobs.requireFraction(key, value);
-      case VRAM_MAX_USAGE -> b.vramMaxUsage = Knobs.requireFraction(key, value);
-      case HOST_SHARE -> b.hostShare = OptionalDouble.of(Knobs.requireFraction(key, value));
-      default -> throw new IllegalArgumentException(
-          "unknown knob '" + key + "' (known: " + RAM_MAX_USAGE + ", " + HEAP_MAX_USAGE + ", "
-              + VRAM_MAX_USAGE + ", " + HOST_SHARE + ")");
+    Option o = Option.forKey(String.valueOf(key));
+    if (o != Option.RAM_MAX_USAGE && o != Option.HEAP_MAX_USAGE && o != Option.VRAM_MAX_USAGE
+        && o != Option.HOST_SHARE) {
+      throw new IllegalArgumentException("unknown knob '" + key + "' (known: "
+          + Option.RAM_MAX_USAGE.key() + ", " + Option.HEAP_MAX_USAGE.key() + ", "
+          + Option.VRAM_MAX_USAGE.key() + ", " + Option.HOST_SHARE.key() + ")");
     }
-    b.settings.put(key, new Setting(key, Values.format(value), Source.RUNTIME));
-    return new AgentConfig(b);
+    double f = Knobs.requireFraction(key, value);
+    return with(o, o == Option.HOST_SHARE ? OptionalDouble.of(f) : (Object) f, Values.format(f),
+        this);
   }
 
   /** Returns the settings as agent arguments, {@code key=value,...}, without empty values. */
@@ -375,121 +281,5 @@ public final class AgentConfig {
       }
     }
     return String.join(",", parts);
-  }
-
-  /** Collects parsed values; each setter checks its text and throws with what was expected. */
-  private static final class Builder {
-    Mode mode;
-    boolean enabled;
-    double ramMaxUsage;
-    double heapMaxUsage;
-    double vramMaxUsage;
-    OptionalDouble hostShare;
-    PrefetchPolicy prefetch;
-    Optional<Path> sites;
-    List<String> presets;
-    boolean djl;
-    String vramProbe;
-    String ramProbe;
-    Optional<Path> record;
-    boolean strict;
-    LogLevel log;
-    Duration probeInterval;
-    String job;
-    boolean reclaim;
-    final Map<String, Setting> settings = new LinkedHashMap<>();
-
-    Builder() {}
-
-    Builder(AgentConfig c) {
-      mode = c.mode;
-      enabled = c.enabled;
-      ramMaxUsage = c.ramMaxUsage;
-      heapMaxUsage = c.heapMaxUsage;
-      vramMaxUsage = c.vramMaxUsage;
-      hostShare = c.hostShare;
-      prefetch = c.prefetch;
-      sites = c.sites;
-      presets = c.presets;
-      djl = c.djl;
-      vramProbe = c.vramProbe;
-      ramProbe = c.ramProbe;
-      record = c.record;
-      strict = c.strict;
-      log = c.log;
-      probeInterval = c.probeInterval;
-      job = c.job;
-      reclaim = c.reclaim;
-      settings.putAll(c.settings);
-    }
-
-    /** Parses {@code text} for {@code key} and records its canonical text and source. */
-    void set(String key, String text, Source source) {
-      String value;
-      switch (key) {
-        case MODE -> {
-          mode = Mode.valueOf(Values.choice(text, "enforce", "observe", "off"));
-          value = mode.label();
-        }
-        case ENABLED -> {
-          enabled = Values.bool(text, "true", "false");
-          value = Boolean.toString(enabled);
-        }
-        case RAM_MAX_USAGE -> value = Values.format(ramMaxUsage = Values.fraction(key, text));
-        case HEAP_MAX_USAGE -> value = Values.format(heapMaxUsage = Values.fraction(key, text));
-        case VRAM_MAX_USAGE -> value = Values.format(vramMaxUsage = Values.fraction(key, text));
-        case HOST_SHARE -> {
-          if (text.equalsIgnoreCase("auto")) {
-            hostShare = OptionalDouble.empty();
-            value = "auto";
-          } else {
-            try {
-              hostShare = OptionalDouble.of(Values.fraction(key, text));
-            } catch (IllegalArgumentException e) {
-              throw new IllegalArgumentException("expected auto or " + Values.FRACTION);
-            }
-            value = Values.format(hostShare.getAsDouble());
-          }
-        }
-        case PREFETCH -> {
-          prefetch = PrefetchPolicy.valueOf(Values.choice(text, "cap", "auto"));
-          value = prefetch.label();
-        }
-        case SITES -> {
-          sites = text.isEmpty() ? Optional.empty() : Optional.of(Values.path(text));
-          value = text;
-        }
-        case PRESETS -> {
-          presets = Values.presets(text);
-          value = String.join(":", presets);
-        }
-        case DJL -> {
-          djl = Values.bool(text, "on", "off");
-          value = djl ? "on" : "off";
-        }
-        case RECLAIM -> {
-          reclaim = Values.bool(text, "on", "off");
-          value = reclaim ? "on" : "off";
-        }
-        case VRAM_PROBE -> value = vramProbe = Values.vramProbe(text);
-        case RAM_PROBE -> value = ramProbe = Values.ramProbe(text);
-        case RECORD -> {
-          record = text.isEmpty() ? Optional.empty() : Optional.of(Values.path(text));
-          value = text;
-        }
-        case STRICT -> {
-          strict = Values.bool(text, "true", "false");
-          value = Boolean.toString(strict);
-        }
-        case LOG -> {
-          log = LogLevel.valueOf(Values.choice(text, "warn", "info", "debug"));
-          value = log.label();
-        }
-        case PROBE_INTERVAL -> value = Values.format(probeInterval = Values.duration(text));
-        case JOB -> value = job = text;
-        default -> throw new IllegalStateException("no parser for " + key);
-      }
-      settings.put(key, new Setting(key, value, source));
-    }
   }
 }

@@ -12,6 +12,7 @@ public final class ConfigException extends Exception {
 
   private final String key;
   private final String detail;
+  private boolean strict;
 
   /** Creates the exception for {@code key}; {@code detail} is the line without prefix or suffix. */
   public ConfigException(String key, String detail) {
@@ -31,6 +32,21 @@ public final class ConfigException extends Exception {
    */
   public static String line(String detail, String suffix) {
     return PREFIX + Text.clip(detail, 299 - PREFIX.length() - suffix.length()) + suffix;
+  }
+
+  /** Marks whether {@code strict=true} was asked for; returns this exception. */
+  ConfigException strict(boolean asked) {
+    this.strict = asked;
+    return this;
+  }
+
+  /**
+   * Returns whether {@code strict=true} was asked for where this problem was found (read from the
+   * same entries, so a bad other key still honours it): the JVM's start fails instead of the
+   * agent turning itself off.
+   */
+  public boolean strict() {
+    return strict;
   }
 
   /** Returns the key the problem is about, as the user wrote it (e.g. {@code ram_max_usag}). */

@@ -1,6 +1,7 @@
 package org.flodl.budget.agent.config;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
@@ -9,15 +10,16 @@ import org.flodl.budget.agent.config.Setting.Source;
 
 /**
  * Reads the raw {@code key -> text} entries of each configuration source (agent arguments,
- * {@code flodl.budget.*} system properties, {@code FLODL_BUDGET_*} environment variables),
- * rejecting malformed entries and unknown keys with a message that lists the known keys and
- * suggests the nearest one.
+ * {@code flodl.budget.*} system properties, {@code FLODL_BUDGET_*} environment variables). A
+ * malformed entry or an unknown key is added to the caller's problems, with a message that lists
+ * the known keys and suggests the nearest one, and the reading goes on: the caller still learns
+ * every well-formed entry (whether {@code strict=true} was asked for among them).
  */
 final class ConfigSources {
   private ConfigSources() {}
 
   private static boolean known(String key) {
-    return AgentConfig.keys().contains(key);
+    return Option.forKey(key) != null;
   }
 
   /**
@@ -31,14 +33,16 @@ final class ConfigSources {
   }
 
   /** Returns the {@code flodl.budget.*} entries of {@code properties} by key. */
-  static Map<String, String> systemProperties(Properties systemProperties) throws ConfigException {
+  static Map<String, String> systemProperties(Properties systemProperties,
+      List<ConfigException> problems) {
     Map<String, String> props = new LinkedHashMap<>();
     if (systemProperties != null) {
       for (String name : new TreeSet<>(systemProperties.stringPropertyNames())) {
         if (name.startsWith(AgentConfig.PROPERTY_PREFIX) && !notASetting(name)) {
           String key = name.substring(AgentConfig.PROPERTY_PREFIX.length());
           if (!known(key)) {
-            throw unknown(name, Source.SYSTEM_PROPERTY);
+            problems.add(unknown(name, Source.SYSTEM_PROPERTY));
+            continue;
           }
           props.put(key, systemProperties.getProperty(name));
         }
@@ -48,7 +52,8 @@ final class ConfigSources {
   }
 
   /** Returns the {@code FLODL_BUDGET_*} entries of {@code environment} by key. */
-  static Map<String, String> environment(Map<String, String> environment) throws ConfigException {
+  static Map<String, String> environment(Map<String, String> environment,
+      List<ConfigException> problems) {
     Map<String, String> env = new LinkedHashMap<>();
     if (environment != null) {
       for (String name : new TreeSet<>(environment.keySet())) {
@@ -56,7 +61,8 @@ final class ConfigSources {
           String key = name.substring(AgentConfig.ENV_PREFIX.length()).toLowerCase(Locale.ROOT);
           if (!known(key)
               || !name.equals(AgentConfig.ENV_PREFIX + key.toUpperCase(Locale.ROOT))) {
-            throw unknown(name, Source.ENVIRONMENT);
+            problems.add(unknown(name, Source.ENVIRONMENT));
+            continue;
           }
           env.put(key, environment.get(name));
         }
@@ -66,7 +72,7 @@ final class ConfigSources {
   }
 
   /** Returns the entries of {@code agentArgs} by key, checked for syntax, keys and repeats. */
-  static Map<String, String> agentArgs(String agentArgs) throws ConfigException {
+  static Map<String, String> agentArgs(String agentArgs, List<ConfigException> problems) {
     Map<String, String> args = new LinkedHashMap<>();
     if (agentArgs == null || agentArgs.isBlank()) {
       return args;
@@ -78,19 +84,19 @@ final class ConfigSources {
       int eq = entry.indexOf('=');
       String key = (eq < 0 ? entry : entry.substring(0, eq)).trim();
       if (eq < 0 || key.isEmpty()) {
-        throw new ConfigException(
+        problems.add(new ConfigException(
             key,
             "malformed agent argument '" + entry.trim() + "': expected key=value entries "
-                + "separated by commas, e.g. sites=sites.properties,record=budget.jfr");
+                + "separated by commas, e.g. sites=sites.properties,record=budget.jfr"));
+      } else if (!known(key)) {
+        problems.add(unknown(key, Source.AGENT_ARGS));
+      } else if (args.containsKey(key)) {
+        problems.add(new ConfigException(
+            key, "agent argument '" + key + "' given twice: expected each key at most once"));
+        args.put(key, entry.substring(eq + 1)); // the last one, as strict is read
+      } else {
+        args.put(key, entry.substring(eq + 1));
       }
-      if (!known(key)) {
-        throw unknown(key, Source.AGENT_ARGS);
-      }
-      if (args.containsKey(key)) {
-        throw new ConfigException(
-            key, "agent argument '" + key + "' given twice: expected each key at most once");
-      }
-      args.put(key, entry.substring(eq + 1));
     }
     return args;
   }

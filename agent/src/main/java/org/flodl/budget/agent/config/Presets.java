@@ -28,18 +28,18 @@ public final class Presets {
   /** Returns the text of preset {@code name}, as shipped. */
   public static String text(String name) throws ConfigException {
     if (!exists(name)) {
-      throw new ConfigException(AgentConfig.PRESETS, "unknown preset '" + Text.clip(name, 40)
+      throw new ConfigException(Option.PRESETS.key(), "unknown preset '" + Text.clip(name, 40)
           + "' (known: " + String.join(", ", NAMES) + ")");
     }
     String resource = FOLDER + name + ".properties";
     try (InputStream in = open(resource)) {
       if (in == null) {
-        throw new ConfigException(AgentConfig.PRESETS, "preset '" + name + "' is missing from "
+        throw new ConfigException(Option.PRESETS.key(), "preset '" + name + "' is missing from "
             + "the agent jar (" + resource + ")");
       }
       return new String(in.readNBytes(SitesFile.MAX_BYTES), StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new ConfigException(AgentConfig.PRESETS, "preset '" + name + "' cannot be read ("
+      throw new ConfigException(Option.PRESETS.key(), "preset '" + name + "' cannot be read ("
           + e.getMessage() + ")", e);
     }
   }

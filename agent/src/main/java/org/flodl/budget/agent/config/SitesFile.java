@@ -172,7 +172,7 @@ public final class SitesFile {
   private static ConfigException unreadable(Path path, String why, Exception cause) {
     String p = Text.clip(String.valueOf(path), 120);
     return new ConfigException(
-        AgentConfig.SITES,
+        Option.SITES.key(),
         "cannot read sites file '" + p + "' (sites=" + p + "): " + why
             + "; expected a readable Java properties file of site.NAME.FIELD entries",
         cause);
@@ -184,7 +184,7 @@ public final class SitesFile {
     try {
       props.load(new StringReader(text));
     } catch (IOException | IllegalArgumentException e) {
-      throw new ConfigException(AgentConfig.SITES, "cannot read sites file '" + origin
+      throw new ConfigException(Option.SITES.key(), "cannot read sites file '" + origin
           + "': not a properties file (" + Text.clip(String.valueOf(e.getMessage()), 80) + ")",
           e);
     }

@@ -9,6 +9,7 @@ import java.util.Map;
 import javax.management.ObjectName;
 import org.flodl.budget.agent.config.AgentConfig;
 import org.flodl.budget.agent.config.Mode;
+import org.flodl.budget.agent.config.Option;
 import org.flodl.budget.agent.config.Setting;
 import org.flodl.budget.agent.gate.GateEngine;
 import org.flodl.budget.agent.gate.Knob;
@@ -67,7 +68,7 @@ public final class AgentControl implements AgentControlMXBean {
     synchronized (this) {
       config = config.withMode(next);
     }
-    changed(AgentConfig.MODE, m); // no lock held while the recorder is called
+    changed(Option.MODE.key(), m); // no lock held while the recorder is called
   }
 
   @Override
@@ -77,7 +78,7 @@ public final class AgentControl implements AgentControlMXBean {
 
   @Override
   public void setRamMaxUsage(double value) {
-    setKnob(AgentConfig.RAM_MAX_USAGE, value, Knob.RAM_MAX_USAGE);
+    setKnob(Option.RAM_MAX_USAGE.key(), value, Knob.RAM_MAX_USAGE);
   }
 
   @Override
@@ -87,7 +88,7 @@ public final class AgentControl implements AgentControlMXBean {
 
   @Override
   public void setHeapMaxUsage(double value) {
-    setKnob(AgentConfig.HEAP_MAX_USAGE, value, Knob.HEAP_MAX_USAGE);
+    setKnob(Option.HEAP_MAX_USAGE.key(), value, Knob.HEAP_MAX_USAGE);
   }
 
   @Override
@@ -97,7 +98,7 @@ public final class AgentControl implements AgentControlMXBean {
 
   @Override
   public void setVramMaxUsage(double value) {
-    setKnob(AgentConfig.VRAM_MAX_USAGE, value, Knob.VRAM_MAX_USAGE);
+    setKnob(Option.VRAM_MAX_USAGE.key(), value, Knob.VRAM_MAX_USAGE);
   }
 
   private void setKnob(String key, double value, Knob knob) {

@@ -298,18 +298,38 @@ class AgentConfigTest {
     assertEquals(OptionalDouble.empty(), args("host_share=AUTO").hostShare());
   }
 
+  /** Returns whether the refusal of a bad configuration says strict=true was asked for. */
+  private static boolean strictOf(String agentArgs, Properties props, Map<String, String> env) {
+    return assertThrows(ConfigException.class, () -> AgentConfig.resolve(agentArgs, props, env))
+        .strict();
+  }
+
   @Test
   void strictIsFoundEvenWhenAnotherKeyIsBad() {
-    assertTrue(AgentConfig.strictRequested("ram_max_usage=NaN,strict=true", null, null));
-    assertTrue(AgentConfig.strictRequested("bogus,strict = TRUE ", new Properties(), Map.of()));
-    assertFalse(AgentConfig.strictRequested("strict=false", props("flodl.budget.strict", "true"),
+    assertTrue(strictOf("ram_max_usage=NaN,strict=true", null, null));
+    assertTrue(strictOf("bogus,strict = TRUE ", new Properties(), Map.of()));
+    assertTrue(strictOf("strict=true,bogus=1", null, null), "an unknown key after it");
+    assertFalse(strictOf("strict=false,mode=x", props("flodl.budget.strict", "true"),
         Map.of("FLODL_BUDGET_STRICT", "true")));
-    assertTrue(AgentConfig.strictRequested("mode=x", props("flodl.budget.strict", "true"), Map.of()));
-    assertFalse(AgentConfig.strictRequested(null, props("flodl.budget.strict", "false"),
+    assertTrue(strictOf("mode=x", props("flodl.budget.strict", "true"), Map.of()));
+    assertFalse(strictOf("mode=x", props("flodl.budget.strict", "false"),
         Map.of("FLODL_BUDGET_STRICT", "true")));
-    assertTrue(AgentConfig.strictRequested(null, null, Map.of("FLODL_BUDGET_STRICT", "true")));
-    assertFalse(AgentConfig.strictRequested(null, null, null));
-    assertFalse(AgentConfig.strictRequested("strict=maybe", null, null));
+    assertTrue(strictOf("mode=x", null, Map.of("FLODL_BUDGET_STRICT", "true")));
+    assertTrue(strictOf(null, props("flodl.budget.bogus", "1"),
+        Map.of("FLODL_BUDGET_STRICT", "true")), "an unknown property beside it");
+    assertFalse(strictOf("mode=x", null, null));
+    assertFalse(strictOf("strict=maybe", null, null));
+  }
+
+  @Test
+  void eachOptionParsesItsOwnDefault() {
+    for (Option o : Option.values()) {
+      assertEquals(o, Option.forKey(o.key()));
+      Option.Parsed p = assertDoesNotThrow(() -> o.parse(o.defaultText()), o.key());
+      assertEquals(o.defaultText(), p.text(), "a default is written canonically: " + o.key());
+      assertFalse(o.expected().isEmpty(), o.key());
+    }
+    assertEquals(null, Option.forKey("ram_max_usag"));
   }
 
   @Test
