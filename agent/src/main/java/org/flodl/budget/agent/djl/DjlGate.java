@@ -8,7 +8,7 @@ import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.flodl.budget.agent.djl.DjlReflection.DeviceRef;
 import org.flodl.budget.agent.gate.DepthAdapter;
-import org.flodl.budget.agent.gate.DepthEvents;
+import org.flodl.budget.agent.gate.DecisionEvents;
 import org.flodl.budget.agent.gate.GateEngine;
 import org.flodl.budget.agent.gate.Knob;
 import org.flodl.budget.agent.gate.Log;
@@ -118,7 +118,7 @@ public final class DjlGate implements DepthAdapter {
         epochBatches, first, vram, avail < 0 ? OptionalLong.empty() : OptionalLong.of(avail),
         e.knob(Knob.RAM_MAX_USAGE), e.knob(Knob.VRAM_MAX_USAGE), e.cacheActive(), auto,
         e.stagerStreamBytes()));
-    DepthEvents.emit(SITE, dev.label(), requested, d);
+    DecisionEvents.depth(SITE, dev.label(), requested, d);
     int applied = d.applied();
     if (Log.enabled(Log.DEBUG)) {
       Log.debug("DJL epoch on " + dev.label() + ": batch " + price + " bytes (" + source

@@ -10,8 +10,6 @@ import java.util.function.DoubleSupplier;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.flodl.budget.agent.dl4j.JavaCpp;
-import org.flodl.budget.events.RamBudgetEvent;
-import org.flodl.budget.events.StagerSplitEvent;
 import org.flodl.budget.policy.HeapAnchor;
 import org.flodl.budget.policy.RamBudget;
 import org.flodl.budget.policy.StagerSplit;
@@ -467,7 +465,7 @@ final class Budgets {
         events.add(new Runnable() {
           @Override
           public void run() {
-            StagerSplitEvent.emit(split.totalBytes(), split.pinnedBytes(), split.streamBytes());
+            DecisionEvents.split(split);
           }
         });
       }
@@ -500,8 +498,7 @@ final class Budgets {
       events.add(new Runnable() {
         @Override
         public void run() {
-          RamBudgetEvent.emit(tier.label(), b.availableBytes(), b.heldBytes(), b.maxUsage(),
-              b.hostShare(), b.ringBytes(), b.budgetBytes());
+          DecisionEvents.budget(tier, b);
         }
       });
     }

@@ -591,7 +591,7 @@ public final class GateEngine implements Decisions {
     }
     budgets.ensureRefreshed();
     DepthDecision.Decision d = DepthDecision.decide(depthInputs(site, requested));
-    DepthEvents.emit(site.name(), site.device(), requested, d);
+    DecisionEvents.depth(site.name(), site.device(), requested, d);
     int built = mode == Mode.OBSERVE ? requested : d.applied();
     long batch = site.batchBytes();
     if (!site.cuda() && batch > 0) {

@@ -19,7 +19,7 @@ final class Reasons {
           "DISABLED", "ram_max_usage <= 0: no reader stage",
           "UNMEASURED_FALLBACK", "host RAM could not be measured: the fallback of 4",
           "UNPRICED_BATCH", "no batch priced yet: the fallback of 4",
-          "CAPACITY", "the ring's budget (host RAM; the heap for batches on the heap) divided by the batch size",
+          "CAPACITY", "the ring's budget (host RAM, or the heap) divided by the batch size",
           "NO_FIT", "no batch fits the ring's budget: synchronous, single-stage",
           "EPOCH_CAP", "capped at the epoch's batch count",
           "CACHE_CAP", "capped at 8: a sample cache shares the budget",

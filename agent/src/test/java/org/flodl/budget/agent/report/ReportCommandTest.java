@@ -90,7 +90,7 @@ class ReportCommandTest {
     assertTrue(Pattern.compile("(?m)^ +depth 8 \\(asked 8\\) +x\\d+ +REQUESTED +prefetch=cap kept the request").matcher(out).find(), out);
     assertTrue(Pattern.compile("(?m)^ +depth 0 \\(asked 8\\) +x\\d+ +SYNC_FALLBACK ").matcher(out).find(), out);
     assertTrue(Pattern.compile("(?m)^ +depth [1-7] \\(asked 8\\) +x\\d+ +CAPACITY ").matcher(out).find(), out);
-    assertTrue(Pattern.compile("(?m)^Reader ring\\n  djl: " + scenario.epochs + " decisions").matcher(out).find(), out);
+    assertTrue(Pattern.compile("(?m)^Reader ring\\n  reader: " + scenario.epochs + " decisions").matcher(out).find(), out);
     assertTrue(Pattern.compile("(?m)^  heap_max_usage +0\\.5 +AGENT_ARGS$").matcher(out).find(), out);
     assertTrue(Pattern.compile("(?m)^  vram_probe +fixed:3G/6360465408 +SYSTEM_PROPERTY$").matcher(out).find(), out);
     assertTrue(Pattern.compile("(?m)^  budget computed for heap 120 times, last [0-9.]+ MiB = 50% of \\([0-9.]+ MiB available \\+ [0-9.]+ MiB held\\)$")

@@ -6,28 +6,26 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
+import org.flodl.budget.agent.gate.DecisionEvents;
 import org.flodl.budget.agent.record.BudgetRecording;
 import org.flodl.budget.events.CacheAdmissionEvent;
 import org.flodl.budget.events.ConfigurationEvent;
 import org.flodl.budget.events.InstrumentedEvent;
 import org.flodl.budget.events.MemoryProbeEvent;
-import org.flodl.budget.events.PrefetchDepthEvent;
-import org.flodl.budget.events.RamBudgetEvent;
 import org.flodl.budget.events.ReleaseEvent;
-import org.flodl.budget.events.RingSlotsEvent;
 import org.flodl.budget.events.SiteSummaryEvent;
 import org.flodl.budget.policy.BudgetPolicy;
-import org.flodl.budget.policy.PrefetchDepth;
+import org.flodl.budget.policy.DepthDecision;
 import org.flodl.budget.policy.RamBudget;
-import org.flodl.budget.policy.RingSlots;
 import org.flodl.budget.policy.Tier;
+import org.flodl.budget.policy.TierBudget;
 import org.flodl.budget.policy.TierLedger;
 
 /**
  * A training run's budget decisions, taken by the real policy and ledger the way the agent's gate
  * takes them, committed as events under a {@link BudgetRecording}: a sample cache on the heap
  * whose budget shrinks as the rest of the process grows (so it ends up declining), an eviction
- * release site, a DJL prefetch site whose depth falls as VRAM fills, a reader ring, the periodic
+ * release site, a DJL prefetch site whose depth falls as VRAM fills, a host reader ring, the periodic
  * memory probe and site summaries, the configuration and the classes woven. It keeps its own
  * tallies, which the report must reproduce.
  */
@@ -133,20 +131,21 @@ final class TrainingScenario {
     if (step % 10 == 0) {
       epochs++;
       vramUsed = (3L << 30) + (long) (progress * (2800L << 20));
-      PrefetchDepth depth =
-          BudgetPolicy.prefetchDepthFromVram(SAMPLE, 64, true, vramUsed, VRAM_TOTAL, 0.9, 0).cappedAt(8);
-      PrefetchDepthEvent.emit("djl", "cuda:0", depth.usedBytes(), depth.totalBytes(), depth.maxUsage(),
-          depth.activationReserve(), depth.batchBytes(), 8, depth.depth(), depth.reason().name());
-      lastDepth = depth.depth();
-      RingSlots ring = BudgetPolicy.ringSlotsFromRam(SAMPLE, 64, 0.5, OptionalLong.of(hostAvailable), 50, true);
-      RingSlotsEvent.emit("djl", ring.perSampleBytes(), ring.batchSize(), ring.ramMaxUsage(),
-          ring.availableBytes(), ring.epochBatches(), ring.cacheActive(), ring.budgetBytes(),
-          ring.slots(), ring.reason().name());
+      // The gate's own decision and events: DJL's epochs on a GPU, and a host reader ring.
+      DepthDecision.Decision gpu = DepthDecision.decide(new DepthDecision.Inputs(true, 8,
+          SAMPLE * 64, 0, vramUsed, VRAM_TOTAL, 0.9, 0, OptionalLong.empty(), 0.5, true, false,
+          OptionalLong.empty(), false));
+      DecisionEvents.depth("djl", "cuda:0", 8, gpu);
+      lastDepth = gpu.depth();
+      DepthDecision.Decision ring = DepthDecision.decide(new DepthDecision.Inputs(false, 64,
+          SAMPLE * 64, 50, Long.MAX_VALUE, 0, 0.9, 0, OptionalLong.of(hostAvailable), 0.5, true,
+          false, OptionalLong.empty(), false));
+      DecisionEvents.depth("reader", "cpu", 64, ring);
     }
-    RamBudget budget = BudgetPolicy.anchored(hostAvailable, heap.held(), 0.5, 1.0, 0, "heap_max_usage");
+    RamBudget budget = TierBudget.of(Tier.HEAP, hostAvailable, heap.held(), heap.held(), 0.5, 1.0,
+        0);
     heap.setBudget(budget.budgetBytes());
-    RamBudgetEvent.emit("heap", budget.availableBytes(), budget.heldBytes(), budget.maxUsage(),
-        budget.hostShare(), budget.ringBytes(), budget.budgetBytes());
+    DecisionEvents.budget(Tier.HEAP, budget);
     for (int i = 0; i < 4; i++) {
       boolean view = (step * 4 + i) % 10 == 3;
       long logical = view ? SAMPLE / 4 : SAMPLE;

@@ -1,0 +1,55 @@
+package org.flodl.budget.agent.gate;
+
+import org.flodl.budget.events.PrefetchDepthEvent;
+import org.flodl.budget.events.RamBudgetEvent;
+import org.flodl.budget.events.RingSlotsEvent;
+import org.flodl.budget.events.StagerSplitEvent;
+import org.flodl.budget.policy.DepthDecision;
+import org.flodl.budget.policy.PrefetchDepth;
+import org.flodl.budget.policy.RamBudget;
+import org.flodl.budget.policy.RingSlots;
+import org.flodl.budget.policy.StagerSplit;
+import org.flodl.budget.policy.Tier;
+
+/**
+ * Turns the policy's decision records into their events, one method per kind of record, the same
+ * wherever the decision was taken. A depth decision (a sites-file site, DJL, ND4J): on the host the
+ * ring's {@code RingSlots} (its inputs: available bytes, knob, budget, slots) and a {@code
+ * PrefetchDepth} with the ring's reason and no VRAM reading (used and total -1); on a GPU the
+ * {@code PrefetchDepth} of the VRAM decision. A tier's budget: {@code RamBudget}; a stager's split:
+ * {@code StagerSplit}. (A cache admission is no record: the hot path allocates none, and its event
+ * is committed where it is decided, in {@link GateEngine}.)
+ */
+public final class DecisionEvents {
+  private DecisionEvents() {}
+
+  /** Commits the {@code RamBudget} of {@code tier}. */
+  public static void budget(Tier tier, RamBudget b) {
+    RamBudgetEvent.emit(tier.label(), b.availableBytes(), b.heldBytes(), b.maxUsage(),
+        b.hostShare(), b.ringBytes(), b.budgetBytes());
+  }
+
+  /** Commits a stager's split. */
+  public static void split(StagerSplit s) {
+    StagerSplitEvent.emit(s.totalBytes(), s.pinnedBytes(), s.streamBytes());
+  }
+
+  /** Commits the events of depth decision {@code d}, taken at {@code site} on {@code device}. */
+  public static void depth(String site, String device, int requested, DepthDecision.Decision d) {
+    if (!Recorder.on()) {
+      return;
+    }
+    RingSlots r = d.ring();
+    if (r != null) {
+      RingSlotsEvent.emit(site, r.perSampleBytes(), r.batchSize(), r.ramMaxUsage(),
+          r.availableBytes(), r.epochBatches(), r.cacheActive(), r.budgetBytes(), r.slots(),
+          r.reason().name());
+      PrefetchDepthEvent.emit(site, device, -1, -1, r.ramMaxUsage(), 0, d.batchBytes(),
+          requested, d.applied(), d.reason());
+      return;
+    }
+    PrefetchDepth v = d.vram();
+    PrefetchDepthEvent.emit(site, device, v.usedBytes(), v.totalBytes(), v.maxUsage(),
+        v.activationReserve(), v.batchBytes(), requested, d.applied(), d.reason());
+  }
+}
