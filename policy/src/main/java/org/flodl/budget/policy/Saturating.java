@@ -6,29 +6,29 @@ package org.flodl.budget.policy;
  * (the failed-probe sentinel). Nothing here wraps: sums saturate at {@code Long.MAX_VALUE},
  * differences at 0, and a negative input is read as 0.
  */
-final class Saturating {
+public final class Saturating {
   private Saturating() {}
 
   /** Returns {@code v}, or 0 when it is negative: sizes are unsigned. */
-  static long unsigned(long v) {
+  public static long unsigned(long v) {
     return Math.max(v, 0L);
   }
 
   /** Returns {@code a + b}, saturated at {@link Long#MAX_VALUE}. */
-  static long add(long a, long b) {
+  public static long add(long a, long b) {
     long r = unsigned(a) + unsigned(b);
     return r < 0 ? Long.MAX_VALUE : r;
   }
 
   /** Returns {@code a - b}, saturated at 0. */
-  static long sub(long a, long b) {
+  public static long sub(long a, long b) {
     long ua = unsigned(a);
     long ub = unsigned(b);
     return ua > ub ? ua - ub : 0L;
   }
 
   /** Returns {@code a × b}, saturated at {@link Long#MAX_VALUE}. */
-  static long mul(long a, long b) {
+  public static long mul(long a, long b) {
     long ua = unsigned(a);
     long ub = unsigned(b);
     long hi = Math.multiplyHigh(ua, ub);
@@ -40,7 +40,7 @@ final class Saturating {
    * Returns {@code (long) (bytes × fraction)} with Rust's {@code f64 as u64} meaning: NaN and
    * negatives give 0, values past the range give {@link Long#MAX_VALUE}.
    */
-  static long scale(long bytes, double fraction) {
+  public static long scale(long bytes, double fraction) {
     double product = (double) unsigned(bytes) * fraction;
     if (!(product > 0)) {
       return 0L;

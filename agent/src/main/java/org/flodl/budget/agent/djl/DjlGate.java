@@ -96,7 +96,7 @@ public final class DjlGate implements DepthAdapter {
         st.price = seen;
         source = "batches";
       } else if (first) {
-        st.price = Math.max(0, DjlReflection.arrayDatasetBatchBytes(dataset, batchSize));
+        st.price = Math.max(0, DjlReflection.arrayDatasetBatchBytes(dataset, batchSize, e));
         source = st.price > 0 ? "dataset" : "unpriced";
       } else {
         source = st.price > 0 ? "earlier batches" : "unpriced";
@@ -151,7 +151,7 @@ public final class DjlGate implements DepthAdapter {
       return;
     }
     try {
-      long bytes = DjlReflection.batchBytes(batch);
+      long bytes = DjlReflection.batchBytes(batch, e);
       if (bytes > 0) {
         e.consumed(); // host_share=auto: this rank's consumption, a batch a unit
         state(DjlReflection.datasetOf(iterable)).epochMax.accumulateAndGet(bytes, Math::max);

@@ -3,6 +3,8 @@ package org.flodl.budget.agent.djl;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.util.List;
+import org.flodl.budget.agent.gate.GateEngine;
+import org.flodl.budget.policy.Saturating;
 
 /**
  * Reads DJL objects without linking against DJL (the agent is on the boot class path, DJL in the
@@ -71,52 +73,31 @@ final class DjlReflection {
 
   // ------------------------------------------------------------------------------ batches
 
-  /** The accessors that price one NDArray: size and dtype bytes, via DJL's NDArray type. */
-  private static final class ArrayAccess {
-    final Method size;
-    final Method dataType;
-    final Method numOfBytes;
-
-    ArrayAccess(ClassLoader loader) throws ReflectiveOperationException {
-      Class<?> nd = Class.forName(NDARRAY, false, loader);
-      size = nd.getMethod("size");
-      dataType = nd.getMethod("getDataType");
-      numOfBytes = dataType.getReturnType().getMethod("getNumOfBytes");
-    }
-
-    long arrays(Object list) throws ReflectiveOperationException {
-      if (!(list instanceof List)) {
-        return 0;
-      }
-      long total = 0;
-      for (Object a : (List<?>) list) {
-        total = addSat(total, array(a));
-      }
-      return total;
-    }
-
-    long array(Object a) throws ReflectiveOperationException {
-      if (a == null) {
-        return 0;
-      }
-      long n = (Long) size.invoke(a);
-      Object type = dataType.invoke(a);
-      int bytes = type == null ? 0 : (Integer) numOfBytes.invoke(type);
-      return mulSat(Math.max(0, n), Math.max(0, bytes));
-    }
-  }
-
-  /** The accessors that price a batch: getData and getLabels, then each NDArray. */
+  /** The accessors of a batch's parts, getData and getLabels (each an NDList). */
   private static final class BatchAccess {
     final Method data;
     final Method labels;
-    final ArrayAccess arrays;
 
     BatchAccess(Class<?> batch) throws ReflectiveOperationException {
       data = batch.getMethod("getData");
       labels = batch.getMethod("getLabels");
-      arrays = new ArrayAccess(batch.getClassLoader());
     }
+  }
+
+  /** Returns the bytes of the NDArrays of an NDList, each as the pricer prices it; -1 unknown. */
+  private static long arrays(Object list, GateEngine e) {
+    if (!(list instanceof List)) {
+      return 0;
+    }
+    long total = 0;
+    for (Object a : (List<?>) list) {
+      long bytes = a == null ? 0 : e.logicalBytes(a);
+      if (bytes < 0) {
+        return -1;
+      }
+      total = Saturating.add(total, bytes);
+    }
+    return total;
   }
 
   private static final ClassValue<BatchAccess> BATCH = new ClassValue<>() {
@@ -130,8 +111,11 @@ final class DjlReflection {
     }
   };
 
-  /** Returns a batch's bytes, data and labels, {@code size() × dataType bytes}; -1 unknown. */
-  static long batchBytes(Object batch) {
+  /**
+   * Returns a batch's bytes, its data and labels arrays as the pricer prices each ({@code size()
+   * × dataType bytes}); -1 unknown.
+   */
+  static long batchBytes(Object batch, GateEngine e) {
     if (batch == null) {
       return -1;
     }
@@ -140,7 +124,9 @@ final class DjlReflection {
       if (b == null) {
         return -1;
       }
-      return addSat(b.arrays.arrays(b.data.invoke(batch)), b.arrays.arrays(b.labels.invoke(batch)));
+      long data = arrays(b.data.invoke(batch), e);
+      long labels = arrays(b.labels.invoke(batch), e);
+      return data < 0 || labels < 0 ? -1 : Saturating.add(data, labels);
     } catch (Throwable t) {
       return -1;
     }
@@ -214,7 +200,7 @@ final class DjlReflection {
    * bytes per sample, times the batch size): the first epoch's price, before any batch has
    * passed. -1 for any other dataset or anything unreadable.
    */
-  static long arrayDatasetBatchBytes(Object dataset, long batchSize) {
+  static long arrayDatasetBatchBytes(Object dataset, long batchSize, GateEngine e) {
     if (dataset == null || batchSize <= 0) {
       return -1;
     }
@@ -233,19 +219,15 @@ final class DjlReflection {
           if (a == null) {
             continue;
           }
-          ArrayAccess access = ARRAY_ACCESS.get(a.getClass());
-          if (access == null) {
-            return -1;
-          }
           long rows = firstDimension(a);
-          long bytes = access.array(a);
-          if (rows <= 0) {
+          long bytes = e.logicalBytes(a);
+          if (rows <= 0 || bytes < 0) {
             return -1;
           }
-          perSample = addSat(perSample, bytes / rows);
+          perSample = Saturating.add(perSample, bytes / rows);
         }
       }
-      return perSample == 0 ? -1 : mulSat(perSample, batchSize);
+      return perSample == 0 ? -1 : Saturating.mul(perSample, batchSize);
     } catch (Throwable t) {
       return -1;
     }
@@ -277,17 +259,6 @@ final class DjlReflection {
     return (Long) m[1].invoke(shape, 0);
   }
 
-  private static final ClassValue<ArrayAccess> ARRAY_ACCESS = new ClassValue<>() {
-    @Override
-    protected ArrayAccess computeValue(Class<?> c) {
-      try {
-        return new ArrayAccess(c.getClassLoader());
-      } catch (Throwable t) {
-        return null;
-      }
-    }
-  };
-
   // ------------------------------------------------------------------------------ helpers
 
   /** Returns the public method {@code name()} of DJL type {@code typeName}, seen from {@code c}. */
@@ -314,17 +285,5 @@ final class DjlReflection {
       }
     }
     return null;
-  }
-
-  static long addSat(long a, long b) {
-    long r = a + b;
-    return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
-  }
-
-  static long mulSat(long a, long b) {
-    if (a == 0 || b == 0) {
-      return 0;
-    }
-    return a > Long.MAX_VALUE / b ? Long.MAX_VALUE : a * b;
   }
 }

@@ -77,6 +77,18 @@ public final class GateEngine implements Decisions {
     budgets.guard().enabled(on);
   }
 
+  /**
+   * Returns what {@code value} holds as the pricer sees it, its logical bytes (an NDArray's {@code
+   * size × element bytes}), or -1 when it cannot be priced; copies nothing.
+   */
+  public long logicalBytes(Object value) {
+    try {
+      return pricer().estimate(value).logicalBytes();
+    } catch (Throwable t) {
+      return -1;
+    }
+  }
+
   /** Returns the pricer, made on first use (its service lookup costs start-up time). */
   private RetentionPricer pricer() {
     RetentionPricer p = pricer;
