@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -23,22 +24,76 @@ public final class ChildJvm {
   static final Path APP_CLASSES = Path.of(System.getProperty("flodl.it.appClasses",
       "target/test-classes"));
   public static final Path WORK = Path.of(System.getProperty("flodl.it.workDir", "target/it-work"));
-  static final String JDK25_HOME = System.getProperty("flodl.it.jdk25",
-      "/usr/lib/jvm/temurin-25-jdk-amd64");
+  /**
+   * The newer JDK the smoke cases also run on: {@code -Dit.jdk25.home}, else {@code JAVA25_HOME},
+   * else the newest JDK of 21 or later under {@code /usr/lib/jvm} (read from its {@code release}
+   * file); null when there is none.
+   */
+  static final Path NEWER_JDK = newerJdk();
 
-  /** The JDKs the application JVM runs on: this one (17) and Temurin 25. */
+  private static Path newerJdk() {
+    for (String given : new String[] {System.getProperty("flodl.it.jdk25"),
+        System.getenv("JAVA25_HOME")}) {
+      if (given != null && !given.isBlank()) {
+        return Path.of(given.trim());
+      }
+    }
+    Path best = null;
+    int bestMajor = 20;
+    try (java.util.stream.Stream<Path> homes = Files.list(Path.of("/usr/lib/jvm"))) {
+      for (Path home : (Iterable<Path>) homes::iterator) {
+        int major = major(home);
+        if (major > bestMajor && Files.isExecutable(home.resolve("bin/java"))) {
+          best = home;
+          bestMajor = major;
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+    return best;
+  }
+
+  /** Returns the major version a JDK's {@code release} file names, or -1. */
+  private static int major(Path home) {
+    try {
+      for (String line : Files.readAllLines(home.resolve("release"))) {
+        if (line.startsWith("JAVA_VERSION=")) {
+          String v = line.substring("JAVA_VERSION=".length()).replace("\"", "");
+          int dot = v.indexOf('.');
+          return Integer.parseInt(dot < 0 ? v : v.substring(0, dot));
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+    return -1;
+  }
+
+  /**
+   * The JDKs the application JVM runs on: this one (17) for every test, and the newest JDK on the
+   * machine (Temurin 25 here) for the smoke cases that take a {@code Jdk} parameter. Without one,
+   * a smoke case is skipped with a visible line on a developer's machine and fails under CI
+   * ({@code CI} set), where half a matrix must not pass for all of it.
+   */
   public enum Jdk {
     JDK17, JDK25;
 
-    /** Returns the java launcher, or aborts the test with a visible line when it is missing. */
+    /** Returns the java launcher, or aborts (fails under CI) when the newer JDK is missing. */
     public Path java() {
       if (this == JDK17) {
         return Path.of(System.getProperty("java.home"), "bin", "java");
       }
-      Path java = Path.of(JDK25_HOME, "bin", "java");
-      if (!Files.isExecutable(java)) {
-        String line = "SKIPPED on JDK 25: no " + java + " on this machine (set -Dit.jdk25.home)";
-        System.out.println(line);
+      Path java = NEWER_JDK == null ? null : NEWER_JDK.resolve("bin/java");
+      if (java == null || !Files.isExecutable(java)) {
+        String line = "no JDK 21+ for the smoke cases: "
+            + (java == null ? "none under /usr/lib/jvm" : java + " is not there")
+            + " (set -Dit.jdk25.home or JAVA25_HOME)";
+        String ci = System.getenv("CI");
+        if (ci != null && !ci.isBlank() && !ci.equalsIgnoreCase("false")) {
+          Assertions.fail("CI: " + line);
+        }
+        System.out.println("SKIPPED on JDK 25: " + line);
         Assumptions.abort(line);
       }
       return java;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -50,9 +51,9 @@ class FailOpenIT {
         strict.toString());
   }
 
-  @ParameterizedTest
-  @EnumSource(Jdk.class)
-  void aMissingSitesFileIsOneLineAndStrictStopsTheStart(Jdk jdk) throws Exception {
+  @Test
+  void aMissingSitesFileIsOneLineAndStrictStopsTheStart() throws Exception {
+    Jdk jdk = Jdk.JDK17; // the JDK 25 smoke cases are elsewhere (ChildJvm.Jdk)
     String missing = ChildJvm.WORK.resolve("no-such-sites.properties").toAbsolutePath().toString();
     ChildJvm.Result r = ChildJvm.on("no-sites", jdk).agent("sites=" + missing).run(APP,
         "--samples=5");
@@ -66,9 +67,9 @@ class FailOpenIT {
     assertTrue(strict.stderr.contains("no-such-sites"), strict.toString());
   }
 
-  @ParameterizedTest
-  @EnumSource(Jdk.class)
-  void aMissingClassOrABadEntryDisablesThatSiteOnly(Jdk jdk) throws Exception {
+  @Test
+  void aMissingClassOrABadEntryDisablesThatSiteOnly() throws Exception {
+    Jdk jdk = Jdk.JDK17; // the JDK 25 smoke cases are elsewhere (ChildJvm.Jdk)
     Path sites = Sites.write("mixed", Sites.STORE
         + "site.ghost.kind = cache-admit\n"
         + "site.ghost.method = com.acme.it.NoSuchCache#put(java.lang.Object,java.lang.Object)\n"
@@ -90,9 +91,9 @@ class FailOpenIT {
             && e.getString("outcome").equals("FAILED")), "the failed weave is recorded");
   }
 
-  @ParameterizedTest
-  @EnumSource(Jdk.class)
-  void aPricerThatThrowsLetsTheCallRunAndSaysSoOnce(Jdk jdk) throws Exception {
+  @Test
+  void aPricerThatThrowsLetsTheCallRunAndSaysSoOnce() throws Exception {
+    Jdk jdk = Jdk.JDK17; // the JDK 25 smoke cases are elsewhere (ChildJvm.Jdk)
     Path sites = Sites.write("store", Sites.STORE);
     ChildJvm.Result r = ChildJvm.on("poison", jdk).agent("sites=" + sites).record()
         .run(APP, "--samples=30", "--sample-bytes=1024", "--kind=poison");
