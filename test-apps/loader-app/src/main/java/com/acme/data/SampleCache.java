@@ -7,16 +7,63 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * An unbounded cache of samples keyed by sample index, the kind a training script grows by hand: every
- * sample read is {@link #put put}, nothing is ever dropped unless {@link #evict evict} is called, so an
- * epoch of data larger than the heap ends in {@code OutOfMemoryError}. Safe for a loader's worker
- * thread and the training thread together.
+ * A cache of samples keyed by sample index, the kind a training script grows by hand: every sample
+ * read is {@link #put put}. By default its entries are a {@code ConcurrentHashMap} and nothing is ever
+ * dropped unless {@link #evict evict} is called, so an epoch of data larger than the heap ends in
+ * {@code OutOfMemoryError}; {@code --cache-impl=caffeine} keeps them in a Caffeine cache instead,
+ * unbounded or bounded by a byte weigher ({@code --cache-weight}). Safe for a loader's worker thread
+ * and the training thread together. Counts hits, misses, and the time its puts take.
  */
 public final class SampleCache {
 
-    private final ConcurrentHashMap<Object, Object> entries = new ConcurrentHashMap<>();
+    /** Where the entries live. */
+    interface Store {
+        Object get(Object key);
+
+        Object put(Object key, Object value);
+
+        Object remove(Object key);
+
+        List<Object> keys();
+
+        Iterable<Object> values();
+
+        int size();
+    }
+
+    private final Store entries;
     private final AtomicLong hits = new AtomicLong();
     private final AtomicLong misses = new AtomicLong();
+    private final AtomicLong puts = new AtomicLong();
+    private final AtomicLong putNanos = new AtomicLong();
+
+    /** An unbounded cache in a {@code ConcurrentHashMap}. */
+    public SampleCache() {
+        this.entries = new MapStore();
+    }
+
+    private SampleCache(Store entries) {
+        this.entries = entries;
+    }
+
+    /**
+     * Returns a cache of {@code impl}: {@code map} (the default's {@code ConcurrentHashMap}) or
+     * {@code caffeine} (a Caffeine cache, bounded to {@code maximumWeight} sample bytes when that is
+     * positive, else unbounded).
+     */
+    public static SampleCache of(String impl, long maximumWeight) {
+        switch (impl) {
+            case "map":
+                if (maximumWeight > 0) {
+                    throw new IllegalArgumentException("--cache-weight needs --cache-impl=caffeine");
+                }
+                return new SampleCache();
+            case "caffeine":
+                return new SampleCache(new CaffeineStore(maximumWeight));
+            default:
+                throw new IllegalArgumentException("--cache-impl must be map or caffeine: " + impl);
+        }
+    }
 
     /** Returns the value cached under {@code key}, or null; counts a hit or a miss. */
     public Object get(Object key) {
@@ -25,12 +72,19 @@ public final class SampleCache {
         return value;
     }
 
-    /** Caches {@code value} under {@code key} and returns the value it replaced, or null. */
+    /**
+     * Caches {@code value} under {@code key} and returns the value it replaced, or null (always null
+     * in a Caffeine cache); counts the put and the time it took.
+     */
     public Object put(Object key, Object value) {
         if (key == null || value == null) {
             throw new NullPointerException("SampleCache keys and values are not null");
         }
-        return entries.put(key, value);
+        long t0 = System.nanoTime();
+        Object previous = entries.put(key, value);
+        putNanos.addAndGet(System.nanoTime() - t0);
+        puts.incrementAndGet();
+        return previous;
     }
 
     /** Removes the entry under {@code key} and returns its value, or null when there was none. */
@@ -40,12 +94,22 @@ public final class SampleCache {
 
     /** Returns the keys cached now, in no particular order. */
     public List<Object> keys() {
-        return new ArrayList<>(entries.keySet());
+        return entries.keys();
     }
 
     /** Returns the number of entries. */
     public int size() {
         return entries.size();
+    }
+
+    /** Returns the number of {@link #put} calls. */
+    public long puts() {
+        return puts.get();
+    }
+
+    /** Returns the nanoseconds spent in {@link #put} calls. */
+    public long putNanos() {
+        return putNanos.get();
     }
 
     /** Returns the number of {@link #get} calls that found a value. */
@@ -65,12 +129,51 @@ public final class SampleCache {
     public long sampleBytes() {
         long total = 0;
         for (Object v : entries.values()) {
-            if (v instanceof byte[]) {
-                total += ((byte[]) v).length;
-            } else if (v instanceof ByteBuffer) {
-                total += ((ByteBuffer) v).remaining();
-            }
+            total += bytesOf(v);
         }
         return total;
+    }
+
+    /** Returns a sample's own bytes: a {@code byte[]}'s length, a buffer's remaining bytes, else 0. */
+    static long bytesOf(Object v) {
+        if (v instanceof byte[]) {
+            return ((byte[]) v).length;
+        }
+        return v instanceof ByteBuffer ? ((ByteBuffer) v).remaining() : 0;
+    }
+
+    /** The default entries: a {@code ConcurrentHashMap}, never bounded. */
+    private static final class MapStore implements Store {
+        private final ConcurrentHashMap<Object, Object> map = new ConcurrentHashMap<>();
+
+        @Override
+        public Object get(Object key) {
+            return map.get(key);
+        }
+
+        @Override
+        public Object put(Object key, Object value) {
+            return map.put(key, value);
+        }
+
+        @Override
+        public Object remove(Object key) {
+            return map.remove(key);
+        }
+
+        @Override
+        public List<Object> keys() {
+            return new ArrayList<>(map.keySet());
+        }
+
+        @Override
+        public Iterable<Object> values() {
+            return map.values();
+        }
+
+        @Override
+        public int size() {
+            return map.size();
+        }
     }
 }

@@ -40,10 +40,19 @@ final class MemoryReport {
     }
 
     private static long rss() {
+        return status("VmRSS:");
+    }
+
+    /** Returns the process's peak resident set size in bytes ({@code VmHWM}), -1 where unknown. */
+    static long peakRss() {
+        return status("VmHWM:");
+    }
+
+    private static long status(String field) {
         try {
             for (String line : Files.readAllLines(Paths.get("/proc/self/status"))) {
-                if (line.startsWith("VmRSS:")) {
-                    String[] parts = line.substring(6).trim().split("\\s+");
+                if (line.startsWith(field)) {
+                    String[] parts = line.substring(field.length()).trim().split("\\s+");
                     return Long.parseLong(parts[0]) * 1024;
                 }
             }

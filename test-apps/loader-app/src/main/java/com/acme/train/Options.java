@@ -31,6 +31,8 @@ final class Options {
         DEFAULTS.put("shuffle", "true");
         DEFAULTS.put("cache", "true");
         DEFAULTS.put("cache-every", "1");
+        DEFAULTS.put("cache-impl", "map");
+        DEFAULTS.put("cache-weight", "0");
         DEFAULTS.put("report-memory", "false");
         DEFAULTS.put("evict-per-epoch", "0");
         DEFAULTS.put("evict-at-end", "true");
@@ -52,6 +54,8 @@ final class Options {
     final String shuffle;
     final boolean cache;
     final int cacheEvery;
+    final String cacheImpl;
+    final long cacheWeight;
     final boolean reportMemory;
     final int evictPerEpoch;
     final boolean evictAtEnd;
@@ -90,6 +94,8 @@ final class Options {
         }
         this.cache = bool(v, "cache");
         this.cacheEvery = (int) number(v, "cache-every");
+        this.cacheImpl = v.get("cache-impl").trim().toLowerCase(Locale.ROOT);
+        this.cacheWeight = size(v, "cache-weight");
         this.reportMemory = bool(v, "report-memory");
         if (cacheEvery <= 0) {
             throw new IllegalArgumentException("--cache-every must be at least 1");

@@ -37,7 +37,14 @@ public final class TrainMain {
         System.out.println(o.describe());
         RowGroupSource storage = new RowGroupSource(o.samples, o.sampleBytes, o.rowGroupBytes, o.seed,
                 o.sampleKind, o.directRowGroups, o.openRowGroups);
-        SampleCache cache = new SampleCache();
+        SampleCache cache;
+        try {
+            cache = SampleCache.of(o.cacheImpl, o.cacheWeight);
+        } catch (IllegalArgumentException e) {
+            System.err.println("loader-app: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
         SampleSource source = o.cache ? new CacheFirstSource(storage, cache, o.cacheEvery) : storage;
         long iters = o.computeIters >= 0 ? o.computeIters : ComputeStep.calibrate(o.computeMicros);
         ComputeStep step = new ComputeStep(iters);
@@ -55,6 +62,8 @@ public final class TrainMain {
             long start = System.nanoTime();
             long hitsBefore = cache.hits();
             long missesBefore = cache.misses();
+            long putsBefore = cache.puts();
+            long putNanosBefore = cache.putNanos();
             int[] order = order(o.shuffle, storage, random);
             BitSet seen = new BitSet(o.samples);
             boolean once = true;
@@ -84,7 +93,8 @@ public final class TrainMain {
                     + " cacheHits=" + (cache.hits() - hitsBefore) + " cacheSize=" + cache.size()
                     + " depth=" + depth + " millis=" + millis
                     + " cacheMisses=" + (cache.misses() - missesBefore) + " cacheBytes=" + cache.sampleBytes()
-                    + " rowGroupsOpened=" + storage.rowGroupsOpened() + " exactly_once=" + once
+                    + " rowGroupsOpened=" + storage.rowGroupsOpened() + " puts=" + (cache.puts() - putsBefore)
+                    + " putNanos=" + (cache.putNanos() - putNanosBefore) + " exactly_once=" + once
                     + (o.reportMemory ? " " + MemoryReport.afterGc() : ""));
             System.out.flush();
             if (o.evictPerEpoch > 0 && epoch < o.epochs) {
@@ -96,7 +106,7 @@ public final class TrainMain {
             evicted += evict(cache, Integer.MAX_VALUE);
         }
         System.out.println("evicted=" + evicted + " cacheSize=" + cache.size() + " model=" + Long.toHexString(step.model())
-                + " totalMillis=" + totalMillis);
+                + " totalMillis=" + totalMillis + " peakRss=" + MemoryReport.peakRss());
         System.out.println("TRAINING COMPLETE samples_delivered=" + delivered + " checksum=" + Long.toHexString(checksum)
                 + " exactly_once=" + exactlyOnce + " epochs=" + o.epochs);
         System.out.flush();
