@@ -10,9 +10,10 @@
 #           samples within each (each row group read once an epoch, so the hot set pins all 64 of
 #           them), at -Xmx1g (HEAP=...); SHUFFLE=global reads a row group anew for every sample,
 #           and each cached slice then pins a row group of its own
-# Each dataset runs: the agent (budget B: its last heap RamBudget), then the weigher at
-# maximumWeight=B, then (owned) the unbounded cache without the agent. Every run reports memory
-# after a full GC at each epoch's end (--report-memory=true) and its peak RSS.
+# Each dataset runs: the agent with a recording (budget B: its last heap RamBudget), the agent
+# without one (the run measured: a recording's buffers would count in its RSS and its puts), the
+# weigher at maximumWeight=B, then (owned) the unbounded cache without the agent. Every run reports
+# memory after a full GC at each epoch's end (--report-memory=true) and its peak RSS.
 #
 #   mvn -B -q -pl agent,test-apps/loader-app -am install -DskipTests
 #   benchmarks/weigher.sh [owned|sliced ...]          (about 2 minutes on 2 cores)
@@ -77,12 +78,13 @@ for set in "${SETS[@]}"; do
   [[ $set == owned ]] && args+=(--shuffle=global)
   args+=(--epochs=4 --cache-impl=caffeine --batch-size=16 --depth=4 --report-memory=true)
   echo "== $set (load $(cut -d' ' -f1-3 /proc/loadavg))" >&2
-  run "$set-agent" "$heap" "presets=caffeine,record=$OUT/$set-agent.jfr" "${args[@]}"
-  b=$(budget "$set-agent")
+  run "$set-budget" "$heap" "presets=caffeine,record=$OUT/$set-budget.jfr" "${args[@]}"
+  b=$(budget "$set-budget")
+  run "$set-agent" "$heap" "presets=caffeine" "${args[@]}"
   run "$set-weigher" "$heap" - "${args[@]}" --cache-weight="$b"
   [[ $set == owned ]] && run "$set-bare" "$heap" - "${args[@]}"
   echo
-  echo "**$set**, -Xmx$heap, the agent's heap budget B = $(( b / 1048576 )) MiB ($b bytes), load $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "**$set**, -Xmx$heap, the agent's heap budget B = $(( b / 1048576 )) MiB ($b bytes; the recorded run's last), load $(cut -d' ' -f1-3 /proc/loadavg)"
   echo
   echo "| run | hits, epochs 1 / 2 / 3 / 4 | mean put, epoch 1 | mean put, epochs 2-4 (puts) | entries | live heap after GC, epoch 4 | peak RSS |"
   echo "|---|---|---|---|---|---|---|"
