@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class SampleCache {
 
-    /** Where the entries live. */
+    /** Where the entries live when they are not in the map (a Caffeine cache). */
     interface Store {
         Object get(Object key);
 
@@ -31,7 +31,8 @@ public final class SampleCache {
         int size();
     }
 
-    private final Store entries;
+    private final ConcurrentHashMap<Object, Object> entries;
+    private final Store store;
     private final AtomicLong hits = new AtomicLong();
     private final AtomicLong misses = new AtomicLong();
     private final AtomicLong puts = new AtomicLong();
@@ -39,11 +40,13 @@ public final class SampleCache {
 
     /** An unbounded cache in a {@code ConcurrentHashMap}. */
     public SampleCache() {
-        this.entries = new MapStore();
+        this.entries = new ConcurrentHashMap<>();
+        this.store = null;
     }
 
-    private SampleCache(Store entries) {
-        this.entries = entries;
+    private SampleCache(Store store) {
+        this.entries = null;
+        this.store = store;
     }
 
     /**
@@ -67,7 +70,7 @@ public final class SampleCache {
 
     /** Returns the value cached under {@code key}, or null; counts a hit or a miss. */
     public Object get(Object key) {
-        Object value = entries.get(key);
+        Object value = store == null ? entries.get(key) : store.get(key);
         (value == null ? misses : hits).incrementAndGet();
         return value;
     }
@@ -81,7 +84,7 @@ public final class SampleCache {
             throw new NullPointerException("SampleCache keys and values are not null");
         }
         long t0 = System.nanoTime();
-        Object previous = entries.put(key, value);
+        Object previous = store == null ? entries.put(key, value) : store.put(key, value);
         putNanos.addAndGet(System.nanoTime() - t0);
         puts.incrementAndGet();
         return previous;
@@ -89,17 +92,17 @@ public final class SampleCache {
 
     /** Removes the entry under {@code key} and returns its value, or null when there was none. */
     public Object evict(Object key) {
-        return entries.remove(key);
+        return store == null ? entries.remove(key) : store.remove(key);
     }
 
     /** Returns the keys cached now, in no particular order. */
     public List<Object> keys() {
-        return entries.keys();
+        return store == null ? new ArrayList<>(entries.keySet()) : store.keys();
     }
 
     /** Returns the number of entries. */
     public int size() {
-        return entries.size();
+        return store == null ? entries.size() : store.size();
     }
 
     /** Returns the number of {@link #put} calls. */
@@ -128,7 +131,7 @@ public final class SampleCache {
      */
     public long sampleBytes() {
         long total = 0;
-        for (Object v : entries.values()) {
+        for (Object v : store == null ? entries.values() : store.values()) {
             total += bytesOf(v);
         }
         return total;
@@ -140,40 +143,5 @@ public final class SampleCache {
             return ((byte[]) v).length;
         }
         return v instanceof ByteBuffer ? ((ByteBuffer) v).remaining() : 0;
-    }
-
-    /** The default entries: a {@code ConcurrentHashMap}, never bounded. */
-    private static final class MapStore implements Store {
-        private final ConcurrentHashMap<Object, Object> map = new ConcurrentHashMap<>();
-
-        @Override
-        public Object get(Object key) {
-            return map.get(key);
-        }
-
-        @Override
-        public Object put(Object key, Object value) {
-            return map.put(key, value);
-        }
-
-        @Override
-        public Object remove(Object key) {
-            return map.remove(key);
-        }
-
-        @Override
-        public List<Object> keys() {
-            return new ArrayList<>(map.keySet());
-        }
-
-        @Override
-        public Iterable<Object> values() {
-            return map.values();
-        }
-
-        @Override
-        public int size() {
-            return map.size();
-        }
     }
 }
