@@ -7,33 +7,22 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
-import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
 import org.flodl.budget.agent.config.AgentConfig;
-import org.flodl.budget.agent.config.CacheAdmitSite;
 import org.flodl.budget.agent.config.ConfigException;
-import org.flodl.budget.agent.config.JdkTypes;
-import org.flodl.budget.agent.config.MethodRef;
 import org.flodl.budget.agent.config.LogLevel;
 import org.flodl.budget.agent.config.Mode;
 import org.flodl.budget.agent.config.Option;
-import org.flodl.budget.agent.config.PrefetchDepthSite;
 import org.flodl.budget.agent.config.PrefetchPolicy;
-import org.flodl.budget.agent.config.Presets;
-import org.flodl.budget.agent.config.Scope;
 import org.flodl.budget.agent.config.Setting;
 import org.flodl.budget.agent.config.Text;
 import org.flodl.budget.agent.config.SiteSpec;
-import org.flodl.budget.agent.config.SitesFile;
 import org.flodl.budget.agent.control.AgentControl;
 import org.flodl.budget.agent.djl.DjlCuda;
 import org.flodl.budget.agent.djl.DjlGate;
-import org.flodl.budget.agent.dl4j.Dl4jCaching;
 import org.flodl.budget.agent.dl4j.JavaCpp;
-import org.flodl.budget.agent.gate.DepthAdapter;
-import org.flodl.budget.agent.gate.EntryHook;
 import org.flodl.budget.agent.gate.Gate;
 import org.flodl.budget.agent.gate.GateEngine;
 import org.flodl.budget.agent.gate.HostShareSource;
@@ -43,9 +32,7 @@ import org.flodl.budget.agent.record.BudgetRecording;
 import org.flodl.budget.agent.weave.PointBinder;
 import org.flodl.budget.agent.weave.Rule;
 import org.flodl.budget.agent.weave.SiteTransformer;
-import org.flodl.budget.agent.weave.WeaveListener;
 import org.flodl.budget.events.ConfigurationEvent;
-import org.flodl.budget.events.InstrumentedEvent;
 import org.flodl.budget.pricing.RetentionPricer;
 import org.flodl.budget.probes.MemoryProbes;
 
@@ -123,7 +110,7 @@ final class Bootstrap {
       }
       List<SiteSpec> specs;
       try {
-        specs = sites(config);
+        specs = SiteBinding.sites(config);
       } catch (ConfigException e) {
         return refuse(e, config.strict(), attached);
       }
@@ -142,52 +129,6 @@ final class Bootstrap {
     } catch (Throwable t) {
       return failed(t);
     }
-  }
-
-  /**
-   * Returns the sites of the sites file, then of the presets asked for, then DJL's ({@code
-   * djl=on}), without conflicts; each problem is one line. Under {@code strict=true} any problem
-   * with the sites file, a file with no usable site, and a conflict between sites fail the start.
-   */
-  static List<SiteSpec> sites(AgentConfig config) throws ConfigException {
-    List<SiteSpec> all = new ArrayList<>();
-    List<String> warnings = new ArrayList<>();
-    List<String> presets = new ArrayList<>(config.presets());
-    if (config.sites().isPresent()) {
-      SitesFile file = SitesFile.load(config.sites().get());
-      if (config.strict() && (!file.warnings().isEmpty()
-          || file.sites().isEmpty() && file.presets().isEmpty())) {
-        String first = file.warnings().isEmpty()
-            ? "declares no usable site" : file.warnings().get(0).replace("flodl-budget: ", "");
-        throw new ConfigException(Option.SITES.key(), "sites=" + config.sites().get() + ": "
-            + first);
-      }
-      warnings.addAll(file.warnings());
-      all.addAll(file.sites());
-      for (String p : file.presets()) {
-        if (!presets.contains(p) && (config.djl() || !p.equals("djl"))) { // djl=off wins
-          presets.add(p);
-        }
-      }
-    }
-    if (config.djl() && !presets.contains("djl")) {
-      presets.add("djl");
-    }
-    for (String p : presets) {
-      SitesFile preset = Presets.load(p);
-      warnings.addAll(preset.warnings());
-      all.addAll(preset.sites());
-    }
-    int before = warnings.size();
-    List<SiteSpec> kept = SitesFile.withoutConflicts(all, warnings);
-    if (config.strict() && warnings.size() > before) {
-      throw new ConfigException(Option.SITES.key(),
-          warnings.get(before).replace("flodl-budget: ", ""));
-    }
-    for (String w : warnings) {
-      Log.warn(w);
-    }
-    return kept;
   }
 
   private static void install(
@@ -223,7 +164,7 @@ final class Bootstrap {
         config.vramMaxUsage(),
         hostShare(config.hostShare(), config.job()));
     DjlGate djl = new DjlGate(vramProbe == null || vramProbe.trim().equalsIgnoreCase("auto"));
-    List<Rule> rules = bind(engine, specs, djl);
+    List<Rule> rules = SiteBinding.bind(engine, specs, djl);
     boolean stager = false;
     for (SiteSpec s : specs) {
       stager |= s.stager();
@@ -250,7 +191,7 @@ final class Bootstrap {
       public int bindSupertypeBody(Rule rule, String receiverType) {
         return engine.bindForReceivers(rule.id(), receiverType);
       }
-    }, new Listener(engine), Map.<String, Consumer<ClassLoader>>of(DjlCuda.CUDA_UTILS,
+    }, new WeaveLog(engine), Map.<String, Consumer<ClassLoader>>of(DjlCuda.CUDA_UTILS,
         new Consumer<ClassLoader>() {
           @Override
           public void accept(ClassLoader loader) {
@@ -264,10 +205,10 @@ final class Bootstrap {
         }));
     transformer.instrumentation(inst);
     inst.addTransformer(transformer, true);
-    warnMissingClasses(specs);
+    SiteBinding.warnMissingClasses(specs);
     retransformLoaded(inst, transformer);
-    reportUnwovenAtExit(rules, transformer);
-    finalSummariesAtExit(engine);
+    ExitReports.unwovenSites(rules, transformer);
+    ExitReports.finalSummaries(engine);
     if (attached) {
       engine.start();
     }
@@ -308,82 +249,6 @@ final class Bootstrap {
     }
   }
 
-  /** Returns the weaving rules of every site, each bound to its gate point. */
-  static List<Rule> bind(GateEngine engine, List<SiteSpec> specs, DepthAdapter djl) {
-    List<Rule> rules = new ArrayList<>();
-    boolean dl4jHooked = false;
-    for (SiteSpec s : specs) {
-      boolean preset = s.origin().startsWith("preset ");
-      if (s instanceof CacheAdmitSite c && "dl4j".equals(c.adapter()) && !dl4jHooked) {
-        dl4jHooked = true;
-        EntryHook hook = new Dl4jCaching();
-        rules.add(new Rule(engine.bindHook(c.name(), hook), c.name(), Rule.Role.HOOK,
-            MethodRef.parse(hook.method()), null, -1, null, -1, false, true));
-      }
-      if (s instanceof CacheAdmitSite c) {
-        boolean returned = c.returned();
-        int id = engine.bindAdmit(c.name(), returned, c.isCallSite(), c.decline());
-        rules.add(new Rule(id, c.name(), returned ? Rule.Role.ADMIT_RETURN : Rule.Role.ADMIT_ARG,
-            c.method(), c.in(), returned ? -1 : c.value(),
-            c.decline() == null ? null : c.declineArgs(), -1, false, preset));
-        if (c.release() != null) {
-          rules.add(new Rule(engine.bindRelease(c.name()), c.name(), Rule.Role.RELEASE,
-              c.release(), companionScope(c.release().className(), c.in()), -1, null, -1, false,
-              preset));
-        }
-      } else if (s instanceof PrefetchDepthSite p) {
-        DepthAdapter adapter = p.adapter() != null ? djl : null;
-        int id = engine.bindDepth(p.name(), p.device(), p.deviceIndex(), p.batchBytes(),
-            p.activationReserve(), p.isCallSite(), adapter);
-        rules.add(new Rule(id, p.name(),
-            p.returned() ? Rule.Role.DEPTH_RETURN : Rule.Role.DEPTH_ARG, p.method(), p.in(),
-            p.returned() ? -1 : p.depth(), null, p.executor(), adapter != null, preset));
-        if (p.batch() != null) {
-          rules.add(new Rule(engine.bindBatch(p.name()), p.name(), Rule.Role.BATCH, p.batch(),
-              companionScope(p.batch().className(), p.in()), -1, null, -1, false, preset));
-        }
-      }
-    }
-    return rules;
-  }
-
-  /**
-   * Returns where a site's release or batch method is woven: its bodies (null) when it is the
-   * application's, else, for a JDK type, its calls anywhere in the classes {@code in} names.
-   */
-  private static Scope companionScope(String className, Scope in) {
-    if (in == null || !JdkTypes.isJdk(className)) {
-      return null;
-    }
-    return in.kind() == Scope.Kind.METHOD ? new Scope(Scope.Kind.CLASS, in.name(), null) : in;
-  }
-
-  /** Says at start which named classes are not on the class path (another loader may have them). */
-  private static void warnMissingClasses(List<SiteSpec> specs) {
-    for (SiteSpec s : specs) {
-      if (s.origin().startsWith("preset ")) {
-        continue;
-      }
-      List<String> named = new ArrayList<>();
-      named.add(s.in() != null && s.in().method() != null ? s.in().name()
-          : s.in() == null ? s.method().className() : null);
-      if (s instanceof CacheAdmitSite c && c.release() != null
-          && !JdkTypes.isJdk(c.release().className())) {
-        named.add(c.release().className());
-      }
-      if (s instanceof PrefetchDepthSite p && p.batch() != null
-          && !JdkTypes.isJdk(p.batch().className())) {
-        named.add(p.batch().className());
-      }
-      for (String n : named) {
-        if (n != null && ClassLoader.getSystemResource(n.replace('.', '/') + ".class") == null) {
-          Log.warn("site '" + s.block() + "': class " + n + " is not on the class path;"
-              + " nothing is woven there unless another class loader defines it");
-        }
-      }
-    }
-  }
-
   private static void retransformLoaded(Instrumentation inst, SiteTransformer transformer) {
     List<Class<?>> loaded = new ArrayList<>();
     for (Class<?> c : inst.getAllLoadedClasses()) {
@@ -402,52 +267,6 @@ final class Bootstrap {
         Log.warn("cannot retransform " + c.getName() + " (" + t + "); it stays as loaded");
       }
     }
-  }
-
-  /**
-   * At exit, the site summaries of the last period (they would be lost between the last periodic
-   * emission and the exit), once, from the first of the agent's exit hooks to run. JFR writes its
-   * recordings from a hook of its own, which runs beside these: the summaries are in the file when
-   * they come first, which they do unless JFR's hook is scheduled ahead (best effort).
-   */
-  private static void finalSummariesAtExit(GateEngine engine) {
-    java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
-    Runnable once = new Runnable() {
-      @Override
-      public void run() {
-        if (done.compareAndSet(false, true)) {
-          engine.emitFinalSummaries();
-        }
-      }
-    };
-    BudgetRecording.beforeFinalWrite(once);
-    Runtime.getRuntime().addShutdownHook(new Thread(once, "flodl-budget-exit-summaries"));
-  }
-
-  /** At exit, one line per rule of the sites file that never wove anything. */
-  private static void reportUnwovenAtExit(List<Rule> rules, SiteTransformer transformer) {
-    List<Rule> own = new ArrayList<>();
-    for (Rule r : rules) {
-      if (!r.preset()) {
-        own.add(r);
-      }
-    }
-    if (own.isEmpty()) {
-      return;
-    }
-    Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() {
-      @Override
-      public void run() {
-        Set<Integer> woven = transformer.wovenRules();
-        for (Rule r : own) {
-          if (!woven.contains(r.id())) {
-            Log.warn("site '" + r.site() + "': its " + r.role().label() + " at " + r.method()
-                + (r.scope() == null ? "" : " (calls in " + r.scope() + ")")
-                + " was never woven: no class it names loaded, or none declared it");
-          }
-        }
-      }
-    }, "flodl-budget-exit-report"));
   }
 
   private static DoubleSupplier hostShare(OptionalDouble configured, String job) {
@@ -502,40 +321,5 @@ final class Bootstrap {
         }
       }
     });
-  }
-
-  /**
-   * Reports each weave outcome: one line (info when woven, a warning when not) and an event; the
-   * engine starts (probe thread, periodic events) at the first class woven.
-   */
-  private static final class Listener implements WeaveListener {
-    private final GateEngine engine;
-
-    Listener(GateEngine engine) {
-      this.engine = engine;
-    }
-
-    @Override
-    public void woven(String className, String loader, String site, String what) {
-      Log.info("wove site '" + site + "' into " + className + ": " + what);
-      if (Recorder.on()) {
-        InstrumentedEvent.emit(className, loader, site, "WOVEN", what);
-      }
-      engine.start();
-    }
-
-    @Override
-    public void failed(String className, String loader, String site, String reason,
-        boolean skipped) {
-      if (skipped) {
-        Log.warn("preset site '" + site + "': " + className + " is a version the preset does "
-            + "not recognise (" + reason + "); that part is not budgeted");
-      } else {
-        Log.warn("site '" + site + "': not woven into " + className + ": " + reason);
-      }
-      if (Recorder.on()) {
-        InstrumentedEvent.emit(className, loader, site, skipped ? "SKIPPED" : "FAILED", reason);
-      }
-    }
   }
 }

@@ -1,0 +1,153 @@
+package org.flodl.budget.agent;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.flodl.budget.agent.config.AgentConfig;
+import org.flodl.budget.agent.config.CacheAdmitSite;
+import org.flodl.budget.agent.config.ConfigException;
+import org.flodl.budget.agent.config.JdkTypes;
+import org.flodl.budget.agent.config.MethodRef;
+import org.flodl.budget.agent.config.Option;
+import org.flodl.budget.agent.config.PrefetchDepthSite;
+import org.flodl.budget.agent.config.Presets;
+import org.flodl.budget.agent.config.Scope;
+import org.flodl.budget.agent.config.SiteSpec;
+import org.flodl.budget.agent.config.SitesFile;
+import org.flodl.budget.agent.dl4j.Dl4jCaching;
+import org.flodl.budget.agent.gate.DepthAdapter;
+import org.flodl.budget.agent.gate.EntryHook;
+import org.flodl.budget.agent.gate.GateEngine;
+import org.flodl.budget.agent.gate.Log;
+import org.flodl.budget.agent.weave.Rule;
+
+/**
+ * The sites of a start: the sites file and the presets read into site specs (their warnings said,
+ * their conflicts settled), and each spec bound to its gate point as the weaving rules the
+ * transformer applies.
+ */
+final class SiteBinding {
+  private SiteBinding() {}
+
+  /**
+   * Returns the sites of the sites file, then of the presets asked for, then DJL's ({@code
+   * djl=on}), without conflicts; each problem is one line. Under {@code strict=true} any problem
+   * with the sites file, a file with no usable site, and a conflict between sites fail the start.
+   */
+  static List<SiteSpec> sites(AgentConfig config) throws ConfigException {
+    List<SiteSpec> all = new ArrayList<>();
+    List<String> warnings = new ArrayList<>();
+    List<String> presets = new ArrayList<>(config.presets());
+    if (config.sites().isPresent()) {
+      SitesFile file = SitesFile.load(config.sites().get());
+      if (config.strict() && (!file.warnings().isEmpty()
+          || file.sites().isEmpty() && file.presets().isEmpty())) {
+        String first = file.warnings().isEmpty()
+            ? "declares no usable site" : file.warnings().get(0).replace("flodl-budget: ", "");
+        throw new ConfigException(Option.SITES.key(), "sites=" + config.sites().get() + ": "
+            + first);
+      }
+      warnings.addAll(file.warnings());
+      all.addAll(file.sites());
+      for (String p : file.presets()) {
+        if (!presets.contains(p) && (config.djl() || !p.equals("djl"))) { // djl=off wins
+          presets.add(p);
+        }
+      }
+    }
+    if (config.djl() && !presets.contains("djl")) {
+      presets.add("djl");
+    }
+    for (String p : presets) {
+      SitesFile preset = Presets.load(p);
+      warnings.addAll(preset.warnings());
+      all.addAll(preset.sites());
+    }
+    int before = warnings.size();
+    List<SiteSpec> kept = SitesFile.withoutConflicts(all, warnings);
+    if (config.strict() && warnings.size() > before) {
+      throw new ConfigException(Option.SITES.key(),
+          warnings.get(before).replace("flodl-budget: ", ""));
+    }
+    for (String w : warnings) {
+      Log.warn(w);
+    }
+    return kept;
+  }
+
+  /** Returns the weaving rules of every site, each bound to its gate point. */
+  static List<Rule> bind(GateEngine engine, List<SiteSpec> specs, DepthAdapter djl) {
+    List<Rule> rules = new ArrayList<>();
+    boolean dl4jHooked = false;
+    for (SiteSpec s : specs) {
+      boolean preset = s.origin().startsWith("preset ");
+      if (s instanceof CacheAdmitSite c && "dl4j".equals(c.adapter()) && !dl4jHooked) {
+        dl4jHooked = true;
+        EntryHook hook = new Dl4jCaching();
+        rules.add(new Rule(engine.bindHook(c.name(), hook), c.name(), Rule.Role.HOOK,
+            MethodRef.parse(hook.method()), null, -1, null, -1, false, true));
+      }
+      if (s instanceof CacheAdmitSite c) {
+        boolean returned = c.returned();
+        int id = engine.bindAdmit(c.name(), returned, c.isCallSite(), c.decline());
+        rules.add(new Rule(id, c.name(), returned ? Rule.Role.ADMIT_RETURN : Rule.Role.ADMIT_ARG,
+            c.method(), c.in(), returned ? -1 : c.value(),
+            c.decline() == null ? null : c.declineArgs(), -1, false, preset));
+        if (c.release() != null) {
+          rules.add(new Rule(engine.bindRelease(c.name()), c.name(), Rule.Role.RELEASE,
+              c.release(), companionScope(c.release().className(), c.in()), -1, null, -1, false,
+              preset));
+        }
+      } else if (s instanceof PrefetchDepthSite p) {
+        DepthAdapter adapter = p.adapter() != null ? djl : null;
+        int id = engine.bindDepth(p.name(), p.device(), p.deviceIndex(), p.batchBytes(),
+            p.activationReserve(), p.isCallSite(), adapter);
+        rules.add(new Rule(id, p.name(),
+            p.returned() ? Rule.Role.DEPTH_RETURN : Rule.Role.DEPTH_ARG, p.method(), p.in(),
+            p.returned() ? -1 : p.depth(), null, p.executor(), adapter != null, preset));
+        if (p.batch() != null) {
+          rules.add(new Rule(engine.bindBatch(p.name()), p.name(), Rule.Role.BATCH, p.batch(),
+              companionScope(p.batch().className(), p.in()), -1, null, -1, false, preset));
+        }
+      }
+    }
+    return rules;
+  }
+
+  /**
+   * Returns where a site's release or batch method is woven: its bodies (null) when it is the
+   * application's, else, for a JDK type, its calls anywhere in the classes {@code in} names.
+   */
+  private static Scope companionScope(String className, Scope in) {
+    if (in == null || !JdkTypes.isJdk(className)) {
+      return null;
+    }
+    return in.kind() == Scope.Kind.METHOD ? new Scope(Scope.Kind.CLASS, in.name(), null) : in;
+  }
+
+  /** Says at start which named classes are not on the class path (another loader may have them). */
+  static void warnMissingClasses(List<SiteSpec> specs) {
+    for (SiteSpec s : specs) {
+      if (s.origin().startsWith("preset ")) {
+        continue;
+      }
+      List<String> named = new ArrayList<>();
+      named.add(s.in() != null && s.in().method() != null ? s.in().name()
+          : s.in() == null ? s.method().className() : null);
+      if (s instanceof CacheAdmitSite c && c.release() != null
+          && !JdkTypes.isJdk(c.release().className())) {
+        named.add(c.release().className());
+      }
+      if (s instanceof PrefetchDepthSite p && p.batch() != null
+          && !JdkTypes.isJdk(p.batch().className())) {
+        named.add(p.batch().className());
+      }
+      for (String n : named) {
+        if (n != null && ClassLoader.getSystemResource(n.replace('.', '/') + ".class") == null) {
+          Log.warn("site '" + s.block() + "': class " + n + " is not on the class path;"
+              + " nothing is woven there unless another class loader defines it");
+        }
+      }
+    }
+  }
+
+}
