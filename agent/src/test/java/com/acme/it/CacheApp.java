@@ -19,7 +19,10 @@ import javax.management.openmbean.TabularData;
  * samples of 1 MiB end in OutOfMemoryError without a budget. Options {@code --key=value}:
  * samples, sample-bytes, threads, kind (heap | direct | direct-slice | poison), evict-at-end, clear-at-end
  * (drops the cache with no release site), shrink-at (sample index where heap_max_usage is set to
- * 0.01 through the agent's MBean), pace-ms (sleep per sample), ready (print READY and the pid).
+ * 0.01 through the agent's MBean), pace-ms (sleep per sample), ready (print READY and the pid),
+ * wait-for-agent-at (at that sample index print PAUSED and wait until the agent's MBean is
+ * registered: a test attaches the agent then, so exactly the later samples are decided),
+ * await-stdin (before exiting print WAITING and wait for a line on stdin).
  * Prints {@code DELIVERED=}, {@code CACHED=} and the agent's held bytes as the MBean shows them.
  */
 public final class CacheApp {
@@ -39,6 +42,7 @@ public final class CacheApp {
     int shrinkAt = Integer.parseInt(o.getOrDefault("shrink-at", "-1"));
     long paceMs = Long.parseLong(o.getOrDefault("pace-ms", "0"));
     mbeanWaitMs = Long.parseLong(o.getOrDefault("mbean-wait-ms", "5000"));
+    int waitForAgentAt = Integer.parseInt(o.getOrDefault("wait-for-agent-at", "-1"));
     if (o.containsKey("ready")) {
       System.out.println("READY " + ProcessHandle.current().pid());
       System.out.flush();
@@ -72,6 +76,11 @@ public final class CacheApp {
             byte[] b = new byte[sampleBytes];
             b[i % sampleBytes] = (byte) i;
             sample = b;
+          }
+          if (i == waitForAgentAt) {
+            System.out.println("PAUSED " + i);
+            System.out.flush();
+            System.out.println(awaitAgent() ? "AGENT IS HERE" : "NO AGENT CAME");
           }
           if (i == shrinkAt) {
             synchronized (cachedAtShrink) {
@@ -131,6 +140,25 @@ public final class CacheApp {
       System.out.println("HELD_AFTER_CLEAR=" + h);
     }
     System.out.println("DONE");
+    if (o.containsKey("await-stdin")) {
+      System.out.println("WAITING");
+      System.out.flush();
+      new java.io.BufferedReader(new java.io.InputStreamReader(System.in)).readLine();
+    }
+  }
+
+  /** Waits up to a minute for the agent's MBean, which it registers once it has started. */
+  private static boolean awaitAgent() {
+    try {
+      MBeanServer s = ManagementFactory.getPlatformMBeanServer();
+      ObjectName n = new ObjectName(MBEAN);
+      for (int i = 0; i < 6000 && !s.isRegistered(n); i++) {
+        Thread.sleep(10);
+      }
+      return s.isRegistered(n);
+    } catch (Exception e) {
+      return false;
+    }
   }
 
   private static long train(Object sample) {

@@ -26,18 +26,17 @@ class AttachIT {
   void attachingStartsRecordingDecisionsWithoutARestart(Jdk jdk) throws Exception {
     Path sites = Sites.write("store", Sites.STORE);
     ChildJvm child = ChildJvm.on("attach-app", jdk).record();
+    // A handshake, no pacing: the app puts 100 samples, says PAUSED and waits for the agent's
+    // MBean; the agent attached, exactly the 300 samples after are decided.
     Process app = child.start("com.acme.it.CacheApp", "--samples=400", "--sample-bytes=65536",
-        "--pace-ms=15", "--ready", "--evict-at-end");
-    String pid = null;
-    for (int i = 0; i < 400 && pid == null; i++) {
-      for (String line : child.stdoutSoFar().split("\n")) {
-        if (line.startsWith("READY ")) {
-          pid = line.substring(6).trim();
-        }
-      }
+        "--wait-for-agent-at=100", "--evict-at-end");
+    String pid = app.pid() + "";
+    String line = null;
+    for (int i = 0; i < 2400 && line == null && app.isAlive(); i++) {
+      line = child.stdoutSoFar().contains("PAUSED 100") ? "PAUSED" : null;
       Thread.sleep(25);
     }
-    assertTrue(pid != null, "the app never said READY");
+    assertTrue(line != null, "the app never paused: " + child.stdoutSoFar());
     List<String> cmd = new ArrayList<>(List.of(jdk.java().toString(), "-jar",
         ChildJvm.AGENT_JAR.toAbsolutePath().toString(), "attach", pid, "sites=" + sites));
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
@@ -50,9 +49,9 @@ class AttachIT {
     ChildJvm.Result r = child.await(app);
     assertEquals(0, r.exitCode, r.toString());
     assertEquals("400", r.value("DELIVERED"));
+    assertTrue(r.stdout.contains("AGENT IS HERE"), r.toString());
     List<RecordedEvent> admissions = r.events("flodl.budget.CacheAdmission");
-    assertTrue(admissions.size() > 50 && admissions.size() < 400,
-        "decisions from the attach on, not before: " + admissions.size());
+    assertEquals(300, admissions.size(), "decisions from the attach on, not before");
     assertEquals("heap=0", r.value("HELD_AFTER_EVICT"), r.toString());
     assertTrue(r.events("flodl.agent.Instrumented").stream()
         .anyMatch(e -> e.getString("outcome").equals("WOVEN")));
@@ -93,8 +92,9 @@ class AttachIT {
   void attachExitsNonZeroWithTheTargetsReason() throws Exception {
     Path sites = Sites.write("store", Sites.STORE);
     ChildJvm child = ChildJvm.on("attach-outcomes", Jdk.JDK17);
+    // Alive for every attach below, however long they take: the app waits on its stdin to exit.
     Process app = child.start("com.acme.it.CacheApp", "--samples=1500", "--sample-bytes=1024",
-        "--pace-ms=10", "--ready");
+        "--ready", "--await-stdin");
     String pid = ready(child, app);
 
     String[] typo = attach(pid, "sites=" + sites + ",ram_max_usag=0.5");
@@ -112,6 +112,8 @@ class AttachIT {
     assertEquals("1", again[0], again[1]);
     assertTrue(again[1].contains("ignored the attach") && again[1].contains("already running"),
         again[1]);
+    app.getOutputStream().write('\n');
+    app.getOutputStream().close();
     ChildJvm.Result r = child.await(app);
     assertEquals(0, r.exitCode, r.toString());
     assertTrue(r.stdout.contains("DONE"), r.toString());
