@@ -45,11 +45,25 @@ public final class DjlGate implements DepthAdapter {
     this.djlProbe = djlProbe;
   }
 
-  /** Per dataset: the largest batch priced this epoch, the price decisions use, epochs seen. */
+  /**
+   * Past a dataset's first epoch, each epoch prices its first {@value} batches and then one in
+   * {@link #SAMPLE_EVERY}: a batch's price costs DJL a native call or two per array, and the first
+   * epoch, priced whole, has already seen the largest batch of a dataset whose batches repeat.
+   */
+  static final int PRICED_FIRST = 8;
+
+  /** One batch in this many is priced after an epoch's first {@link #PRICED_FIRST}. */
+  static final int SAMPLE_EVERY = 16;
+
+  /**
+   * Per dataset: the largest batch priced this epoch, the batches fetched this epoch, the price
+   * decisions use (the largest batch priced in any epoch so far), epochs seen.
+   */
   static final class DatasetState {
     final AtomicLong epochMax = new AtomicLong();
+    final AtomicLong fetched = new AtomicLong();
     long price;
-    int epochs;
+    volatile int epochs;
   }
 
   /** A one-entry cache of the last dataset's state (batches of one dataset come in runs). */
@@ -92,8 +106,9 @@ public final class DjlGate implements DepthAdapter {
       first = st.epochs == 0;
       st.epochs++;
       long seen = st.epochMax.getAndSet(0);
+      st.fetched.set(0);
       if (seen > 0) {
-        st.price = seen;
+        st.price = Math.max(st.price, seen);
         source = "batches";
       } else if (first) {
         st.price = Math.max(0, DjlReflection.arrayDatasetBatchBytes(dataset, batchSize, e));
@@ -144,17 +159,27 @@ public final class DjlGate implements DepthAdapter {
         cacheActive, auto, cuda ? OptionalLong.empty() : stagerStreamBytes, false);
   }
 
-  /** Prices a batch that {@code fetch} returned on {@code iterable} (any DataIterable subtype). */
+  /**
+   * Prices a batch that {@code fetch} returned on {@code iterable} (any DataIterable subtype):
+   * every batch of the dataset's first epoch, then the first {@link #PRICED_FIRST} of each epoch
+   * and one in {@link #SAMPLE_EVERY} after; every batch counts as this rank's consumption.
+   */
   @Override
   public void batch(GateEngine e, Object iterable, Object batch) {
     if (batch == null) {
       return;
     }
     try {
+      DatasetState st = state(DjlReflection.datasetOf(iterable));
+      long n = st.fetched.getAndIncrement();
+      if (st.epochs > 1 && n >= PRICED_FIRST && n % SAMPLE_EVERY != 0) {
+        e.consumed();
+        return;
+      }
       long bytes = DjlReflection.batchBytes(batch, e);
       if (bytes > 0) {
         e.consumed(); // host_share=auto: this rank's consumption, a batch a unit
-        state(DjlReflection.datasetOf(iterable)).epochMax.accumulateAndGet(bytes, Math::max);
+        st.epochMax.accumulateAndGet(bytes, Math::max);
       }
     } catch (Throwable t) {
       Log.warnOnce("djl-batch", "DJL: pricing a batch failed (" + t + "); batches unpriced");
