@@ -215,7 +215,7 @@ public final class SitesFile {
         continue;
       }
       if (key.equals(PRESETS_KEY)) {
-        for (String p : stripComment(value).split("[,:\\s]+")) {
+        for (String p : Text.words(stripComment(value))) {
           String name = p.trim().toLowerCase(Locale.ROOT);
           if (name.isEmpty()) {
             continue;
@@ -315,7 +315,7 @@ public final class SitesFile {
       return null;
     }
     String name = fields.getOrDefault(NAME, block);
-    if (!name.matches("[\\p{L}\\p{N}_.:-]{1,64}")) {
+    if (!Text.isSiteName(name)) {
       problems.add("name '" + Text.clip(name, 40) + "': expected letters, digits and . _ : -"
           + " (at most 64)");
     }
@@ -603,7 +603,7 @@ public final class SitesFile {
     }
     if (lower.startsWith("cuda:")) {
       String n = lower.substring("cuda:".length());
-      if (n.matches("\\d{1,4}")) {
+      if (Text.isDigits(n, 1, 4)) {
         return "cuda:" + Integer.parseInt(n);
       }
     }

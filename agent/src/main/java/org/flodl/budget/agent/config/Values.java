@@ -5,8 +5,6 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.flodl.budget.policy.Knobs;
 import org.flodl.budget.policy.Sizes;
 
@@ -27,14 +25,56 @@ final class Values {
   static final Duration MIN_DURATION = Duration.ofMillis(10);
   static final Duration MAX_DURATION = Duration.ofHours(1);
 
-  private static final Pattern DECIMAL =
-      Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?|[+-]?(NaN|Infinity)");
-  private static final Pattern DURATION_TEXT =
-      Pattern.compile("(\\d{1,9})\\s*(ms|s|m)", Pattern.CASE_INSENSITIVE);
+  /**
+   * Returns whether {@code t} is a decimal number as the arguments write one: {@code [+-]?}, then
+   * digits with an optional fraction ({@code 5}, {@code 5.}, {@code .5}, {@code 0.25}) and an
+   * optional exponent ({@code 1e-2}), or {@code NaN} or {@code Infinity}. Checked by hand, not by a
+   * regular expression: this runs in {@code premain}, where {@code java.util.regex} would load and
+   * bootstrap about forty classes.
+   */
+  static boolean isDecimal(String t) {
+    int n = t.length();
+    int i = n > 0 && (t.charAt(0) == '+' || t.charAt(0) == '-') ? 1 : 0;
+    if (t.startsWith("NaN", i) && i + 3 == n || t.startsWith("Infinity", i) && i + 8 == n) {
+      return true;
+    }
+    int start = i;
+    i = digits(t, i);
+    int whole = i - start;
+    int fraction = 0;
+    if (i < n && t.charAt(i) == '.') {
+      int at = i + 1;
+      i = digits(t, at);
+      fraction = i - at;
+    }
+    if (whole == 0 && fraction == 0) {
+      return false;
+    }
+    if (i < n && (t.charAt(i) == 'e' || t.charAt(i) == 'E')) {
+      i++;
+      if (i < n && (t.charAt(i) == '+' || t.charAt(i) == '-')) {
+        i++;
+      }
+      int at = i;
+      i = digits(t, at);
+      if (i == at) {
+        return false;
+      }
+    }
+    return i == n;
+  }
+
+  /** Returns the index past the ASCII digits of {@code t} from {@code i}. */
+  private static int digits(String t, int i) {
+    while (i < t.length() && t.charAt(i) >= '0' && t.charAt(i) <= '9') {
+      i++;
+    }
+    return i;
+  }
 
   /** Returns {@code text} as a fraction in (0, 1]. */
   static double fraction(String key, String text) {
-    if (!DECIMAL.matcher(text).matches()) {
+    if (!isDecimal(text)) {
       throw new IllegalArgumentException("expected " + FRACTION);
     }
     try {
@@ -125,17 +165,18 @@ final class Values {
 
   /** Returns {@code text} ({@code 500ms}, {@code 2s}, {@code 1m}) as a positive duration. */
   static Duration duration(String text) {
-    Matcher m = DURATION_TEXT.matcher(text);
-    if (!m.matches()) {
+    // (\d{1,9})\s*(ms|s|m), case-insensitive, checked by hand (see isDecimal).
+    int end = digits(text, 0);
+    int unitAt = end;
+    while (unitAt < text.length() && " \t\n\u000b\f\r".indexOf(text.charAt(unitAt)) >= 0) {
+      unitAt++;
+    }
+    String unit = text.substring(unitAt).toLowerCase(Locale.ROOT);
+    if (end == 0 || end > 9 || !(unit.equals("ms") || unit.equals("s") || unit.equals("m"))) {
       throw new IllegalArgumentException("expected " + DURATION);
     }
-    long n;
-    try {
-      n = Long.parseLong(m.group(1));
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("expected " + DURATION);
-    }
-    long max = switch (m.group(2).toLowerCase(Locale.ROOT)) {
+    long n = Long.parseLong(text.substring(0, end));
+    long max = switch (unit) {
       case "ms" -> MAX_DURATION.toMillis();
       case "s" -> MAX_DURATION.toSeconds();
       default -> MAX_DURATION.toMinutes();
@@ -143,7 +184,7 @@ final class Values {
     if (n > max) {
       throw new IllegalArgumentException("expected " + DURATION + " (" + text + " is longer)");
     }
-    Duration d = switch (m.group(2).toLowerCase(Locale.ROOT)) {
+    Duration d = switch (unit) {
       case "ms" -> Duration.ofMillis(n);
       case "s" -> Duration.ofSeconds(n);
       default -> Duration.ofMinutes(n);

@@ -44,7 +44,9 @@ final class ContainerGuard {
   private final LongSupplier directHeld;
   private final Supplier<HostMemory> readHost;
   private final long maxGapNanos;
-  private final BufferPoolMXBean direct;
+  /** The direct buffer pool, looked up at the first probe reading (not in premain). */
+  private volatile BufferPoolMXBean direct;
+  private volatile boolean directLooked;
   private final AtomicLong nextAllowed = new AtomicLong();
   private final AtomicLong nextFreshRead = new AtomicLong();
   private volatile long gapNanos = MIN_GAP_MILLIS * 1_000_000L;
@@ -60,13 +62,25 @@ final class ContainerGuard {
     this.directHeld = directHeld;
     this.readHost = readHost;
     this.maxGapNanos = Math.max(MIN_GAP_MILLIS * 1_000_000L, probeIntervalNanos);
-    BufferPoolMXBean pool = null;
-    for (BufferPoolMXBean b : ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class)) {
-      if (b.getName().equals("direct")) {
-        pool = b;
+  }
+
+  /** Returns the direct buffer pool's bean, looked up once (the management beans load then). */
+  private BufferPoolMXBean directPool() {
+    if (!directLooked) {
+      BufferPoolMXBean pool = null;
+      try {
+        for (BufferPoolMXBean b : ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class)) {
+          if (b.getName().equals("direct")) {
+            pool = b;
+          }
+        }
+      } catch (RuntimeException | LinkageError e) {
+        pool = null;
       }
+      direct = pool;
+      directLooked = true;
     }
-    this.direct = pool;
+    return direct;
   }
 
   /** Turns the guard on or off ({@code reclaim=on|off}). */
@@ -227,7 +241,8 @@ final class ContainerGuard {
   }
 
   private long directUsed() {
-    return direct == null ? 0 : direct.getMemoryUsed();
+    BufferPoolMXBean pool = directPool();
+    return pool == null ? 0 : pool.getMemoryUsed();
   }
 
   private static boolean explicitGcDisabled() {
