@@ -24,6 +24,11 @@ public final class Gate {
     engine = newEngine;
   }
 
+  /** Returns whether {@code e} is the engine the woven code reaches now. */
+  static boolean isInstalled(Decisions e) {
+    return e != null && engine == e;
+  }
+
   // ------------------------------------------------------------------------------ bodies
 
   /**

@@ -737,7 +737,15 @@ public final class GateEngine implements Decisions {
 
   // ------------------------------------------------------------------------------ periodic
 
+  /**
+   * Registers the JVM's periodic events (memory probe, site summaries) for this engine, when it is
+   * the installed one: the hooks are one per JVM, and an engine the woven code does not reach (an
+   * in-process test's) must not take them over.
+   */
   private void registerPeriodicEvents() {
+    if (!Gate.isInstalled(this)) {
+      return;
+    }
     MemoryProbeEvent.register(this::fillProbeEvent);
     SiteSummaryEvent.register(this::emitSummaries);
   }

@@ -19,7 +19,9 @@ import org.junit.jupiter.api.Test;
  * probe interval is an hour and the engine's probe thread never starts), on the direct tier: at
  * {@code ram_max_usage=0.5} its budget is 512 KiB, so eight 64 KiB buffers are admitted, the
  * ninth declined, a release makes room for exactly one more, and {@code observe} books the same
- * admissions while every value reaches the cache.
+ * admissions while every value reaches the cache. The engines here are not installed, so they
+ * publish no periodic events into another test's recording, and each test releases what it
+ * admitted.
  */
 class GateAdmissionTest {
   private static final int KIB64 = 64 << 10;
@@ -28,6 +30,16 @@ class GateAdmissionTest {
     return new GateEngine(mode, false, () -> RetentionPricer.standard(null, null),
         () -> MemoryProbes.fromSpecs("fixed:1M", "none", Duration.ofHours(1), null),
         Duration.ofHours(1), 0.5, 0.5, 0.9, () -> 1.0);
+  }
+
+  /**
+   * Releases every value the engine may still hold, so that none is released later, by
+   * collection, while another test of this JVM records (the site's name is this test's own too).
+   */
+  private static void releaseAll(GateEngine e, int release, List<?> values) {
+    for (Object v : values) {
+      e.release(release, new Object[] {0}, v);
+    }
   }
 
   private static List<ByteBuffer> buffers(int n) {
@@ -41,8 +53,8 @@ class GateAdmissionTest {
   @Test
   void eightOfNineAreAdmittedUnderHalfAMebibyteAndAReleaseMakesRoomForOne() {
     GateEngine e = engine(Mode.ENFORCE);
-    int admit = e.bindAdmit("samples", false, true, null);
-    int release = e.bindRelease("samples");
+    int admit = e.bindAdmit("gate-admission-test", false, true, null);
+    int release = e.bindRelease("gate-admission-test");
     List<ByteBuffer> values = buffers(10);
     for (int i = 0; i < 8; i++) {
       assertSame(values.get(i), e.admitCall(admit, values.get(i)), "admitted as it is: " + i);
@@ -59,23 +71,29 @@ class GateAdmissionTest {
     assertSame(values.get(8), e.admitCall(admit, values.get(8)));
     assertSame(Gate.DECLINED, e.admitCall(admit, values.get(9)));
     assertEquals(8L * KIB64, e.held().get(Tier.DIRECT));
+    releaseAll(e, release, values);
+    assertEquals(0L, e.held().get(Tier.DIRECT), "every admitted byte released exactly once");
   }
 
   @Test
   void observeBooksWhatEnforceWouldAdmitAndPassesEveryValue() {
     GateEngine e = engine(Mode.OBSERVE);
-    int admit = e.bindAdmit("samples", false, true, null);
+    int admit = e.bindAdmit("gate-admission-test", false, true, null);
+    int release = e.bindRelease("gate-admission-test");
     List<ByteBuffer> values = buffers(10);
     for (ByteBuffer v : values) {
       assertSame(v, e.admitCall(admit, v), "observe changes nothing the application sees");
     }
     assertEquals(8L * KIB64, e.held().get(Tier.DIRECT), "only what enforce would have admitted");
+    releaseAll(e, release, values);
+    assertEquals(0L, e.held().get(Tier.DIRECT));
   }
 
   @Test
   void aSliceOverTwiceItsSizeInStorageIsCopiedAndChargedItsOwnBytes() {
     GateEngine e = engine(Mode.ENFORCE);
-    int admit = e.bindAdmit("samples", false, true, null);
+    int admit = e.bindAdmit("gate-admission-test", false, true, null);
+    int release = e.bindRelease("gate-admission-test");
     ByteBuffer rowGroup = ByteBuffer.allocate(8 * KIB64);
     ByteBuffer slice = rowGroup.slice(KIB64, KIB64);
     Object kept = e.admitCall(admit, slice);
@@ -85,5 +103,7 @@ class GateAdmissionTest {
     assertEquals(KIB64, copy.array().length, "a buffer of its own, not the row group's array");
     long charged = RetentionPricer.standard(null, null).estimate(copy).chargedBytes();
     assertEquals(charged, e.held().get(Tier.HEAP), "charged what the copy holds");
+    releaseAll(e, release, List.of(kept));
+    assertEquals(0L, e.held().get(Tier.HEAP));
   }
 }
