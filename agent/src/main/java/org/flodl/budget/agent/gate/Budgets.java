@@ -54,7 +54,8 @@ final class Budgets {
   private volatile long streamBytes;
   private long lastSplitTotal = -1;
   private volatile long quickHeapAvailable = -1;
-  private volatile long javaCppAvailable = -1;
+  /** The native tier's available bytes as the last refresh budgeted it (JavaCPP's bound in). */
+  private volatile long nativeAvailable = -1;
   private static final long ARRAY_HEADER_MAX = 24;
 
   Budgets(Supplier<MemoryProbes> probeFactory, Duration interval, double ramMaxUsage,
@@ -243,17 +244,15 @@ final class Budgets {
     if (s == null) {
       return tier == Tier.HEAP ? quickHeapAvailable : -1;
     }
-    return tier == Tier.NATIVE && javaCppAvailable >= 0 && s.availableBytes(tier) >= 0
-        ? Math.min(s.availableBytes(tier), javaCppAvailable) : s.availableBytes(tier);
+    return tier == Tier.NATIVE ? nativeAvailable : s.availableBytes(tier);
   }
 
   /**
    * Returns host RAM's {@code available} bounded by what JavaCPP lets this process allocate, where
-   * it is loaded (ND4J's arrays): that limit throws first. Noted for {@link #available}.
+   * it is loaded (ND4J's arrays): that limit throws first.
    */
-  private long withJavaCpp(long available) {
+  private static long withJavaCpp(long available) {
     long javaCpp = JavaCpp.available();
-    javaCppAvailable = javaCpp;
     return javaCpp < 0 ? available : available < 0 ? javaCpp : Math.min(available, javaCpp);
   }
 
@@ -410,6 +409,7 @@ final class Budgets {
       }
       MemoryProbes probes = probes();
       MemorySnapshot s = probes.refresh();
+      nativeAvailable = withJavaCpp(s.availableBytes(Tier.NATIVE)); // published with the snapshot
       last = s;
       double share = share();
       for (Tier tier : Tier.values()) {
@@ -422,10 +422,7 @@ final class Budgets {
           VramReading v = probes.vram(0);
           available = v == null || v.failed() ? -1 : Math.max(0, v.totalBytes() - v.usedBytes());
         } else {
-          available = s.availableBytes(tier);
-          if (tier == Tier.NATIVE) {
-            available = withJavaCpp(available);
-          }
+          available = tier == Tier.NATIVE ? nativeAvailable : s.availableBytes(tier);
           if (available < 0) {
             Log.warnOnce("unknown-" + tier, "the " + tier.label() + " tier's available memory "
                 + "cannot be measured; it admits nothing until it can");
