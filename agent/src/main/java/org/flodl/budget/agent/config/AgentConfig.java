@@ -122,15 +122,6 @@ public final class AgentConfig {
     return v != null && v.trim().equalsIgnoreCase("true");
   }
 
-  /** Returns what {@code key} accepts, for messages. */
-  static String expected(String key) {
-    Option o = Option.forKey(key);
-    if (o == null) {
-      throw new IllegalArgumentException(key);
-    }
-    return o.expected();
-  }
-
   private Object get(Option o) {
     return values.get(o);
   }

@@ -54,6 +54,9 @@ public final class Text {
     return count >= 1 && count <= 64;
   }
 
+  /** The white space of {@code \s} in a regular expression: space, tab, the line breaks. */
+  static final String WHITESPACE = " \t\n\u000b\f\r";
+
   /** Returns whether {@code s} is {@code min} to {@code max} ASCII digits. */
   static boolean isDigits(String s, int min, int max) {
     if (s.length() < min || s.length() > max) {
@@ -72,7 +75,8 @@ public final class Text {
     java.util.List<String> out = new java.util.ArrayList<>();
     int start = -1;
     for (int i = 0; i <= s.length(); i++) {
-      boolean sep = i == s.length() || ",: \t\n\u000b\f\r".indexOf(s.charAt(i)) >= 0;
+      boolean sep = i == s.length() || s.charAt(i) == ',' || s.charAt(i) == ':'
+          || WHITESPACE.indexOf(s.charAt(i)) >= 0;
       if (sep && start >= 0) {
         out.add(s.substring(start, i));
         start = -1;

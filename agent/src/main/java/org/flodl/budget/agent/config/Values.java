@@ -168,7 +168,7 @@ final class Values {
     // (\d{1,9})\s*(ms|s|m), case-insensitive, checked by hand (see isDecimal).
     int end = digits(text, 0);
     int unitAt = end;
-    while (unitAt < text.length() && " \t\n\u000b\f\r".indexOf(text.charAt(unitAt)) >= 0) {
+    while (unitAt < text.length() && Text.WHITESPACE.indexOf(text.charAt(unitAt)) >= 0) {
       unitAt++;
     }
     String unit = text.substring(unitAt).toLowerCase(Locale.ROOT);

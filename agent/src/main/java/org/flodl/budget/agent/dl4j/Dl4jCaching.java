@@ -69,7 +69,7 @@ public final class Dl4jCaching implements EntryHook {
       }
       Object cache = f.cache.get(iterator);
       String key = (String) f.makeKey.invoke(iterator, index);
-      if (cache == null || (Boolean) f.contains(cache).invoke(cache, key)) {
+      if (cache == null || (Boolean) f.contains.invoke(cache, key)) {
         return;
       }
       Iterator<?> source = (Iterator<?>) f.source.get(iterator);
@@ -98,28 +98,17 @@ public final class Dl4jCaching implements EntryHook {
     final Field cache;
     final Field source;
     final Method makeKey;
-    private final ClassValue<Method> contains = new ClassValue<>() {
-      @Override
-      protected Method computeValue(Class<?> c) {
-        try {
-          return cache.getType().getMethod("contains", String.class);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-          throw new IllegalStateException("DataSetCache#contains(String) not found: " + e, e);
-        }
-      }
-    };
+    /** {@code DataSetCache#contains(String)}, found on the field's declared type. */
+    final Method contains;
 
     private Fields(Field usingCache, Field currentIndex, Field cache, Field source,
-        Method makeKey) {
+        Method makeKey) throws NoSuchMethodException {
       this.usingCache = usingCache;
       this.currentIndex = currentIndex;
       this.cache = cache;
       this.source = source;
       this.makeKey = makeKey;
-    }
-
-    Method contains(Object cacheValue) {
-      return contains.get(cacheValue.getClass());
+      this.contains = cache.getType().getMethod("contains", String.class);
     }
 
     static Fields of(Class<?> c) {
