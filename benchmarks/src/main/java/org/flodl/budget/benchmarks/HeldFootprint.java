@@ -6,51 +6,90 @@ import java.lang.management.MemoryMXBean;
 import java.util.Locale;
 
 /**
- * What the agent keeps per held value, and what letting a million go by collection costs: fills a
- * {@link BenchSampleCache} (the benchmark's method site) with {@code N} values of 16 bytes, reads
- * the heap used after full collections, then drops the cache without evicting (so every value is
- * released when it is collected, through the agent's identity table), collects, and prints the
- * heap again, the longest collection while the values went and how long the held bytes took to
- * reach 0. Run once
- * without and once with the agent; the difference in heap over {@code N} is the agent's bytes per
- * held value:
+ * What the agent keeps per held value, and what letting them go by collection costs: admits and
+ * evicts one value first (the agent's fixed start-up heap, its first decision's, is then in the
+ * baseline), fills a {@link BenchSampleCache} (the benchmark's method site) with {@code N} values
+ * of 16 bytes, reads the heap used after full collections, then drops the cache without evicting
+ * (so every value is released when it is collected, through the agent's identity table) and waits
+ * for the held bytes to reach 0. Run once without and once with the agent; the difference in heap
+ * over {@code N} is the agent's bytes per held value. {@code benchmarks/held.sh} runs the pairs.
  *
  * <pre>
- * java -Xmx6g -cp benchmarks/target/benchmarks.jar org.flodl.budget.benchmarks.HeldFootprint 1000000
- * java -Xmx6g -javaagent:agent/target/flodl-budget-agent.jar=sites=SITES,heap_max_usage=1 \
- *      -cp benchmarks/target/benchmarks.jar org.flodl.budget.benchmarks.HeldFootprint 1000000
+ * java -Xmx6g [-javaagent:agent/target/flodl-budget-agent.jar=sites=SITES,heap_max_usage=1] \
+ *      -cp benchmarks/target/benchmarks.jar org.flodl.budget.benchmarks.HeldFootprint N [MODE]
  * </pre>
  *
- * (SITES: {@link BenchSampleCache#SITES} in a file.) Prints {@code N=}, {@code HEAP_FILLED=},
- * {@code HEAP_EMPTY=}, {@code MAX_PAUSE_MS=} and {@code HELD_AFTER=} (the agent's MBean, -1
- * without the agent).
+ * (SITES: {@link BenchSampleCache#SITES} in a file.) The values are collected by {@code
+ * System.gc()}: a full collection, or, under {@code -XX:+ExplicitGCInvokesConcurrent}, G1's
+ * concurrent cycle (what it starts on its own when the old generation fills). {@code weak} as
+ * the second argument, without the agent, is the floor of any identity table that hears of
+ * collections: the program takes each value's identity hash and keeps a weak reference with a
+ * queue per value itself. Prints {@code N=}, {@code
+ * HEAP_FILLED=}, {@code DROPPED_AT_MS=} (the JVM's uptime then, to read the pauses after it from
+ * {@code -Xlog:gc}), {@code HEAP_EMPTY=}, {@code RELEASED_MS=}, {@code HELD_AFTER=} (the agent's
+ * MBean, -1 without it) and {@code MAX_PAUSE_MS=} (the longest collection the management beans
+ * report meanwhile; G1's remark and cleanup pauses are in the log only).
  */
 public final class HeldFootprint {
   private HeldFootprint() {}
 
   public static void main(String[] args) throws Exception {
     int n = Integer.parseInt(args[0]);
+    // The floor of any identity table that hears of collections: the program takes each value's
+    // identity hash and keeps a weak reference with a queue per value itself (run without the
+    // agent), and the values are gone when all are queued.
+    boolean weak = args.length > 1 && args[1].equals("weak");
+    java.lang.ref.ReferenceQueue<Object> queue = new java.lang.ref.ReferenceQueue<>();
+    Object[] refs = weak ? new Object[n] : null;
+    long hashes = 0;
     MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+    BenchSampleCache first = new BenchSampleCache();
+    first.put(-1, new byte[16]);
+    first.evict(-1);
     long baseline = settledHeap(memory);
     BenchSampleCache cache = new BenchSampleCache();
     for (int i = 0; i < n; i++) {
-      cache.put(i, new byte[16]);
+      byte[] v = new byte[16];
+      cache.put(i, v);
+      if (weak) {
+        refs[i] = new java.lang.ref.WeakReference<Object>(v, queue);
+        hashes += System.identityHashCode(v);
+      }
     }
     long filled = settledHeap(memory);
-    System.out.println("N=" + n);
+    System.out.println("N=" + n + (weak ? " (hashes " + hashes + ")" : ""));
     System.out.println("HEAP_FILLED=" + (filled - baseline));
     System.out.println("CACHED=" + cache.size());
     MAX_PAUSE.set(0);
     watchPauses();
     cache = null; // no evict: each value is released as it is collected
+    System.out.println("DROPPED_AT_MS=" + ManagementFactory.getRuntimeMXBean().getUptime());
     long t0 = System.nanoTime();
+    long[] queued = {0};
+    java.util.function.LongSupplier left = () -> {
+      if (!weak) {
+        return held();
+      }
+      while (queue.poll() != null) {
+        queued[0]++;
+      }
+      return n - queued[0];
+    };
     long empty = settledHeap(memory);
-    long held = held();
-    while (held > 0 && System.nanoTime() - t0 < 30_000_000_000L) {
-      Thread.sleep(10);
-      held = held();
-    }
     System.out.println("HEAP_EMPTY=" + (empty - baseline));
+    long held = left.getAsLong();
+    for (int i = 1; held > 0 && System.nanoTime() - t0 < 30_000_000_000L; i++) {
+      Thread.sleep(10);
+      held = left.getAsLong();
+      if (i % 100 == 0) {
+        // A value a collection kept (one a reference read kept alive while it was marking, say)
+        // goes at the next: a program that allocates has one, this one asks for it.
+        System.gc();
+        System.out.println("GC_AGAIN_AT_MS=" + (System.nanoTime() - t0) / 1_000_000 + " HELD="
+            + held);
+      }
+    }
+    java.lang.ref.Reference.reachabilityFence(refs);
     System.out.println(String.format(Locale.ROOT, "RELEASED_MS=%.0f",
         (System.nanoTime() - t0) / 1e6));
     System.out.println("HELD_AFTER=" + held);

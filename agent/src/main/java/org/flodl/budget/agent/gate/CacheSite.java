@@ -1,6 +1,7 @@
 package org.flodl.budget.agent.gate;
 
 import org.flodl.budget.policy.Tier;
+import org.flodl.budget.policy.TierLedger;
 
 /**
  * A cache-admit site at run time: its name, its index (its nesting counter per thread), and the
@@ -28,6 +29,8 @@ final class CacheSite {
   private final int index;
   private final Tally tally = new Tally(9);
   private volatile Tier lastTier = Tier.HEAP;
+  /** The site's account on each tier, by the tier's ordinal (made on first use). */
+  private final Account[] accounts = new Account[Tier.values().length];
 
   CacheSite(String name, int index) {
     this.name = name;
@@ -42,6 +45,20 @@ final class CacheSite {
   /** Returns the site's name in the sites file. */
   String name() {
     return name;
+  }
+
+  /**
+   * Returns the account of this site's holdings on {@code ledger}'s tier. Two threads that make
+   * it at once make equal ones (an account is its two fields, final, so either is safe to share).
+   */
+  Account account(TierLedger ledger) {
+    int i = ledger.tier().ordinal();
+    Account a = accounts[i];
+    if (a == null || a.ledger() != ledger) {
+      a = new Account(this, ledger);
+      accounts[i] = a;
+    }
+    return a;
   }
 
   /** Returns the tier of the last value priced here. */

@@ -5,6 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.lang.ref.Reference;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
+import java.util.concurrent.atomic.AtomicLong;
 import org.flodl.budget.events.ReleaseEvent;
 import org.flodl.budget.policy.TierLedger;
 
@@ -15,12 +16,26 @@ import org.flodl.budget.policy.TierLedger;
  * release site hands them back when it is collected (the reference is enqueued and a daemon
  * thread, {@code flodl-budget-release}, releases it).
  *
- * <p>The holdings live in an identity table of their own: {@value #SEGMENTS} segments, each a
- * small chained hash table under its own lock, the holdings themselves the chain links. One
- * allocation per admission (the holding), none per release. Unlinking a holding is what releases
- * it: whichever comes first, the release site or the collector, unlinks it and hands the bytes
- * back, and the other finds it gone. That makes each release exactly once without a flag, and a
- * holding that is unlinked becomes unreachable, so it is never enqueued later.
+ * <p>Each release happens exactly once without a flag. A release site finds the holding by its
+ * live value and unlinks it, keeping the value alive until it has handed the bytes back: the
+ * holding is then unreachable, and an unreachable reference is never enqueued. The collector
+ * enqueues only a holding whose value it found dead, which no release site can match any more
+ * (a release site holds the value it looks up). The releaser hands back what the queue gives it,
+ * each holding once.
+ *
+ * <p>The holdings live in an identity table of their own: {@value #SEGMENTS} segments by the
+ * value's identity hash, each a chained hash table under its own lock, the holdings themselves
+ * the chain links. A holding is 40 bytes (a weak reference, 28, and its account, bytes and link,
+ * 4 each: the hash is not kept, a resize reads it from the value again), and the buckets 4 to 8
+ * bytes more a value (a table doubles past one holding a bucket and halves under one in eight). A
+ * collected value's holding is unlinked by the next pass over its bucket, or by the releaser's
+ * sweep once the collected holdings are a quarter of what a sweep walks (the linked holdings and
+ * the buckets). One allocation per admission (the holding), none per release.
+ *
+ * <p>Two threads admitting at once take different segments' locks, but the segment a value
+ * hashes to was as likely written last by another thread's core: an admission writes two cache
+ * lines other threads write too (the segment's lock and count, and the bucket), which is what a
+ * second thread costs each admission (docs/BENCHMARKS.md, "Scaling").
  */
 final class Holdings {
   /** Cause recorded when a release site saw the value. */
@@ -28,10 +43,19 @@ final class Holdings {
   /** Cause recorded when the value was garbage collected. */
   static final String COLLECTED = "COLLECTED";
 
-  private static final int SEGMENTS = 64;
+  private static final int SEGMENT_BITS = 10;
+  private static final int SEGMENTS = 1 << SEGMENT_BITS;
+  /** Collected holdings the releaser lets stay linked before it sweeps: at least this many. */
+  private static final int SWEEP_AT_LEAST = 4096;
 
   private final Segment[] segments = new Segment[SEGMENTS];
   private final ReferenceQueue<Object> collected = new ReferenceQueue<>();
+  /** Holdings released by collection and maybe still linked; written by the releaser only. */
+  private long collectedLinked;
+  /** When the releaser next counts the linked holdings to decide on a sweep. */
+  private long sweepCheckAt = SWEEP_AT_LEAST;
+  /** Sweeps the releaser made (read by tests). */
+  private final AtomicLong sweeps = new AtomicLong();
   private volatile Thread releaser;
 
   Holdings() {
@@ -50,7 +74,7 @@ final class Holdings {
       startReleaser();
     }
     int hash = System.identityHashCode(value);
-    if (!segment(hash).link(value, hash, collected, ledger, bytes, site)) {
+    if (!segment(hash).link(value, hash, collected, site.account(ledger), bytes)) {
       ledger.giveBack(bytes);
       return false;
     }
@@ -73,16 +97,57 @@ final class Holdings {
     }
     int hash = System.identityHashCode(value);
     Holding holding = segment(hash).unlinkValue(value, hash);
-    return holding == null ? 0 : holding.release(RELEASE_SITE);
+    if (holding == null) {
+      return 0;
+    }
+    try {
+      return holding.release(RELEASE_SITE);
+    } finally {
+      // The value outlives the holding's last use: unlinked, the holding is unreachable and
+      // never enqueued, and until here its value is alive, so the collector cannot enqueue it.
+      Reference.reachabilityFence(value);
+    }
   }
 
-  /** Returns the number of values held (those collected and not yet drained included). */
+  /** Returns the number of values held: linked, and not collected. */
   int size() {
+    int n = 0;
+    for (Segment s : segments) {
+      n += s.live();
+    }
+    return n;
+  }
+
+  /** Returns the number of holdings linked, those of collected values not yet unlinked included. */
+  int linked() {
     int n = 0;
     for (Segment s : segments) {
       n += s.count();
     }
     return n;
+  }
+
+  /** Returns what a sweep walks: the holdings linked and the buckets. */
+  private long sweepCost() {
+    long n = 0;
+    for (Segment s : segments) {
+      n += s.sweepCost();
+    }
+    return n;
+  }
+
+  /** Returns the buckets of all segments (read by tests). */
+  long buckets() {
+    long n = 0;
+    for (Segment s : segments) {
+      n += s.buckets();
+    }
+    return n;
+  }
+
+  /** Returns how many sweeps of collected holdings the releaser has made. */
+  long sweeps() {
+    return sweeps.get();
   }
 
   private Segment segment(int hash) {
@@ -109,9 +174,16 @@ final class Holdings {
       try {
         Reference<?> r = collected.remove();
         if (r instanceof Holding) {
-          Holding h = (Holding) r;
-          if (segment(h.hash).unlink(h)) {
-            h.release(COLLECTED);
+          ((Holding) r).release(COLLECTED);
+          if (++collectedLinked >= sweepCheckAt) {
+            // A sweep walks every bucket and holding: made once the collected are a quarter of
+            // that, it costs each collected holding a constant.
+            long cost = sweepCost();
+            if (collectedLinked * 4 >= cost) {
+              sweep();
+            } else {
+              sweepCheckAt = Math.max(collectedLinked + SWEEP_AT_LEAST, cost / 4);
+            }
           }
         }
       } catch (InterruptedException e) {
@@ -122,6 +194,16 @@ final class Holdings {
     }
   }
 
+  /** Unlinks every collected value's holding, one segment at a time. */
+  private void sweep() {
+    for (Segment s : segments) {
+      s.unlinkCollected();
+    }
+    collectedLinked = 0;
+    sweepCheckAt = SWEEP_AT_LEAST;
+    sweeps.incrementAndGet();
+  }
+
   /**
    * One chained hash table of holdings by the identity of their values, under its own lock: a
    * spin lock (one compare-and-set to take, a release store to give back) rather than a monitor,
@@ -129,6 +211,7 @@ final class Holdings {
    * (a growth rehashes one segment), and a thread that spins long yields.
    */
   private static final class Segment {
+    private static final int MIN_BUCKETS = 8;
     private static final VarHandle LOCK;
 
     static {
@@ -141,28 +224,27 @@ final class Holdings {
 
     @SuppressWarnings("unused") // through LOCK
     private volatile int lock;
-    private Holding[] table = new Holding[8];
+    private Holding[] table = new Holding[MIN_BUCKETS];
     private int count;
 
     /**
      * Links a new holding of {@code value} unless one is linked already (the holding, a weak
      * reference, is made only then: a discarded reference still costs the collector).
      */
-    boolean link(Object value, int hash, ReferenceQueue<Object> queue, TierLedger ledger,
-        long bytes, CacheSite site) {
+    boolean link(Object value, int hash, ReferenceQueue<Object> queue, Account account,
+        long bytes) {
       lock();
       try {
         int i = index(hash, table.length);
-        for (Holding e = table[i]; e != null; e = e.next) {
-          if (e.hash == hash && e.get() == value) {
-            return false;
-          }
+        if (find(i, value) != null) {
+          return false;
         }
-        Holding h = new Holding(value, hash, queue, ledger, bytes, site);
+        Holding h = bytes <= Holding.MAX_SMALL ? new Holding(value, queue, account, bytes)
+            : new Holding.Big(value, queue, account, bytes);
         h.next = table[i];
         table[i] = h;
-        if (++count > table.length - (table.length >>> 2)) {
-          grow();
+        if (++count > table.length) {
+          resize(table.length * 2);
         }
         return true;
       } finally {
@@ -174,12 +256,7 @@ final class Holdings {
     boolean contains(Object value, int hash) {
       lock();
       try {
-        for (Holding e = table[index(hash, table.length)]; e != null; e = e.next) {
-          if (e.hash == hash && e.get() == value) {
-            return true;
-          }
-        }
-        return false;
+        return find(index(hash, table.length), value) != null;
       } finally {
         unlock();
       }
@@ -189,33 +266,92 @@ final class Holdings {
     Holding unlinkValue(Object value, int hash) {
       lock();
       try {
-        int i = index(hash, table.length);
-        Holding prev = null;
-        for (Holding e = table[i]; e != null; prev = e, e = e.next) {
-          if (e.hash == hash && e.get() == value) {
-            unlinkAfter(prev, e, i);
-            return e;
+        Holding h = find(index(hash, table.length), value);
+        if (h != null) {
+          unlink(index(hash, table.length), h);
+          if (count < table.length >>> 3 && table.length > MIN_BUCKETS) {
+            resize(table.length >>> 1);
           }
         }
-        return null;
+        return h;
       } finally {
         unlock();
       }
     }
 
-    /** Unlinks {@code h} itself; returns false when it was not linked (released already). */
-    boolean unlink(Holding h) {
+    /**
+     * Returns the holding of {@code value} in bucket {@code i}, unlinking collected values'
+     * holdings met on the way (the releaser hands their bytes back, not this).
+     */
+    private Holding find(int i, Object value) {
+      Holding prev = null;
+      for (Holding e = table[i]; e != null; ) {
+        Holding next = e.next;
+        if (e.refersTo(value)) {
+          return e;
+        }
+        if (e.refersTo(null)) {
+          if (prev == null) {
+            table[i] = next;
+          } else {
+            prev.next = next;
+          }
+          e.next = null;
+          count--;
+        } else {
+          prev = e;
+        }
+        e = next;
+      }
+      return null;
+    }
+
+    private void unlink(int i, Holding h) {
+      Holding prev = null;
+      for (Holding e = table[i]; e != null; prev = e, e = e.next) {
+        if (e == h) {
+          if (prev == null) {
+            table[i] = e.next;
+          } else {
+            prev.next = e.next;
+          }
+          e.next = null;
+          count--;
+          return;
+        }
+      }
+    }
+
+    /** Unlinks every holding whose value was collected. */
+    void unlinkCollected() {
       lock();
       try {
-        int i = index(h.hash, table.length);
-        Holding prev = null;
-        for (Holding e = table[i]; e != null; prev = e, e = e.next) {
-          if (e == h) {
-            unlinkAfter(prev, e, i);
-            return true;
+        Holding[] t = table;
+        for (int i = 0; i < t.length; i++) {
+          Holding prev = null;
+          for (Holding e = t[i]; e != null; ) {
+            Holding next = e.next;
+            if (e.refersTo(null)) {
+              if (prev == null) {
+                t[i] = next;
+              } else {
+                prev.next = next;
+              }
+              e.next = null;
+              count--;
+            } else {
+              prev = e;
+            }
+            e = next;
           }
         }
-        return false;
+        int size = table.length;
+        while (count < size >>> 3 && size > MIN_BUCKETS) {
+          size >>>= 1;
+        }
+        if (size != table.length) {
+          resize(size);
+        }
       } finally {
         unlock();
       }
@@ -225,6 +361,41 @@ final class Holdings {
       lock();
       try {
         return count;
+      } finally {
+        unlock();
+      }
+    }
+
+    long sweepCost() {
+      lock();
+      try {
+        return (long) count + table.length;
+      } finally {
+        unlock();
+      }
+    }
+
+    int buckets() {
+      lock();
+      try {
+        return table.length;
+      } finally {
+        unlock();
+      }
+    }
+
+    int live() {
+      lock();
+      try {
+        int n = 0;
+        for (Holding head : table) {
+          for (Holding e = head; e != null; e = e.next) {
+            if (!e.refersTo(null)) {
+              n++;
+            }
+          }
+        }
+        return n;
       } finally {
         unlock();
       }
@@ -251,70 +422,92 @@ final class Holdings {
       LOCK.setRelease(this, 0);
     }
 
-    private void unlinkAfter(Holding prev, Holding e, int i) {
-      if (prev == null) {
-        table[i] = e.next;
-      } else {
-        prev.next = e.next;
-      }
-      e.next = null;
-      count--;
-    }
-
-    private void grow() {
+    /**
+     * Rebuilds the table with {@code buckets} buckets, rehashing each live value by its identity
+     * hash again and dropping the holdings of collected ones: doubled past one holding a bucket
+     * on average (chains stay short and the buckets cost 4 to 8 bytes a holding), halved under
+     * one in eight (a table that held many values does not keep its buckets).
+     */
+    private void resize(int buckets) {
       Holding[] old = table;
-      Holding[] bigger = new Holding[old.length * 2];
+      Holding[] rebuilt = new Holding[buckets];
       for (Holding head : old) {
         Holding e = head;
         while (e != null) {
           Holding next = e.next;
-          int i = index(e.hash, bigger.length);
-          e.next = bigger[i];
-          bigger[i] = e;
+          Object v = e.get();
+          if (v == null) {
+            e.next = null;
+            count--;
+          } else {
+            int i = index(System.identityHashCode(v), rebuilt.length);
+            e.next = rebuilt[i];
+            rebuilt[i] = e;
+          }
           e = next;
         }
       }
-      table = bigger;
+      table = rebuilt;
     }
 
     private static int index(int hash, int length) {
       // The low bits chose the segment; the bucket comes from the bits above them.
-      return (hash >>> 6) & (length - 1);
+      return (hash >>> SEGMENT_BITS) & (length - 1);
     }
   }
 
   /**
-   * One admitted value: a weak reference to it, its identity hash, the bytes reserved for it and
-   * where, and the next holding of its bucket (guarded by the segment's lock).
+   * One admitted value: a weak reference to it, its account (the site and the tier's ledger), the
+   * bytes reserved for it, and the next holding of its bucket (guarded by the segment's lock).
+   * The bytes are an int read unsigned, up to 4 GiB - 1; a larger charge is a {@link Big}.
    */
-  private static final class Holding extends WeakReference<Object> {
-    final int hash;
-    private final TierLedger ledger;
-    private final long bytes;
-    private final CacheSite site;
+  private static class Holding extends WeakReference<Object> {
+    static final long MAX_SMALL = 0xFFFF_FFFFL;
+
+    private final Account account;
+    private final int bytes;
     Holding next;
 
-    Holding(Object value, int hash, ReferenceQueue<Object> queue, TierLedger ledger, long bytes,
-        CacheSite site) {
+    Holding(Object value, ReferenceQueue<Object> queue, Account account, long bytes) {
       super(value, queue);
-      this.hash = hash;
-      this.ledger = ledger;
-      this.bytes = bytes;
-      this.site = site;
+      this.account = account;
+      this.bytes = (int) Math.min(bytes, MAX_SMALL);
     }
 
-    /** Hands the bytes back; called once, by whoever unlinked this holding. */
-    long release(String cause) {
-      ledger.giveBack(bytes);
-      site.released(bytes);
+    long bytes() {
+      return Integer.toUnsignedLong(bytes);
+    }
+
+    /** Hands the bytes back; called once, by whoever unlinked this holding or the releaser. */
+    final long release(String cause) {
+      long b = bytes();
+      TierLedger ledger = account.ledger();
+      ledger.giveBack(b);
+      account.site().released(b);
       if (Recorder.on()) {
         try {
-          ReleaseEvent.emit(site.name(), Labels.of(ledger.tier()), bytes, cause, ledger.held());
+          ReleaseEvent.emit(account.site().name(), Labels.of(ledger.tier()), b, cause,
+              ledger.held());
         } catch (Throwable ignored) {
           // Recording is best effort; the books are already right.
         }
       }
-      return bytes;
+      return b;
+    }
+
+    /** A holding of 4 GiB or more. */
+    static final class Big extends Holding {
+      private final long bigBytes;
+
+      Big(Object value, ReferenceQueue<Object> queue, Account account, long bytes) {
+        super(value, queue, account, bytes);
+        this.bigBytes = bytes;
+      }
+
+      @Override
+      long bytes() {
+        return bigBytes;
+      }
     }
   }
 }

@@ -99,4 +99,63 @@ class HoldingsTest {
         "and none came back twice (the site's released bytes)");
     assertTrue(holdings.size() == 0, "nothing left tracked");
   }
+
+  @Test
+  void aChargeOfFourGibibytesOrMoreComesBackWhole() {
+    long big = (5L << 30) + 3; // over an unsigned int: kept by the larger kind of holding
+    Object value = new Object();
+    assertTrue(ledger.reserve(big) >= 0);
+    assertTrue(holdings.track(value, ledger, big, site));
+    assertEquals(big, ledger.held());
+    assertEquals(big, holdings.release(value));
+    assertEquals(0, ledger.held());
+  }
+
+  /**
+   * Holdings of collected values do not stay linked: the releaser hands their bytes back and,
+   * once they are a quarter of what is linked, sweeps them out of the table.
+   */
+  @Test
+  void collectedValuesHoldingsAreUnlinkedNotKept() throws Exception {
+    int n = 20_000;
+    for (int i = 0; i < n; i++) {
+      byte[] v = new byte[16];
+      assertTrue(ledger.reserve(16) >= 0);
+      assertTrue(holdings.track(v, ledger, 16, site));
+    }
+    assertEquals(n, holdings.linked());
+    for (int i = 0; i < 500 && (ledger.held() != 0 || holdings.linked() != 0); i++) {
+      System.gc();
+      Thread.sleep(20);
+    }
+    assertEquals(0, ledger.held(), "every collected value's bytes came back");
+    assertEquals(n * 16L, site.drain().releasedBytes(), "once each");
+    assertEquals(0, holdings.linked(), "and no holding of a collected value stays linked");
+    assertTrue(holdings.sweeps() >= 1, "the releaser swept them");
+    assertEquals(new Holdings().buckets(), holdings.buckets(), "and the tables shrank back");
+  }
+
+  @Test
+  void tablesGrowWithTheValuesAndShrinkWhenTheyAreReleased() {
+    int n = 50_000;
+    List<byte[]> values = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      byte[] v = new byte[8];
+      values.add(v);
+      assertTrue(ledger.reserve(8) >= 0);
+      assertTrue(holdings.track(v, ledger, 8, site));
+    }
+    long fresh = new Holdings().buckets();
+    assertTrue(holdings.buckets() >= n, "about a bucket a value: " + holdings.buckets());
+    for (byte[] v : values) {
+      assertTrue(holdings.holds(v), "every value found after the growths");
+    }
+    long released = 0;
+    for (byte[] v : values) {
+      released += holdings.release(v);
+    }
+    assertEquals(8L * n, released);
+    assertEquals(0, ledger.held());
+    assertEquals(fresh, holdings.buckets(), "released by site, the tables shrank back");
+  }
 }
