@@ -208,7 +208,7 @@ final class Holdings {
    * One chained hash table of holdings by the identity of their values, under its own lock: a
    * spin lock (one compare-and-set to take, a release store to give back) rather than a monitor,
    * whose exit is a second atomic operation; the sections it guards are a few loads and stores
-   * (a growth rehashes one segment), and a thread that spins long yields.
+   * (a resize rehashes one segment), and a thread that spins long yields.
    */
   private static final class Segment {
     private static final int MIN_BUCKETS = 8;
