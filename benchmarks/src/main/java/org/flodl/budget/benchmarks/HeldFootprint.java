@@ -16,7 +16,7 @@ import java.util.Locale;
  *
  * <pre>
  * java -Xmx6g [-javaagent:agent/target/flodl-budget-agent.jar=sites=SITES,heap_max_usage=1] \
- *      -cp benchmarks/target/benchmarks.jar org.flodl.budget.benchmarks.HeldFootprint N [MODE]
+ *      -cp benchmarks/target/benchmarks.jar org.flodl.budget.benchmarks.HeldFootprint N [weak]
  * </pre>
  *
  * (SITES: {@link BenchSampleCache#SITES} in a file.) The values are collected by {@code
@@ -24,11 +24,11 @@ import java.util.Locale;
  * concurrent cycle (what it starts on its own when the old generation fills). {@code weak} as
  * the second argument, without the agent, is the floor of any identity table that hears of
  * collections: the program takes each value's identity hash and keeps a weak reference with a
- * queue per value itself. Prints {@code N=}, {@code
- * HEAP_FILLED=}, {@code DROPPED_AT_MS=} (the JVM's uptime then, to read the pauses after it from
- * {@code -Xlog:gc}), {@code HEAP_EMPTY=}, {@code RELEASED_MS=}, {@code HELD_AFTER=} (the agent's
- * MBean, -1 without it) and {@code MAX_PAUSE_MS=} (the longest collection the management beans
- * report meanwhile; G1's remark and cleanup pauses are in the log only).
+ * queue per value itself. Prints {@code N=}, {@code HEAP_FILLED=}, {@code DROPPED_AT_MS=} (the
+ * JVM's uptime then, to read the pauses after it from {@code -Xlog:gc}), {@code HEAP_EMPTY=},
+ * {@code RELEASED_MS=}, {@code HELD_AFTER=} (the agent's MBean, -1 without it) and {@code
+ * MAX_PAUSE_MS=} (the longest collection the management beans report meanwhile; G1's remark and
+ * cleanup pauses are in the log only).
  */
 public final class HeldFootprint {
   private HeldFootprint() {}
@@ -82,8 +82,9 @@ public final class HeldFootprint {
       Thread.sleep(10);
       held = left.getAsLong();
       if (i % 100 == 0) {
-        // A value a collection kept (one a reference read kept alive while it was marking, say)
-        // goes at the next: a program that allocates has one, this one asks for it.
+        // What a collection did not find goes at a later one (G1's concurrent cycle finds only
+        // weak references in old regions: a holding still in a survivor region waits for its
+        // promotion): a program that allocates gets collections, this one asks for them.
         System.gc();
         System.out.println("GC_AGAIN_AT_MS=" + (System.nanoTime() - t0) / 1_000_000 + " HELD="
             + held);
