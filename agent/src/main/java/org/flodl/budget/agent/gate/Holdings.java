@@ -120,29 +120,21 @@ final class Holdings {
 
   /** Returns the number of holdings linked, those of collected values not yet unlinked included. */
   int linked() {
-    int n = 0;
-    for (Segment s : segments) {
-      n += s.count();
-    }
-    return n;
+    return (int) census()[0];
   }
 
-  /** Returns what a sweep walks: the holdings linked and the buckets. */
-  private long sweepCost() {
-    long n = 0;
-    for (Segment s : segments) {
-      n += s.sweepCost();
-    }
-    return n;
-  }
-
-  /** Returns the buckets of all segments (read by tests). */
+  /** Returns the buckets of all segments. */
   long buckets() {
-    long n = 0;
+    return census()[1];
+  }
+
+  /** Returns the holdings linked and the buckets, summed over the segments. */
+  private long[] census() {
+    long[] c = new long[2];
     for (Segment s : segments) {
-      n += s.buckets();
+      s.census(c);
     }
-    return n;
+    return c;
   }
 
   /** Returns how many sweeps of collected holdings the releaser has made. */
@@ -178,7 +170,8 @@ final class Holdings {
           if (++collectedLinked >= sweepCheckAt) {
             // A sweep walks every bucket and holding: made once the collected are a quarter of
             // that, it costs each collected holding a constant.
-            long cost = sweepCost();
+            long[] c = census();
+            long cost = c[0] + c[1];
             if (collectedLinked * 4 >= cost) {
               sweep();
             } else {
@@ -212,6 +205,8 @@ final class Holdings {
    */
   private static final class Segment {
     private static final int MIN_BUCKETS = 8;
+    /** An object no holding refers to. */
+    private static final Object NONE = new Object();
     private static final VarHandle LOCK;
 
     static {
@@ -236,7 +231,7 @@ final class Holdings {
       lock();
       try {
         int i = index(hash, table.length);
-        if (find(i, value) != null) {
+        if (find(i, value, false) != null) {
           return false;
         }
         Holding h = bytes <= Holding.MAX_SMALL ? new Holding(value, queue, account, bytes)
@@ -256,7 +251,7 @@ final class Holdings {
     boolean contains(Object value, int hash) {
       lock();
       try {
-        return find(index(hash, table.length), value) != null;
+        return find(index(hash, table.length), value, false) != null;
       } finally {
         unlock();
       }
@@ -266,9 +261,8 @@ final class Holdings {
     Holding unlinkValue(Object value, int hash) {
       lock();
       try {
-        Holding h = find(index(hash, table.length), value);
+        Holding h = find(index(hash, table.length), value, true);
         if (h != null) {
-          unlink(index(hash, table.length), h);
           if (count < table.length >>> 3 && table.length > MIN_BUCKETS) {
             resize(table.length >>> 1);
           }
@@ -280,17 +274,19 @@ final class Holdings {
     }
 
     /**
-     * Returns the holding of {@code value} in bucket {@code i}, unlinking collected values'
-     * holdings met on the way (the releaser hands their bytes back, not this).
+     * Returns the holding of {@code value} in bucket {@code i}, unlinked from it when {@code
+     * unlink}, and unlinks the holdings of collected values met on the way (the releaser hands
+     * their bytes back, not this).
      */
-    private Holding find(int i, Object value) {
+    private Holding find(int i, Object value, boolean unlink) {
       Holding prev = null;
       for (Holding e = table[i]; e != null; ) {
         Holding next = e.next;
-        if (e.refersTo(value)) {
+        boolean found = e.refersTo(value);
+        if (found && !unlink) {
           return e;
         }
-        if (e.refersTo(null)) {
+        if (found || e.refersTo(null)) {
           if (prev == null) {
             table[i] = next;
           } else {
@@ -298,6 +294,9 @@ final class Holdings {
           }
           e.next = null;
           count--;
+          if (found) {
+            return e;
+          }
         } else {
           prev = e;
         }
@@ -306,44 +305,12 @@ final class Holdings {
       return null;
     }
 
-    private void unlink(int i, Holding h) {
-      Holding prev = null;
-      for (Holding e = table[i]; e != null; prev = e, e = e.next) {
-        if (e == h) {
-          if (prev == null) {
-            table[i] = e.next;
-          } else {
-            prev.next = e.next;
-          }
-          e.next = null;
-          count--;
-          return;
-        }
-      }
-    }
-
     /** Unlinks every holding whose value was collected. */
     void unlinkCollected() {
       lock();
       try {
-        Holding[] t = table;
-        for (int i = 0; i < t.length; i++) {
-          Holding prev = null;
-          for (Holding e = t[i]; e != null; ) {
-            Holding next = e.next;
-            if (e.refersTo(null)) {
-              if (prev == null) {
-                t[i] = next;
-              } else {
-                prev.next = next;
-              }
-              e.next = null;
-              count--;
-            } else {
-              prev = e;
-            }
-            e = next;
-          }
+        for (int i = 0; i < table.length; i++) {
+          find(i, NONE, false); // a value no holding refers to: the whole bucket is walked
         }
         int size = table.length;
         while (count < size >>> 3 && size > MIN_BUCKETS) {
@@ -357,28 +324,12 @@ final class Holdings {
       }
     }
 
-    int count() {
+    /** Adds the holdings linked to {@code c[0]} and the buckets to {@code c[1]}. */
+    void census(long[] c) {
       lock();
       try {
-        return count;
-      } finally {
-        unlock();
-      }
-    }
-
-    long sweepCost() {
-      lock();
-      try {
-        return (long) count + table.length;
-      } finally {
-        unlock();
-      }
-    }
-
-    int buckets() {
-      lock();
-      try {
-        return table.length;
+        c[0] += count;
+        c[1] += table.length;
       } finally {
         unlock();
       }
