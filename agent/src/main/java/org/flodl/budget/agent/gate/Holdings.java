@@ -263,9 +263,7 @@ final class Holdings {
       try {
         Holding h = find(index(hash, table.length), value, true);
         if (h != null) {
-          if (count < table.length >>> 3 && table.length > MIN_BUCKETS) {
-            resize(table.length >>> 1);
-          }
+          shrinkIfSparse();
         }
         return h;
       } finally {
@@ -312,13 +310,7 @@ final class Holdings {
         for (int i = 0; i < table.length; i++) {
           find(i, NONE, false); // a value no holding refers to: the whole bucket is walked
         }
-        int size = table.length;
-        while (count < size >>> 3 && size > MIN_BUCKETS) {
-          size >>>= 1;
-        }
-        if (size != table.length) {
-          resize(size);
-        }
+        shrinkIfSparse();
       } finally {
         unlock();
       }
@@ -399,6 +391,17 @@ final class Holdings {
         }
       }
       table = rebuilt;
+    }
+
+    /** Halves the table while it holds under one holding in eight buckets (down to the least). */
+    private void shrinkIfSparse() {
+      int size = table.length;
+      while (count < size >>> 3 && size > MIN_BUCKETS) {
+        size >>>= 1;
+      }
+      if (size != table.length) {
+        resize(size);
+      }
     }
 
     private static int index(int hash, int length) {
