@@ -208,7 +208,6 @@ final class Bootstrap {
     SiteBinding.warnMissingClasses(specs);
     retransformLoaded(inst, transformer);
     ExitReports.unwovenSites(rules, transformer);
-    ExitReports.finalSummaries(engine);
     if (attached) {
       engine.start();
     }
@@ -217,8 +216,8 @@ final class Bootstrap {
   }
 
   /**
-   * Starts the {@code record=FILE} recording, written at exit (and every second to {@code
-   * FILE.part}); a failure is one line, and under {@code strict=true} a refused start (its
+   * Starts the {@code record=FILE} recording, written at exit (its chunks kept in {@code
+   * FILE.chunks/} while it runs); a failure is one line, and under {@code strict=true} a refused start (its
    * outcome is returned then; null otherwise).
    */
   private static String record(AgentConfig config, boolean attached) {
@@ -227,14 +226,15 @@ final class Bootstrap {
     }
     Path file = config.record().get();
     try {
-      BudgetRecording.start(file, BudgetRecording.DEFAULT_SETTINGS, new Consumer<String>() {
+      BudgetRecording.start(file, new BudgetRecording.Limits(BudgetRecording.DEFAULT_SETTINGS,
+          config.recordMaxSize(), config.recordMaxAge(), config.throttle()), new Consumer<String>() {
         @Override
         public void accept(String line) {
           Log.warn(line);
         }
       });
-      Log.info("recording to " + file.toAbsolutePath() + " (written at exit, and every second "
-          + "to " + file.getFileName() + BudgetRecording.PART + " while the JVM runs)");
+      Log.info("recording to " + file.toAbsolutePath() + " (written at exit; while the JVM runs "
+          + "its chunks are kept in " + file.getFileName() + BudgetRecording.CHUNKS + "/)");
       return null;
     } catch (IOException | RuntimeException e) {
       String why = e instanceof java.nio.file.NoSuchFileException ? "no such file or folder"

@@ -6,12 +6,16 @@ import jdk.jfr.Description;
 import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
+import jdk.jfr.SettingDefinition;
 import jdk.jfr.StackTrace;
 
 /**
  * One cache-admit decision: the value's price, what the cache was allowed to do with it, and
- * where the tier's ledger stood after it. Committed for every admission a cache asks for, so it
- * records no stack trace; leave it off and {@link SiteSummaryEvent} still carries the counts.
+ * where the tier's ledger stood after it. As frequent as a cache's puts, so it records no stack
+ * trace, and the agent samples it per site and decision to the {@code throttle} setting
+ * ({@link DecisionThrottle}): each event carries in {@code decisions} how many decisions of its
+ * site and kind it stands for (itself and those not committed since the last one), so their sum
+ * is every decision. {@link SiteSummaryEvent} carries the exact counts and bytes either way.
  */
 @Name(CacheAdmissionEvent.NAME)
 @Label("Cache Admission")
@@ -78,7 +82,51 @@ public final class CacheAdmissionEvent extends Event {
   @DataAmount
   long availableBytes;
 
-  /** Commits one admission event when the event is enabled; a disabled event costs a branch. */
+  @Label("Decisions")
+  @Description("How many decisions of this site and kind the event stands for: itself and those "
+      + "the throttle did not record since the site's previous event of the kind")
+  long decisions;
+
+  /** The rate the recordings ask for, events a second per site and decision kind. */
+  private static volatile double rate = DecisionThrottle.parse(DecisionThrottle.DEFAULT);
+  private static volatile String throttleText = DecisionThrottle.DEFAULT;
+
+  /** The {@code throttle} setting of this event. */
+  public static final class Throttle extends DecisionThrottle {
+    @Override
+    void publish(double perSecond, String text) {
+      rate = perSecond;
+      throttleText = text;
+    }
+  }
+
+  /**
+   * The throttle setting: the agent samples its decisions to it (see {@link DecisionThrottle});
+   * the setting itself lets every event it is asked to commit through.
+   */
+  @Name("throttle")
+  @Label("Throttle")
+  @Description("Events a second per site and decision kind (N/s), or off for every "
+      + "decision; each event's decisions field says how many it stands for")
+  @SettingDefinition
+  protected boolean throttle(Throttle setting) {
+    return true;
+  }
+
+  /**
+   * Returns the events a second per site and decision kind that the running recordings ask for
+   * ({@code Double.POSITIVE_INFINITY}: every decision).
+   */
+  public static double throttlePerSecond() {
+    return rate;
+  }
+
+  /** Returns the throttle setting in force as the recordings spell it. */
+  public static String throttleSetting() {
+    return throttleText;
+  }
+
+  /** Commits one admission event, standing for itself only; see the weighted form. */
   public static void emit(
       String site,
       String tier,
@@ -92,6 +140,28 @@ public final class CacheAdmissionEvent extends Event {
       long heldBytes,
       long budgetBytes,
       long availableBytes) {
+    emit(site, tier, valueType, logicalBytes, storageBytes, chargedBytes, materialized, estimated,
+        decision, heldBytes, budgetBytes, availableBytes, 1);
+  }
+
+  /**
+   * Commits one admission event standing for {@code decisions} decisions of its site and kind,
+   * when the event is enabled (a disabled event costs a branch); returns whether it did.
+   */
+  public static boolean emit(
+      String site,
+      String tier,
+      String valueType,
+      long logicalBytes,
+      long storageBytes,
+      long chargedBytes,
+      boolean materialized,
+      boolean estimated,
+      String decision,
+      long heldBytes,
+      long budgetBytes,
+      long availableBytes,
+      long decisions) {
     CacheAdmissionEvent event = new CacheAdmissionEvent();
     if (event.shouldCommit()) {
       event.site = site;
@@ -106,7 +176,10 @@ public final class CacheAdmissionEvent extends Event {
       event.heldBytes = heldBytes;
       event.budgetBytes = budgetBytes;
       event.availableBytes = availableBytes;
+      event.decisions = decisions;
       event.commit();
+      return true;
     }
+    return false;
   }
 }

@@ -6,12 +6,14 @@ import jdk.jfr.Description;
 import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
+import jdk.jfr.SettingDefinition;
 import jdk.jfr.StackTrace;
 
 /**
  * Admitted bytes handed back to a tier, exactly once per admission: by a release site that saw
  * the value, or because the value was garbage collected. As frequent as admissions, so it records
- * no stack trace.
+ * no stack trace, and the agent samples it per site and cause to the {@code throttle} setting
+ * ({@link DecisionThrottle}); {@code decisions} says how many releases an event stands for.
  */
 @Name(ReleaseEvent.NAME)
 @Label("Release")
@@ -44,8 +46,54 @@ public final class ReleaseEvent extends Event {
   @DataAmount
   long heldBytes;
 
-  /** Commits one release event when the event is enabled; a disabled event costs a branch. */
+  @Label("Decisions")
+  @Description("How many releases of this site and cause the event stands for: itself and those "
+      + "the throttle did not record since the site's previous event of the cause")
+  long decisions;
+
+  private static volatile double rate = DecisionThrottle.parse(DecisionThrottle.DEFAULT);
+  private static volatile String throttleText = DecisionThrottle.DEFAULT;
+
+  /** The {@code throttle} setting of this event. */
+  public static final class Throttle extends DecisionThrottle {
+    @Override
+    void publish(double perSecond, String text) {
+      rate = perSecond;
+      throttleText = text;
+    }
+  }
+
+  /** The throttle setting: the agent samples its releases to it (see {@link DecisionThrottle}). */
+  @Name("throttle")
+  @Label("Throttle")
+  @Description("Events a second per site and cause (N/s), or off for every release; "
+      + "each event's decisions field says how many it stands for")
+  @SettingDefinition
+  protected boolean throttle(Throttle setting) {
+    return true;
+  }
+
+  /** Returns the events a second per site and cause the running recordings ask for. */
+  public static double throttlePerSecond() {
+    return rate;
+  }
+
+  /** Returns the throttle setting in force as the recordings spell it. */
+  public static String throttleSetting() {
+    return throttleText;
+  }
+
+  /** Commits one release event standing for itself only. */
   public static void emit(String site, String tier, long bytes, String cause, long heldBytes) {
+    emit(site, tier, bytes, cause, heldBytes, 1);
+  }
+
+  /**
+   * Commits one release event standing for {@code decisions} releases of its site and cause, when
+   * the event is enabled (a disabled event costs a branch); returns whether it did.
+   */
+  public static boolean emit(String site, String tier, long bytes, String cause, long heldBytes,
+      long decisions) {
     ReleaseEvent event = new ReleaseEvent();
     if (event.shouldCommit()) {
       event.site = site;
@@ -53,7 +101,10 @@ public final class ReleaseEvent extends Event {
       event.bytes = bytes;
       event.cause = cause;
       event.heldBytes = heldBytes;
+      event.decisions = decisions;
       event.commit();
+      return true;
     }
+    return false;
   }
 }

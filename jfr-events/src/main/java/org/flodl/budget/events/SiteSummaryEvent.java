@@ -10,14 +10,18 @@ import jdk.jfr.Period;
 import jdk.jfr.StackTrace;
 
 /**
- * One cache site's decisions since the last period (1 s by default): a recording that leaves the
- * per-decision {@link CacheAdmissionEvent} off still has every count and byte. The agent
- * registers an emitter with {@link #register} that calls {@link #emit} once per site.
+ * The ledger of record: one cache site's decisions on one tier since the last period (1 s by
+ * default, and at the end of every chunk, so a file's last second is in it). Its counts and
+ * bytes are exact whatever the per-decision events' {@code throttle} let through: summed over a
+ * recording they are what the application did. The agent registers an emitter with {@link
+ * #register} that calls {@link #emit} once per site and tier that decided (a site that decided
+ * nothing in the period still reports its last tier, with zeros).
  */
 @Name(SiteSummaryEvent.NAME)
 @Label("Site Summary")
 @Category({Categories.ROOT, Categories.BUDGET})
-@Description("A cache site's admissions, declines and releases since the last period")
+@Description("A cache site's admissions, declines and releases on one tier since the last period: "
+    + "exact counts, whatever the per-decision events' throttle recorded")
 @Period("1 s")
 @StackTrace(false)
 public final class SiteSummaryEvent extends Event {
@@ -26,12 +30,41 @@ public final class SiteSummaryEvent extends Event {
 
   private static final PeriodicHook HOOK = new PeriodicHook(SiteSummaryEvent.class);
 
+  /**
+   * What a site decided on one tier in one period. {@code admissions} counts {@code ADMIT} and
+   * {@code ADMIT_MATERIALIZED} (of them {@code materialized}); {@code declines} counts {@code
+   * DECLINE} and {@code WOULD_DECLINE} (of them {@code wouldDeclines}, and {@code unpriced}
+   * values of either); {@code releases} counts both causes (of them {@code collected}).
+   */
+  public record Counts(
+      long admissions,
+      long admittedBytes,
+      long materialized,
+      long materializedBytes,
+      long declines,
+      long declinedBytes,
+      long wouldDeclines,
+      long unpriced,
+      long alreadyHeld,
+      long estimated,
+      long releases,
+      long releasedBytes,
+      long collected,
+      long collectedBytes) {
+
+    /** Returns whether nothing was counted. */
+    public boolean isEmpty() {
+      return admissions == 0 && declines == 0 && alreadyHeld == 0 && releases == 0
+          && releasedBytes == 0 && estimated == 0;
+    }
+  }
+
   @Label("Site")
-  @Description("The call site: the sites-file block name, or djl for the built-in DJL site")
+  @Description("The call site: the sites-file block name, or a preset's name")
   String site;
 
   @Label("Tier")
-  @Description("The memory tier the site's values were last charged to")
+  @Description("The memory tier these counts are of: heap, direct, native, mapped or device")
   String tier;
 
   @Label("Admissions")
@@ -42,9 +75,17 @@ public final class SiteSummaryEvent extends Event {
   @Description("Values declined since the last period (DECLINE, and WOULD_DECLINE in observe mode)")
   long declines;
 
+  @Label("Would Decline")
+  @Description("Of the declines, those recorded as WOULD_DECLINE (observe mode kept them)")
+  long wouldDeclines;
+
   @Label("Materialized")
   @Description("Admitted values that were copied out of an over-slack view since the last period")
   long materialized;
+
+  @Label("Already Held")
+  @Description("Values the cache was given again while held already: charged nothing more")
+  long alreadyHeld;
 
   @Label("Admitted Size")
   @Description("Bytes charged for admitted values since the last period")
@@ -61,10 +102,23 @@ public final class SiteSummaryEvent extends Event {
   @DataAmount
   long materializedBytes;
 
+  @Label("Releases")
+  @Description("Admitted values handed back since the last period, by a release site or collected")
+  long releases;
+
   @Label("Released Size")
   @Description("Bytes handed back by the site's values since the last period")
   @DataAmount
   long releasedBytes;
+
+  @Label("Collected")
+  @Description("Of the releases, values handed back because they were garbage collected")
+  long collected;
+
+  @Label("Collected Size")
+  @Description("Bytes of the collected releases (part of Released Size)")
+  @DataAmount
+  long collectedBytes;
 
   @Label("Estimated")
   @Description("Decisions since the last period whose price the pricer extrapolated past its bound")
@@ -75,44 +129,46 @@ public final class SiteSummaryEvent extends Event {
       + "WOULD_DECLINE in observe mode): part of Declines")
   long unpriced;
 
+  @Label("Site Held")
+  @Description("Bytes this site's values hold on the tier now")
+  @DataAmount
+  long siteHeldBytes;
+
   @Label("Held")
-  @Description("Bytes the site's tier holds now")
+  @Description("Bytes the tier holds now, all sites together")
   @DataAmount
   long heldBytes;
 
   @Label("Budget")
-  @Description("The site's tier's budget now")
+  @Description("The tier's budget now")
   @DataAmount
   long budgetBytes;
 
-  /** Commits one site's summary when the event is enabled; a disabled event costs a branch. */
-  public static void emit(
-      String site,
-      String tier,
-      long admissions,
-      long declines,
-      long materialized,
-      long admittedBytes,
-      long declinedBytes,
-      long materializedBytes,
-      long releasedBytes,
-      long estimated,
-      long unpriced,
-      long heldBytes,
+  /**
+   * Commits one site's counts on one tier when the event is enabled; a disabled event costs a
+   * branch.
+   */
+  public static void emit(String site, String tier, Counts c, long siteHeldBytes, long heldBytes,
       long budgetBytes) {
     SiteSummaryEvent event = new SiteSummaryEvent();
     if (event.shouldCommit()) {
       event.site = site;
       event.tier = tier;
-      event.admissions = admissions;
-      event.declines = declines;
-      event.materialized = materialized;
-      event.admittedBytes = admittedBytes;
-      event.declinedBytes = declinedBytes;
-      event.materializedBytes = materializedBytes;
-      event.releasedBytes = releasedBytes;
-      event.estimated = estimated;
-      event.unpriced = unpriced;
+      event.admissions = c.admissions();
+      event.admittedBytes = c.admittedBytes();
+      event.materialized = c.materialized();
+      event.materializedBytes = c.materializedBytes();
+      event.declines = c.declines();
+      event.declinedBytes = c.declinedBytes();
+      event.wouldDeclines = c.wouldDeclines();
+      event.unpriced = c.unpriced();
+      event.alreadyHeld = c.alreadyHeld();
+      event.estimated = c.estimated();
+      event.releases = c.releases();
+      event.releasedBytes = c.releasedBytes();
+      event.collected = c.collected();
+      event.collectedBytes = c.collectedBytes();
+      event.siteHeldBytes = siteHeldBytes;
       event.heldBytes = heldBytes;
       event.budgetBytes = budgetBytes;
       event.commit();
@@ -121,7 +177,7 @@ public final class SiteSummaryEvent extends Event {
 
   /**
    * Returns true when {@code emitter} now runs each period (replacing an earlier one); it should
-   * call {@link #emit} once for each site with the counts since its previous run.
+   * call {@link #emit} once for each site and tier with the counts since its previous run.
    */
   public static boolean register(Runnable emitter) {
     return HOOK.register(emitter);

@@ -97,8 +97,9 @@ final class DecisionScenario {
           });
       SiteSummaryEvent.register(
           () -> {
-            SiteSummaryEvent.emit(SITE, "heap", 5, 1, 1, 410_000, VALUE, VIEW_LOGICAL,
-                s.releasedBytes, 0, 0, s.heldAfterRelease, s.budget.budgetBytes());
+            SiteSummaryEvent.emit(SITE, "heap", new SiteSummaryEvent.Counts(5, 410_000, 1,
+                VIEW_LOGICAL, 1, VALUE, 0, 0, 0, 0, 1, s.releasedBytes, 0, 0),
+                410_000 - s.releasedBytes, s.heldAfterRelease, s.budget.budgetBytes());
             summaries.incrementAndGet();
           });
       long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();

@@ -226,7 +226,8 @@ class RecordedEventsTest {
       recording.start();
       CacheAdmissionEvent.emit("s", "heap", "byte[]", 1, 1, 1, false, false, "ADMIT", 1, 2, 3);
       ReleaseEvent.emit("s", "heap", 1, "COLLECTED", 0);
-      SiteSummaryEvent.emit("s", "heap", 1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 2);
+      SiteSummaryEvent.emit("s", "heap",
+          new SiteSummaryEvent.Counts(1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1), 0, 0, 2);
       recording.stop();
       recording.dump(file);
     }

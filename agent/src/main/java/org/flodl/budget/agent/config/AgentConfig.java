@@ -197,6 +197,21 @@ public final class AgentConfig {
     return (Optional<Path>) get(Option.RECORD);
   }
 
+  /** Returns the most bytes of history {@code record=} keeps (0: no bound). */
+  public long recordMaxSize() {
+    return (Long) get(Option.RECORD_MAXSIZE);
+  }
+
+  /** Returns the oldest history {@code record=} keeps (zero: no bound). */
+  public Duration recordMaxAge() {
+    return (Duration) get(Option.RECORD_MAXAGE);
+  }
+
+  /** Returns the per-decision events' throttle {@code record=} records with ({@code off}: all). */
+  public String throttle() {
+    return (String) get(Option.THROTTLE);
+  }
+
   /** Returns whether a bad configuration fails the JVM start instead of disabling the agent. */
   public boolean strict() {
     return (Boolean) get(Option.STRICT);

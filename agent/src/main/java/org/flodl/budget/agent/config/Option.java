@@ -37,6 +37,12 @@ public enum Option {
   RAM_PROBE("auto", Values.RAM_PROBES),
   /** The {@code .jfr} file to record into. */
   RECORD("", "the path of a .jfr file"),
+  /** The most history {@code record=} keeps on disk and writes at exit, in bytes (0: no bound). */
+  RECORD_MAXSIZE("250M", "a size like 100M or 2G, or 0 for no bound"),
+  /** The oldest history {@code record=} keeps (0: no bound). */
+  RECORD_MAXAGE("0", Values.AGE),
+  /** Per-decision events a second per site and kind that {@code record=} records, or off. */
+  THROTTLE("50/s", "N/s (events a second per site and decision kind) or off"),
   /** Whether a bad configuration fails the JVM's start instead of disabling the agent. */
   STRICT("false", "true or false"),
   /** How much the agent writes to stderr. */
@@ -154,6 +160,27 @@ public enum Option {
       }
       case JOB:
         return new Parsed(text, text);
+      case RECORD_MAXSIZE: {
+        long bytes;
+        try {
+          bytes = org.flodl.budget.policy.Sizes.parse(text);
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException("expected " + expected);
+        }
+        return new Parsed(bytes, bytes == 0 ? "0" : text.trim());
+      }
+      case RECORD_MAXAGE: {
+        java.time.Duration d = Values.age(text);
+        return new Parsed(d, Values.formatAge(d));
+      }
+      case THROTTLE: {
+        double rate = org.flodl.budget.events.DecisionThrottle.parse(text);
+        if (Double.isNaN(rate)) {
+          throw new IllegalArgumentException("expected " + expected + ", like 50/s");
+        }
+        String canonical = Double.isInfinite(rate) ? "off" : (long) rate + "/s";
+        return new Parsed(canonical, canonical);
+      }
       default:
         throw new IllegalStateException("no parser for " + key());
     }

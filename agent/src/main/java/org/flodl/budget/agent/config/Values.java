@@ -23,6 +23,7 @@ final class Values {
   /** The shortest and longest probe interval: a tighter loop only burns a core, a longer one
    * leaves the budgets blind for longer than any epoch. */
   static final Duration MIN_DURATION = Duration.ofMillis(10);
+  static final String AGE = "a duration like 30m, 6h or 2d, or 0 for no bound";
   static final Duration MAX_DURATION = Duration.ofHours(1);
 
   /**
@@ -193,6 +194,41 @@ final class Values {
       throw new IllegalArgumentException("expected " + DURATION + " (" + text + " is shorter)");
     }
     return d;
+  }
+
+  /**
+   * Returns {@code text} ({@code 30s}, {@code 30m}, {@code 6h}, {@code 2d}, or {@code 0}) as an
+   * age; zero is no bound.
+   */
+  static Duration age(String text) {
+    String t = text.trim();
+    if (t.equals("0")) {
+      return Duration.ZERO;
+    }
+    int end = digits(t, 0);
+    String unit = t.substring(end).trim().toLowerCase(Locale.ROOT);
+    if (end == 0 || end > 6) {
+      throw new IllegalArgumentException("expected " + AGE);
+    }
+    long n = Long.parseLong(t.substring(0, end));
+    Duration d = switch (unit) {
+      case "s" -> Duration.ofSeconds(n);
+      case "m" -> Duration.ofMinutes(n);
+      case "h" -> Duration.ofHours(n);
+      case "d" -> Duration.ofDays(n);
+      default -> throw new IllegalArgumentException("expected " + AGE);
+    };
+    return d;
+  }
+
+  /** Returns {@code d} in the syntax {@link #age} reads. */
+  static String formatAge(Duration d) {
+    long s = d.getSeconds();
+    if (s == 0) {
+      return "0";
+    }
+    return s % 86_400 == 0 ? s / 86_400 + "d" : s % 3600 == 0 ? s / 3600 + "h"
+        : s % 60 == 0 ? s / 60 + "m" : s + "s";
   }
 
   /** Returns the preset names of {@code text} ({@code caffeine:guava}), each once, in order. */

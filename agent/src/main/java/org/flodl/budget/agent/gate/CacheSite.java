@@ -1,40 +1,89 @@
 package org.flodl.budget.agent.gate;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicLongArray;
+import org.flodl.budget.events.SiteSummaryEvent;
 import org.flodl.budget.policy.Tier;
 import org.flodl.budget.policy.TierLedger;
 
 /**
- * A cache-admit site at run time: its name, its index (its nesting counter per thread), and the
- * counts its {@code SiteSummary} event reports since the last period. Counting is a per-thread
- * {@link Tally}: an admission on a cache's hot path adds to its own thread's row, with no atomic
- * operation and no contention.
+ * A cache-admit site at run time: its name, its index (its nesting counter per thread), its
+ * ledger of decisions and releases, and the sampler that chooses which of them a recording gets
+ * as per-decision events.
+ *
+ * <p>The ledger is a per-thread {@link Tally}: per tier and kind a count and bytes, added by the
+ * deciding thread to its own row with no atomic operation. The periodic summary drains it (the
+ * {@code SiteSummary} event: exact counts whatever is sampled).
+ *
+ * <p>The sampler keeps, per row, tier and kind, the count at which the row's last event of that
+ * kind was committed (its mark). A decision is due an event when its row has counted {@code
+ * every[kind]} since the mark; the event then stands for the count since the mark, which the
+ * deciding thread takes with one atomic swap, so the events' weights add up to the counts
+ * exactly: the periodic close takes what is left since each mark with a compare-and-set and
+ * reports it as one event per tier and kind. {@code every} is set each period from the last
+ * period's count and the throttle (N events a second per site and kind); within a period a kind
+ * commits at most the throttle's worth, then waits for the next period.
  */
 final class CacheSite {
-  private static final int ADMISSIONS = 0;
-  private static final int DECLINES = 1;
-  private static final int MATERIALIZED = 2;
-  private static final int ADMITTED_BYTES = 3;
-  private static final int DECLINED_BYTES = 4;
-  private static final int MATERIALIZED_BYTES = 5;
-  private static final int RELEASED_BYTES = 6;
-  private static final int ESTIMATED = 7;
-  private static final int UNPRICED = 8;
+  /** The kinds a site counts: its decisions (unpriced ones apart) and the causes of releases. */
+  static final int ADMIT = 0;
+  static final int MATERIALIZED = 1;
+  static final int DECLINE = 2;
+  static final int WOULD_DECLINE = 3;
+  static final int ALREADY_HELD = 4;
+  static final int UNPRICED_DECLINE = 5;
+  static final int UNPRICED_WOULD_DECLINE = 6;
+  static final int RELEASE_SITE = 7;
+  static final int COLLECTED = 8;
+  static final int KINDS = 9;
+  /** The first kind of release: kinds before it are CacheAdmission events, from it Release ones. */
+  static final int FIRST_RELEASE = RELEASE_SITE;
 
-  /** What a site counted since the last drain. */
-  record Counts(long admissions, long declines, long materialized, long admittedBytes,
-      long declinedBytes, long materializedBytes, long releasedBytes, long estimated,
-      long unpriced) {}
+  /** Each kind's name in its event's decision (or cause) field. */
+  static final String[] NAMES = {"ADMIT", "ADMIT_MATERIALIZED", "DECLINE", "WOULD_DECLINE",
+      "ALREADY_HELD", "DECLINE", "WOULD_DECLINE", "RELEASE_SITE", "COLLECTED"};
+
+  private static final int TIERS = Tier.values().length;
+  // A row, per tier: each kind's count and bytes, the estimated count, each kind's mark.
+  private static final int ESTIMATED = 2 * KINDS;
+  private static final int MARKS = ESTIMATED + 1;
+  private static final int PER_TIER = MARKS + KINDS;
+  private static final VarHandle EVERY = MethodHandles.arrayElementVarHandle(int[].class);
+
+  /** What the periodic close hands the summary: one tier's counts, and what was left unsampled. */
+  record Tiered(Tier tier, SiteSummaryEvent.Counts counts, long siteHeldBytes) {}
+
+  /**
+   * The last event a kind committed, which its leftovers are reported with: the price and where
+   * the ledger stood ({@code held}, {@code budget}, {@code available}; -1 before the first).
+   */
+  record Sample(String valueType, long logicalBytes, long storageBytes, long chargedBytes,
+      boolean materialized, boolean estimated, long held, long budget, long available) {
+    static final Sample NONE = new Sample("", 0, 0, 0, false, false, -1, -1, -1);
+  }
 
   private final String name;
   private final int index;
-  private final Tally tally = new Tally(9);
+  private final Tally tally = new Tally(TIERS * PER_TIER);
   private volatile Tier lastTier = Tier.HEAP;
   /** The site's account on each tier, by the tier's ordinal (made on first use). */
   private final Account[] accounts = new Account[Tier.values().length];
+  /** Per kind: a row commits an event once it has counted this many since its mark. */
+  private final int[] every = new int[KINDS];
+  /** Per kind: events committed this period, against {@link #cap}. */
+  private final AtomicLongArray committed = new AtomicLongArray(KINDS);
+  private final long[] cap = new long[KINDS]; // written by the close, read racily: a period late at most
+  private final Sample[] samples = new Sample[KINDS];
 
   CacheSite(String name, int index) {
     this.name = name;
     this.index = index;
+    for (int k = 0; k < KINDS; k++) {
+      samples[k] = Sample.NONE;
+      // the first second's share, at the throttle the recordings ask for now
+      plan(k, 0, rate(k), 1.0);
+    }
   }
 
   /** Returns the site's index among the cache-admit sites (its nesting counter, per thread). */
@@ -66,44 +115,172 @@ final class CacheSite {
     return lastTier;
   }
 
-  void admitted(Tier tier, long bytes, boolean copy, boolean estimated) {
-    tier(tier);
-    tally.add(ADMISSIONS, 1, ADMITTED_BYTES, bytes);
-    if (copy) {
-      tally.add(MATERIALIZED, 1, MATERIALIZED_BYTES, bytes);
+  /**
+   * Counts one decision or release of {@code kind} on {@code tier} for {@code bytes}; returns how
+   * many decisions an event committed now should stand for, or 0 when none is due ({@code
+   * sampling} false: none is wanted).
+   */
+  long count(Tier tier, int kind, long bytes, boolean estimated, boolean sampling) {
+    if (kind < FIRST_RELEASE && lastTier != tier) {
+      lastTier = tier; // a volatile write only when the tier changes, not per decision
+    }
+    long[] row = tally.row();
+    int base = tier.ordinal() * PER_TIER;
+    int at = base + 2 * kind;
+    long n = Tally.add(row, at, 1);
+    if (bytes != 0) {
+      Tally.add(row, at + 1, bytes);
     }
     if (estimated) {
-      tally.add(ESTIMATED, 1);
+      Tally.add(row, base + ESTIMATED, 1);
+    }
+    if (!sampling) {
+      return 0;
+    }
+    int mark = base + MARKS + kind;
+    if (n - Tally.read(row, mark) < (int) EVERY.getOpaque(every, kind)) {
+      return 0;
+    }
+    if (cap[kind] != Long.MAX_VALUE && committed.incrementAndGet(kind) > cap[kind]
+        && !raised(kind)) {
+      EVERY.setOpaque(every, kind, Integer.MAX_VALUE); // the period's share is spent
+      return 0;
+    }
+    return n - Tally.swap(row, mark, n); // 0 when the periodic close took the count first
+  }
+
+  /**
+   * Returns true when the throttle in force now allows more of {@code kind} than this period's
+   * plan (a recording started since, with a higher rate or {@code off}): the plan is raised to it.
+   */
+  private boolean raised(int kind) {
+    double rate = rate(kind);
+    if (Double.isInfinite(rate)) {
+      cap[kind] = Long.MAX_VALUE;
+      EVERY.setOpaque(every, kind, 1);
+      return true;
+    }
+    long now = (long) Math.ceil(rate);
+    if (now > cap[kind] && committed.get(kind) <= now) {
+      cap[kind] = now;
+      return true;
+    }
+    return false;
+  }
+
+  private static double rate(int kind) {
+    return kind < FIRST_RELEASE ? org.flodl.budget.events.CacheAdmissionEvent.throttlePerSecond()
+        : org.flodl.budget.events.ReleaseEvent.throttlePerSecond();
+  }
+
+  /** Notes the price an event of {@code kind} was committed with, for its leftovers' event. */
+  void sampled(int kind, Sample s) {
+    samples[kind] = s;
+  }
+
+  /** Returns the price of the last event of {@code kind} committed (zeros before the first). */
+  Sample sample(int kind) {
+    Sample s = samples[kind];
+    return s == null ? Sample.NONE : s;
+  }
+
+  /**
+   * Closes a period: returns per tier what was counted since the last close (the tier that
+   * decided last, with zeros, when none counted anything), puts in {@code leftovers} (tier by
+   * kind) the counts no event stands for yet, and sets the sampling of the next period from
+   * {@code admissionRate} and {@code releaseRate} (events a second per kind; infinite: all) over
+   * a period of {@code seconds}.
+   */
+  synchronized java.util.List<Tiered> close(long[][] leftovers, double admissionRate,
+      double releaseRate, double seconds) {
+    long[] d = tally.drain(new Tally.RowVisitor() {
+      @Override
+      public void visit(long[] row) {
+        for (int t = 0; t < TIERS; t++) {
+          int base = t * PER_TIER;
+          for (int k = 0; k < KINDS; k++) {
+            leftovers[t][k] += takeRest(row, base + 2 * k, base + MARKS + k);
+          }
+        }
+      }
+    });
+    long[] totals = tally.drained();
+    long[] perKind = new long[KINDS];
+    java.util.List<Tiered> out = new java.util.ArrayList<>(1);
+    for (Tier tier : Tier.values()) {
+      int b = tier.ordinal() * PER_TIER;
+      SiteSummaryEvent.Counts c = new SiteSummaryEvent.Counts(
+          d[b + 2 * ADMIT] + d[b + 2 * MATERIALIZED],
+          d[b + 2 * ADMIT + 1] + d[b + 2 * MATERIALIZED + 1],
+          d[b + 2 * MATERIALIZED], d[b + 2 * MATERIALIZED + 1],
+          d[b + 2 * DECLINE] + d[b + 2 * WOULD_DECLINE] + d[b + 2 * UNPRICED_DECLINE]
+              + d[b + 2 * UNPRICED_WOULD_DECLINE],
+          d[b + 2 * DECLINE + 1] + d[b + 2 * WOULD_DECLINE + 1],
+          d[b + 2 * WOULD_DECLINE] + d[b + 2 * UNPRICED_WOULD_DECLINE],
+          d[b + 2 * UNPRICED_DECLINE] + d[b + 2 * UNPRICED_WOULD_DECLINE],
+          d[b + 2 * ALREADY_HELD], d[b + ESTIMATED],
+          d[b + 2 * RELEASE_SITE] + d[b + 2 * COLLECTED],
+          d[b + 2 * RELEASE_SITE + 1] + d[b + 2 * COLLECTED + 1],
+          d[b + 2 * COLLECTED], d[b + 2 * COLLECTED + 1]);
+      for (int k = 0; k < KINDS; k++) {
+        perKind[k] += d[b + 2 * k];
+      }
+      if (!c.isEmpty()) {
+        long held = totals[b + 2 * ADMIT + 1] + totals[b + 2 * MATERIALIZED + 1]
+            - totals[b + 2 * RELEASE_SITE + 1] - totals[b + 2 * COLLECTED + 1];
+        out.add(new Tiered(tier, c, held));
+      }
+    }
+    if (out.isEmpty()) { // nothing on any tier: the last tier, with zeros
+      Tier t = lastTier;
+      int b = t.ordinal() * PER_TIER;
+      long held = totals[b + 2 * ADMIT + 1] + totals[b + 2 * MATERIALIZED + 1]
+          - totals[b + 2 * RELEASE_SITE + 1] - totals[b + 2 * COLLECTED + 1];
+      out.add(new Tiered(t, new SiteSummaryEvent.Counts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+          0), held));
+    }
+    for (int k = 0; k < KINDS; k++) {
+      double rate = k < FIRST_RELEASE ? admissionRate : releaseRate;
+      plan(k, perKind[k], rate, seconds);
+    }
+    return out;
+  }
+
+  /** Sets kind {@code k}'s sampling for the next period from {@code n} counted in the last. */
+  private void plan(int k, long n, double rate, double seconds) {
+    committed.set(k, 0);
+    if (Double.isInfinite(rate) || Double.isNaN(rate)) {
+      cap[k] = Long.MAX_VALUE;
+      EVERY.setOpaque(every, k, 1);
+      return;
+    }
+    double allowed = rate * Math.max(seconds, 0.001);
+    cap[k] = (long) Math.ceil(allowed);
+    long e = allowed < 1 ? Integer.MAX_VALUE : (long) Math.ceil(n / allowed);
+    EVERY.setOpaque(every, k, (int) Math.max(1, Math.min(Integer.MAX_VALUE, e)));
+  }
+
+  /** Takes what {@code row} counted at {@code count} since its mark, once; returns it. */
+  private static long takeRest(long[] row, int count, int mark) {
+    while (true) {
+      long m = Tally.read(row, mark);
+      long n = Tally.read(row, count);
+      if (n <= m) {
+        return 0;
+      }
+      if (Tally.swap(row, mark, m, n)) {
+        return n - m;
+      }
     }
   }
 
-  void declined(Tier tier, long bytes, boolean estimated) {
-    tier(tier);
-    tally.add(DECLINES, 1, DECLINED_BYTES, bytes);
-    if (estimated) {
-      tally.add(ESTIMATED, 1);
+  /** Returns the totals of each tier (by ordinal) and kind: counts, then bytes, to the last close. */
+  synchronized long[][] totals() {
+    long[] t = tally.drained();
+    long[][] out = new long[TIERS][2 * KINDS];
+    for (int tier = 0; tier < TIERS; tier++) {
+      System.arraycopy(t, tier * PER_TIER, out[tier], 0, 2 * KINDS);
     }
-  }
-
-  /** Counts a value the pricer could not price: a decline, and an unpriced one. */
-  void unpriced() {
-    tally.add(DECLINES, 1, UNPRICED, 1);
-  }
-
-  void released(long bytes) {
-    tally.add(RELEASED_BYTES, bytes);
-  }
-
-  private void tier(Tier tier) {
-    if (lastTier != tier) {
-      lastTier = tier; // a volatile write only when the tier changes, not per admission
-    }
-  }
-
-  /** Returns what was counted since the last drain. */
-  Counts drain() {
-    long[] c = tally.drain();
-    return new Counts(c[ADMISSIONS], c[DECLINES], c[MATERIALIZED], c[ADMITTED_BYTES],
-        c[DECLINED_BYTES], c[MATERIALIZED_BYTES], c[RELEASED_BYTES], c[ESTIMATED], c[UNPRICED]);
+    return out;
   }
 }

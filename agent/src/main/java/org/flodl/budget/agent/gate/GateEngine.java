@@ -15,6 +15,8 @@ import org.flodl.budget.agent.config.Text;
 import org.flodl.budget.events.CacheAdmissionEvent;
 import org.flodl.budget.events.InstrumentedEvent;
 import org.flodl.budget.events.MemoryProbeEvent;
+import org.flodl.budget.events.ReleaseEvent;
+import org.flodl.budget.events.SamplingEvent;
 import org.flodl.budget.events.SiteSummaryEvent;
 import org.flodl.budget.policy.DepthDecision;
 import org.flodl.budget.policy.Tier;
@@ -53,6 +55,13 @@ public final class GateEngine implements Decisions {
   private final Object pricerLock = new Object();
   private final Budgets budgets;
   private final Holdings holdings = new Holdings();
+  /** CacheAdmission events committed (the sampled ones), for the chunk's sampling account. */
+  private final java.util.concurrent.atomic.LongAdder admissionEvents =
+      new java.util.concurrent.atomic.LongAdder();
+  private final Object closing = new Object();
+  private long lastClose = System.nanoTime(); // guarded by closing
+  private long chunkDecisions; // guarded by closing: decisions since the last Sampling event
+  private long chunkReleases; // guarded by closing
   private final HostShareSource hostShareSource;
   private volatile Mode mode;
   private volatile boolean prefetchAuto;
@@ -491,12 +500,11 @@ public final class GateEngine implements Decisions {
     if (heldAfter < 0) {
       if (holdings.holds(value)) {
         // Retained already (put again, or a put nested in another site's): charged once.
-        record(site, price, 0, false, ALREADY_HELD, ledger.held(), ledger.budget());
+        record(site, CacheSite.ALREADY_HELD, price, 0, false, ledger, -1, ledger.budget());
         return value;
       }
-      site.declined(tier, charged, price.estimated());
-      record(site, price, charged, false, observe ? WOULD_DECLINE : DECLINE,
-          TierLedger.declinedAt(heldAfter), budget);
+      record(site, observe ? CacheSite.WOULD_DECLINE : CacheSite.DECLINE, price, charged, false,
+          ledger, TierLedger.declinedAt(heldAfter), budget);
       return observe ? value : Gate.DECLINED;
     }
     Object stored = value;
@@ -508,26 +516,24 @@ public final class GateEngine implements Decisions {
         copied = r.materialized();
       } catch (Exception | LinkageError e) {
         ledger.giveBack(charged);
-        site.declined(tier, charged, price.estimated());
         Log.warnOnce("retain-" + site.name(), "site '" + site.name() + "': copying a "
             + value.getClass().getName() + " failed (" + Text.clip(String.valueOf(e), 120)
             + "); such values are declined");
-        record(site, price, charged, false, DECLINE, ledger.held(), ledger.budget());
+        record(site, CacheSite.DECLINE, price, charged, false, ledger, -1, ledger.budget());
         return Gate.DECLINED;
       }
     }
     if (!holdings.track(stored, ledger, charged, site)) {
       // the same object is retained already, and charged once: the reservation was given back
-      record(site, price, 0, false, ALREADY_HELD, ledger.held(), ledger.budget());
+      record(site, CacheSite.ALREADY_HELD, price, 0, false, ledger, -1, ledger.budget());
       return stored;
     }
-    site.admitted(tier, charged, copied, price.estimated());
     if (tier == Tier.HEAP) {
       budgets.grew(tier, heldAfter, budget);
     }
-    // The ledger's answer is at most what is held; a recording says what is (summed only then).
-    record(site, price, charged, copied, price.materialize() ? ADMIT_MATERIALIZED : ADMIT,
-        Recorder.on() ? Math.min(heldAfter, ledger.held()) : heldAfter, budget);
+    // The ledger's answer is at most what is held; the event says what is (summed only then).
+    record(site, price.materialize() ? CacheSite.MATERIALIZED : CacheSite.ADMIT, price, charged,
+        copied, ledger, heldAfter, budget);
     return stored;
   }
 
@@ -540,30 +546,55 @@ public final class GateEngine implements Decisions {
     String type = value.getClass().getName();
     String reason = e instanceof org.flodl.budget.pricing.PricingException p ? p.reason()
         : e.getClass().getSimpleName();
-    site.unpriced();
     String msg = "site '" + site.name() + "': a " + Text.clip(type, 80) + " could not be priced ("
         + Text.clip(String.valueOf(e), 120) + "); "
         + (observe ? "recorded as WOULD_DECLINE" : "such values are declined");
     if (Log.warnOnceSaid("unpriced-" + site.name() + "-" + reason, msg) && Recorder.on()) {
       InstrumentedEvent.emit(type, loaderName(value.getClass()), site.name(), "PRICER_FAILED", msg);
     }
-    if (Recorder.on()) {
-      TierLedger l = budgets.ledger(site.lastTier());
-      CacheAdmissionEvent.emit(site.name(), Labels.of(site.lastTier()), type, 0, 0, 0, false,
-          false, observe ? WOULD_DECLINE : DECLINE, l.held(), l.budget(),
-          availableOf(site.lastTier()));
+    Tier tier = site.lastTier();
+    int kind = observe ? CacheSite.UNPRICED_WOULD_DECLINE : CacheSite.UNPRICED_DECLINE;
+    long weight = site.count(tier, kind, 0, false, Recorder.on());
+    if (weight > 0) {
+      TierLedger l = budgets.ledger(tier);
+      long available = availableOf(tier);
+      CacheSite.Sample s = new CacheSite.Sample(type, 0, 0, 0, false, false, l.held(), l.budget(),
+          available);
+      if (CacheAdmissionEvent.emit(site.name(), Labels.of(tier), type, 0, 0, 0, false, false,
+          CacheSite.NAMES[kind], s.held(), s.budget(), available, weight)) {
+        site.sampled(kind, s);
+        admissionEvents.increment();
+      }
     }
     return observe ? value : Gate.DECLINED;
   }
 
-  private void record(CacheSite site, Priced p, long charged, boolean copied, String decision,
-      long held, long budget) {
-    if (!Recorder.on()) {
+  /**
+   * Counts one decision of {@code kind} in the site's ledger and, when its sampler says one is
+   * due, commits its event standing for the decisions since the last: {@code held} is the tier's
+   * held bytes after it (-1: read the ledger), {@code budget} the budget it was taken against.
+   */
+  private void record(CacheSite site, int kind, Priced p, long charged, boolean copied,
+      TierLedger ledger, long held, long budget) {
+    Tier tier = p.tier();
+    boolean on = Recorder.on();
+    long weight = site.count(tier, kind, charged, p.estimated(), on);
+    if (weight == 0) {
       return;
     }
-    CacheAdmissionEvent.emit(site.name(), Labels.of(p.tier()), p.valueType(), p.logicalBytes(),
-        p.storageBytes(), charged, copied, p.estimated(), decision, held, budget,
-        availableOf(p.tier()));
+    // An admission's answer from the ledger is at most what is held; a decline says where the
+    // ledger stood when it refused.
+    long heldNow = held < 0 ? ledger.held()
+        : kind == CacheSite.ADMIT || kind == CacheSite.MATERIALIZED ? Math.min(held, ledger.held())
+        : held;
+    long available = availableOf(tier);
+    if (CacheAdmissionEvent.emit(site.name(), Labels.of(tier), p.valueType(), p.logicalBytes(),
+        p.storageBytes(), charged, copied, p.estimated(), CacheSite.NAMES[kind], heldNow, budget,
+        available, weight)) {
+      site.sampled(kind, new CacheSite.Sample(p.valueType(), p.logicalBytes(), p.storageBytes(),
+          charged, copied, p.estimated(), heldNow, budget, available));
+      admissionEvents.increment();
+    }
   }
 
   private long availableOf(Tier tier) {
@@ -738,9 +769,9 @@ public final class GateEngine implements Decisions {
   // ------------------------------------------------------------------------------ periodic
 
   /**
-   * Registers the JVM's periodic events (memory probe, site summaries) for this engine, when it is
-   * the installed one: the hooks are one per JVM, and an engine the woven code does not reach (an
-   * in-process test's) must not take them over.
+   * Registers the JVM's periodic events (memory probe, site summaries, the chunk's sampling
+   * account) for this engine, when it is the installed one: the hooks are one per JVM, and an
+   * engine the woven code does not reach (an in-process test's) must not take them over.
    */
   private void registerPeriodicEvents() {
     if (!Gate.isInstalled(this)) {
@@ -748,6 +779,7 @@ public final class GateEngine implements Decisions {
     }
     MemoryProbeEvent.register(this::fillProbeEvent);
     SiteSummaryEvent.register(this::emitSummaries);
+    SamplingEvent.register(this::closeChunk);
   }
 
   private void fillProbeEvent(MemoryProbeEvent e) {
@@ -780,28 +812,80 @@ public final class GateEngine implements Decisions {
     }
   }
 
-  /** Emits the site summaries of the period so far (at exit: the last period's counts). */
-  public void emitFinalSummaries() {
-    try {
-      if (Recorder.on()) {
-        emitSummaries();
+  /**
+   * Closes the period: per cache site and tier, its summary since the last close, and one event
+   * per site, tier and kind for the decisions the sampler held back since its last committed
+   * event (so the events' weights add up to the summaries' counts).
+   */
+  private void emitSummaries() {
+    synchronized (closing) {
+      List<CacheSite> sites;
+      synchronized (this) {
+        sites = new ArrayList<>(cacheSites.values());
       }
-    } catch (Throwable t) {
-      // at exit: nothing to tell, nothing to fail
+      long now = System.nanoTime();
+      double seconds = (now - lastClose) / 1e9;
+      lastClose = now;
+      double admissionRate = CacheAdmissionEvent.throttlePerSecond();
+      double releaseRate = ReleaseEvent.throttlePerSecond();
+      int tiers = Tier.values().length;
+      for (CacheSite s : sites) {
+        long[][] left = new long[tiers][CacheSite.KINDS];
+        for (CacheSite.Tiered t : s.close(left, admissionRate, releaseRate, seconds)) {
+          TierLedger l = budgets.ledger(t.tier());
+          SiteSummaryEvent.Counts c = t.counts();
+          chunkDecisions += c.admissions() + c.declines() + c.alreadyHeld();
+          chunkReleases += c.releases();
+          SiteSummaryEvent.emit(s.name(), Labels.of(t.tier()), c, t.siteHeldBytes(), l.held(),
+              l.budget());
+        }
+        for (Tier tier : Tier.values()) {
+          for (int k = 0; k < CacheSite.KINDS; k++) {
+            long n = left[tier.ordinal()][k];
+            if (n > 0) {
+              leftover(s, tier, k, n);
+            }
+          }
+        }
+      }
     }
   }
 
-  private void emitSummaries() {
-    List<CacheSite> sites;
-    synchronized (this) {
-      sites = new ArrayList<>(cacheSites.values());
+  /**
+   * Commits the event that stands for {@code n} decisions of {@code kind} no event stood for:
+   * the kind's last committed event again (its price, and the ledger as it stood then, so an
+   * admission still reads at most its budget), now standing for the {@code n}.
+   */
+  private void leftover(CacheSite site, Tier tier, int kind, long n) {
+    CacheSite.Sample p = site.sample(kind);
+    TierLedger l = budgets.ledger(tier);
+    long held = p.held() >= 0 ? p.held() : l.held();
+    if (kind >= CacheSite.FIRST_RELEASE) {
+      if (ReleaseEvent.emit(site.name(), Labels.of(tier), p.chargedBytes(), CacheSite.NAMES[kind],
+          held, n)) {
+        Holdings.EVENTS.increment();
+      }
+    } else if (CacheAdmissionEvent.emit(site.name(), Labels.of(tier), p.valueType(),
+        p.logicalBytes(), p.storageBytes(), p.chargedBytes(), p.materialized(), p.estimated(),
+        CacheSite.NAMES[kind], held, p.budget() >= 0 ? p.budget() : l.budget(),
+        p.held() >= 0 ? p.available() : availableOf(tier), n)) {
+      admissionEvents.increment();
     }
-    for (CacheSite s : sites) {
-      CacheSite.Counts c = s.drain();
-      TierLedger l = budgets.ledger(s.lastTier());
-      SiteSummaryEvent.emit(s.name(), s.lastTier().label(), c.admissions(), c.declines(),
-          c.materialized(), c.admittedBytes(), c.declinedBytes(), c.materializedBytes(),
-          c.releasedBytes(), c.estimated(), c.unpriced(), l.held(), l.budget());
+  }
+
+  /**
+   * At the end of every chunk (a rotation, a dump, a recording's stop, the JVM's exit): the
+   * period's summaries and leftovers, so the chunk's ledger is whole, then the chunk's sampling
+   * account.
+   */
+  private void closeChunk() {
+    synchronized (closing) {
+      emitSummaries();
+      SamplingEvent.emit(CacheAdmissionEvent.throttleSetting(), ReleaseEvent.throttleSetting(),
+          chunkDecisions, admissionEvents.sumThenReset(), chunkReleases,
+          Holdings.EVENTS.sumThenReset());
+      chunkDecisions = 0;
+      chunkReleases = 0;
     }
   }
 }

@@ -16,12 +16,13 @@ import org.flodl.budget.policy.TierLedger;
  * release site hands them back when it is collected (the reference is enqueued and a daemon
  * thread, {@code flodl-budget-release}, releases it).
  *
- * <p>Each release happens exactly once without a flag. A release site finds the holding by its
- * live value and unlinks it, keeping the value alive until it has handed the bytes back: the
- * holding is then unreachable, and an unreachable reference is never enqueued. The collector
- * enqueues only a holding whose value it found dead, which no release site can match any more
- * (a release site holds the value it looks up). The releaser hands back what the queue gives it,
- * each holding once.
+ * <p>Each release happens exactly once. A release site finds the holding by its live value,
+ * unlinks it and marks its link released, keeping the value alive until it has handed the bytes
+ * back. The collector enqueues only a holding whose value it found dead, which no release site
+ * can match any more (a release site holds the value it looks up); it may still enqueue a
+ * holding a site released (a young collection reaches garbage through old garbage), and the
+ * releaser passes by the marked ones. No field is added for the mark: it is the link, which an
+ * unlinked holding no longer needs.
  *
  * <p>The holdings live in an identity table of their own: {@value #SEGMENTS} segments by the
  * value's identity hash, each a chained hash table under its own lock, the holdings themselves
@@ -38,10 +39,13 @@ import org.flodl.budget.policy.TierLedger;
  * second thread costs each admission (docs/BENCHMARKS.md, "Scaling").
  */
 final class Holdings {
-  /** Cause recorded when a release site saw the value. */
-  static final String RELEASE_SITE = "RELEASE_SITE";
-  /** Cause recorded when the value was garbage collected. */
-  static final String COLLECTED = "COLLECTED";
+  /** Cause recorded when a release site saw the value (a {@link CacheSite} kind). */
+  static final int RELEASE_SITE = CacheSite.RELEASE_SITE;
+  /** Cause recorded when the value was garbage collected (a {@link CacheSite} kind). */
+  static final int COLLECTED = CacheSite.COLLECTED;
+  /** Release events committed (the sampled ones), for the chunk's sampling account. */
+  static final java.util.concurrent.atomic.LongAdder EVENTS =
+      new java.util.concurrent.atomic.LongAdder();
 
   private static final int SEGMENT_BITS = 10;
   private static final int SEGMENTS = 1 << SEGMENT_BITS;
@@ -165,8 +169,8 @@ final class Holdings {
     while (true) {
       try {
         Reference<?> r = collected.remove();
-        if (r instanceof Holding) {
-          ((Holding) r).release(COLLECTED);
+        if (r instanceof Holding h && Holding.NEXT.getAcquire(h) != Holding.RELEASED) {
+          h.release(COLLECTED);
           if (++collectedLinked >= sweepCheckAt) {
             // A sweep walks every bucket and holding: made once the collected are a quarter of
             // that, it costs each collected holding a constant.
@@ -290,11 +294,14 @@ final class Holdings {
           } else {
             prev.next = next;
           }
-          e.next = null;
           count--;
           if (found) {
+            // Released by a site: marked, so that the releaser passes it by should the collector
+            // enqueue it anyway (see Holding#RELEASED).
+            Holding.NEXT.setRelease(e, Holding.RELEASED);
             return e;
           }
+          e.next = null;
         } else {
           prev = e;
         }
@@ -417,6 +424,23 @@ final class Holdings {
    */
   private static class Holding extends WeakReference<Object> {
     static final long MAX_SMALL = 0xFFFF_FFFFL;
+    /**
+     * The link of a holding a release site unlinked and released. Unlinked, such a holding is
+     * garbage, but the collector may still find it through garbage it treats as live (a young
+     * collection takes old objects for roots: an older table, a holding unlinked before), and
+     * enqueue it once its value dies: the releaser passes by a holding so marked. Seen: 538 of
+     * 2.45 million released twice in 20 s of a put-and-evict hammer before the mark.
+     */
+    static final Holding RELEASED = new Holding(null, null, null, 0);
+    static final VarHandle NEXT;
+
+    static {
+      try {
+        NEXT = MethodHandles.lookup().findVarHandle(Holding.class, "next", Holding.class);
+      } catch (ReflectiveOperationException e) {
+        throw new ExceptionInInitializerError(e);
+      }
+    }
 
     private final Account account;
     private final int bytes;
@@ -433,15 +457,20 @@ final class Holdings {
     }
 
     /** Hands the bytes back; called once, by whoever unlinked this holding or the releaser. */
-    final long release(String cause) {
+    final long release(int cause) {
       long b = bytes();
       TierLedger ledger = account.ledger();
       ledger.giveBack(b);
-      account.site().released(b);
-      if (Recorder.on()) {
+      CacheSite site = account.site();
+      long weight = site.count(ledger.tier(), cause, b, false, Recorder.on());
+      if (weight > 0) {
         try {
-          ReleaseEvent.emit(account.site().name(), Labels.of(ledger.tier()), b, cause,
-              ledger.held());
+          long held = ledger.held();
+          if (ReleaseEvent.emit(site.name(), Labels.of(ledger.tier()), b, CacheSite.NAMES[cause],
+              held, weight)) {
+            site.sampled(cause, new CacheSite.Sample("", b, b, b, false, false, held, -1, -1));
+            EVENTS.increment();
+          }
         } catch (Throwable ignored) {
           // Recording is best effort; the books are already right.
         }

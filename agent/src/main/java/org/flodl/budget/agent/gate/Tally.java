@@ -38,6 +38,33 @@ final class Tally {
     };
   }
 
+  /** Returns the calling thread's row, for a caller that adds to several counters at once. */
+  long[] row() {
+    return mine.get();
+  }
+
+  /** Adds {@code x} to counter {@code slot} of {@code row}, the calling thread's own; returns it. */
+  static long add(long[] row, int slot, long x) {
+    long v = row[slot] + x;
+    SLOT.setOpaque(row, slot, v);
+    return v;
+  }
+
+  /** Reads counter {@code slot} of {@code row}, which another thread may be writing. */
+  static long read(long[] row, int slot) {
+    return (long) SLOT.getOpaque(row, slot);
+  }
+
+  /** Sets counter {@code slot} of {@code row} to {@code v} atomically; returns what it was. */
+  static long swap(long[] row, int slot, long v) {
+    return (long) SLOT.getAndSet(row, slot, v);
+  }
+
+  /** Sets counter {@code slot} of {@code row} from {@code expected} to {@code v}, if it was that. */
+  static boolean swap(long[] row, int slot, long expected, long v) {
+    return SLOT.compareAndSet(row, slot, expected, v);
+  }
+
   /** Adds {@code x} to counter {@code slot} on the calling thread's row. */
   void add(int slot, long x) {
     long[] row = mine.get();
@@ -52,10 +79,26 @@ final class Tally {
   }
 
   /** Returns what each counter gained since the last drain. */
-  synchronized long[] drain() {
+  long[] drain() {
+    return drain(null);
+  }
+
+  /** A look at every row, before a drain counts it (and may drop the row of an ended thread). */
+  interface RowVisitor {
+    void visit(long[] row);
+  }
+
+  /**
+   * Returns what each counter gained since the last drain, after {@code visitor} (if any) has seen
+   * every row, the rows of ended threads included, once each.
+   */
+  synchronized long[] drain(RowVisitor visitor) {
     long[] total = retired.clone();
     for (Iterator<Row> it = rows.iterator(); it.hasNext(); ) {
       Row r = it.next();
+      if (visitor != null) {
+        visitor.visit(r.counts);
+      }
       Thread owner = r.owner.get();
       // isAlive() false happens-after the thread's last add: its row is final and read whole.
       boolean ended = owner == null || !owner.isAlive();
@@ -76,6 +119,11 @@ final class Tally {
       drained[i] = total[i];
     }
     return delta;
+  }
+
+  /** Returns each counter's total up to the last drain. */
+  synchronized long[] drained() {
+    return drained.clone();
   }
 
   /** Returns the number of rows kept (threads that added and have not been seen ended). */

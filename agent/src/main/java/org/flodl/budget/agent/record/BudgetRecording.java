@@ -6,27 +6,33 @@ import java.io.InputStreamReader;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.text.ParseException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.function.Consumer;
 import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
 import jdk.jfr.RecordingState;
-import org.flodl.budget.events.RecordingProblemEvent;
+import org.flodl.budget.events.CacheAdmissionEvent;
+import org.flodl.budget.events.ReleaseEvent;
 
 /**
  * The recording the agent's {@code record=FILE} option starts: the settings of a {@code .jfc}
- * (by default {@code flodl-budget.jfc}, shipped in the agent jar), kept on disk, and written to
- * FILE when the JVM exits, whether main returns, {@code System.exit} is called or an uncaught
- * {@code OutOfMemoryError} ends the last thread. While the JVM runs, what has been recorded is
- * also written every few seconds to {@code FILE.part} (atomically: a whole recording or the one
- * before), so a JVM killed outright ({@code kill -9}, {@code -XX:+ExitOnOutOfMemoryError}) leaves
- * all but its last seconds there, which {@code report FILE} reads when FILE is missing. A clean
- * exit removes {@code FILE.part}.
+ * (by default {@code flodl-budget.jfc}, shipped in the agent jar), kept in Flight Recorder's disk
+ * repository within a size and an age ({@code record_maxsize}, {@code record_maxage}: JFR drops
+ * the oldest chunks past them), and written to FILE when the JVM exits, whether main returns,
+ * {@code System.exit} is called or an uncaught {@code OutOfMemoryError} ends the last thread.
+ *
+ * <p>While the JVM runs, {@code FILE.chunks/} holds the repository's chunk files as they are
+ * written (a {@link ChunkMirror}: hard links, or copies of what is new where the repository is on
+ * another file system), so a JVM killed outright ({@code kill -9}) leaves all but its last second
+ * or two there, which {@code report FILE} reads when FILE is missing. Nothing is rewritten: the
+ * mirror's work each second is what Flight Recorder wrote since. A clean exit removes the folder
+ * once FILE is written.
  *
  * <p>FILE is refused unless it is a regular file (or does not exist yet) in a writable folder: a
  * pipe or a device would block the JVM's start or swallow the recording.
@@ -38,52 +44,65 @@ public final class BudgetRecording implements AutoCloseable {
   /** The name the recording carries in {@code jcmd JFR.check} and in Mission Control. */
   public static final String NAME = "flodl-budget";
 
-  /** The suffix of the snapshot a running JVM keeps beside FILE. */
-  public static final String PART = ".part";
+  /** The suffix of the folder of chunks a running JVM keeps beside FILE. */
+  public static final String CHUNKS = ".chunks";
 
-  /** The first interval between snapshots; it doubles (to a minute) when writing one is slow. */
-  static final long FIRST_INTERVAL_MILLIS = 1_000;
-  private static final long MAX_INTERVAL_MILLIS = 60_000;
-
-  private static volatile Runnable beforeFinalWrite;
+  /** How long the exit waits for Flight Recorder to write FILE before it leaves the chunks. */
+  private static final long EXIT_WAIT_MILLIS = 120_000;
 
   private final Recording recording;
   private final Path file;
-  private final Path part;
-  private final Consumer<String> warn;
-  private final Object writing = new Object();
-  private volatile boolean closing;
-  private volatile boolean failed;
-  private Thread snapshots;
+  private final ChunkMirror mirror;
+  private volatile boolean closed;
 
-  private BudgetRecording(Recording recording, Path file, Consumer<String> warn) {
+  private BudgetRecording(Recording recording, Path file, ChunkMirror mirror) {
     this.recording = recording;
     this.file = file;
-    this.part = file.resolveSibling(file.getFileName() + PART);
-    this.warn = warn;
+    this.mirror = mirror;
+  }
+
+  /** What a recording keeps: its settings, bounds and per-decision throttle. */
+  public record Limits(String settings, long maxSizeBytes, Duration maxAge, String throttle) {
+    /** The defaults of {@code record=}: flodl-budget.jfc, 250 MiB, no age bound, 50/s. */
+    public static Limits defaults() {
+      return new Limits(DEFAULT_SETTINGS, 250L << 20, Duration.ZERO, null);
+    }
   }
 
   /**
-   * Returns a started recording with the settings of {@code settingsResource} (a class-path
-   * resource such as {@link #DEFAULT_SETTINGS}, or else a {@code .jfc} file path) that writes
-   * {@code file} at exit and {@code file.part} while it runs; {@code warn} hears of a write that
-   * fails, once.
+   * Returns a started recording with {@code limits} (a settings resource such as {@link
+   * #DEFAULT_SETTINGS}, or else a {@code .jfc} file path; a size and an age bound, 0 for none; a
+   * throttle for the per-decision events, or null for the settings' own) that writes {@code file}
+   * at exit and keeps {@code file.chunks/} while it runs; {@code warn} hears of a write that fails,
+   * once.
    *
    * @throws IOException when the settings cannot be read or parsed, or {@code file} is not a
    *     regular file in a writable folder; nothing is started then
    */
-  public static BudgetRecording start(Path file, String settingsResource, Consumer<String> warn)
+  public static BudgetRecording start(Path file, Limits limits, Consumer<String> warn)
       throws IOException {
     Path destination = file.toAbsolutePath();
     checkWritable(destination);
-    Configuration settings = settings(settingsResource);
-    Recording recording = new Recording(settings);
-    BudgetRecording r = new BudgetRecording(recording, destination, warn);
+    Configuration settings = settings(limits.settings());
+    Map<String, String> values = new HashMap<>(settings.getSettings());
+    if (limits.throttle() != null) {
+      values.put(CacheAdmissionEvent.NAME + "#throttle", limits.throttle());
+      values.put(ReleaseEvent.NAME + "#throttle", limits.throttle());
+    }
+    Recording recording = new Recording(values);
+    Path chunks = destination.resolveSibling(destination.getFileName() + CHUNKS);
+    java.util.Set<String> before = ChunkMirror.existing(); // another recording's chunks
     try {
       Files.deleteIfExists(destination); // a killed run must not leave an older run's file behind
-      Files.deleteIfExists(r.part);
+      ChunkMirror.clear(chunks);
       recording.setName(NAME);
       recording.setToDisk(true);
+      if (limits.maxSizeBytes() > 0) {
+        recording.setMaxSize(limits.maxSizeBytes());
+      }
+      if (!limits.maxAge().isZero()) {
+        recording.setMaxAge(limits.maxAge());
+      }
       recording.setDestination(destination);
       recording.setDumpOnExit(true);
       recording.start();
@@ -91,21 +110,16 @@ public final class BudgetRecording implements AutoCloseable {
       recording.close();
       throw e;
     }
-    r.startSnapshots();
+    ChunkMirror mirror = new ChunkMirror(chunks, before, warn, file.toString());
+    BudgetRecording r = new BudgetRecording(recording, destination, mirror);
+    mirror.start();
+    r.exitHook();
     return r;
   }
 
-  /**
-   * Sets what runs at exit as this recording's exit hook starts (the agent's last summaries), so
-   * that it is in the file JFR's own hook writes beside it.
-   */
-  public static void beforeFinalWrite(Runnable hook) {
-    beforeFinalWrite = hook;
-  }
-
-  /** Returns a started recording with {@link #DEFAULT_SETTINGS} that writes {@code file}. */
+  /** Returns a started recording with {@link Limits#defaults()} that writes {@code file}. */
   public static BudgetRecording start(Path file) throws IOException {
-    return start(file, DEFAULT_SETTINGS, line -> { });
+    return start(file, Limits.defaults(), line -> { });
   }
 
   /**
@@ -149,108 +163,45 @@ public final class BudgetRecording implements AutoCloseable {
     }
   }
 
-  private void startSnapshots() {
-    Thread t = new Thread(new Runnable() {
-      @Override
-      public void run() {
-        snapshotLoop();
-      }
-    }, "flodl-budget-record");
-    t.setDaemon(true);
-    snapshots = t;
-    t.start();
+  private void exitHook() {
     Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() {
       @Override
       public void run() {
-        stopSnapshots();
+        atExit();
       }
     }, "flodl-budget-record-exit"));
   }
 
-  private void snapshotLoop() {
-    long interval = FIRST_INTERVAL_MILLIS;
-    while (!closing) {
-      try {
-        Thread.sleep(interval);
-      } catch (InterruptedException e) {
-        return;
-      }
-      long t0 = System.nanoTime();
-      if (!snapshot()) {
-        return;
-      }
-      long tookMillis = (System.nanoTime() - t0) / 1_000_000;
-      if (tookMillis * 10 > interval) {
-        interval = Math.min(MAX_INTERVAL_MILLIS, interval * 2); // writing costs: write less often
-      }
-    }
-  }
-
-  /** Writes what was recorded so far to FILE.part, atomically; returns false to stop. */
-  boolean snapshot() {
-    synchronized (writing) {
-      if (closing || recording.getState() != RecordingState.RUNNING) {
-        return !closing;
-      }
-      Path tmp = part.resolveSibling(part.getFileName() + ".tmp");
-      try {
-        recording.dump(tmp);
-        try {
-          Files.move(tmp, part, StandardCopyOption.ATOMIC_MOVE,
-              StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-          Files.move(tmp, part, StandardCopyOption.REPLACE_EXISTING);
-        }
-        failed = false;
-      } catch (IOException | RuntimeException e) {
-        try {
-          Files.deleteIfExists(tmp);
-        } catch (IOException ignored) {
-          // a full disk may not even let it go
-        }
-        if (!failed) {
-          failed = true;
-          String line = "record=" + file + ": writing the recording failed ("
-              + e.getMessage() + "); it goes on in memory and is written again later";
-          warn.accept(line);
-          RecordingProblemEvent.emit(file.toString(), line);
-        }
-      }
-      return true;
-    }
-  }
-
   /**
-   * At exit: no snapshot after this; the last summaries are emitted, JFR's own hook writes FILE
-   * (its dump at exit), and FILE.part goes once FILE is there and has stopped growing (5 s at
-   * most: where FILE is never written, a full disk, the snapshot stays for {@code report}).
+   * At exit: the mirror stops, Flight Recorder's own hook writes FILE (its dump at exit) and
+   * closes the recording; once it has, the chunks go. Where FILE is never written (a full disk:
+   * the recording stays stopped, not closed; or the wait of two minutes runs out) they stay for
+   * {@code report}.
    */
-  private void stopSnapshots() {
-    closing = true;
-    Runnable hook = beforeFinalWrite;
-    if (hook != null) {
-      try {
-        hook.run();
-      } catch (Throwable t) {
-        // the file is written without them
-      }
-    }
-    synchronized (writing) {
-      try {
-        Files.deleteIfExists(part.resolveSibling(part.getFileName() + ".tmp"));
-        long size = -1;
-        for (int i = 0; i < 50; i++) {
-          long now = Files.isRegularFile(file) ? Files.size(file) : 0;
-          if (now > 0 && now == size) {
-            Files.deleteIfExists(part);
-            return;
-          }
+  private void atExit() {
+    mirror.stop();
+    long deadline = System.nanoTime() + EXIT_WAIT_MILLIS * 1_000_000;
+    try {
+      long size = -1;
+      long stableSince = 0;
+      while (recording.getState() != RecordingState.CLOSED && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+        // Stopped, and FILE no longer growing for a second: the write failed (a full disk), as
+        // Flight Recorder closes the recording once it has written it. The chunks stay.
+        long now = Files.isRegularFile(file) ? Files.size(file) : 0;
+        if (recording.getState() != RecordingState.STOPPED || now != size) {
           size = now;
-          Thread.sleep(100);
+          stableSince = System.nanoTime();
+        } else if (System.nanoTime() - stableSince > 1_000_000_000L) {
+          return;
         }
-      } catch (IOException | InterruptedException ignored) {
-        // what is left beside the file is harmless, and the next start removes it
       }
+      if (recording.getState() == RecordingState.CLOSED && Files.isRegularFile(file)
+          && Files.size(file) > 0) {
+        mirror.delete();
+      }
+    } catch (IOException | InterruptedException ignored) {
+      // what is left beside the file is harmless, and the next start removes it
     }
   }
 
@@ -259,9 +210,14 @@ public final class BudgetRecording implements AutoCloseable {
     return file;
   }
 
-  /** Returns the snapshot a running JVM keeps beside the file. */
-  public Path part() {
-    return part;
+  /** Returns the folder of chunks a running JVM keeps beside the file. */
+  public Path chunks() {
+    return mirror.folder();
+  }
+
+  /** Returns the mirror that keeps the chunks. */
+  ChunkMirror mirror() {
+    return mirror;
   }
 
   /** Returns the underlying recording (its settings, state and size). */
@@ -274,23 +230,20 @@ public final class BudgetRecording implements AutoCloseable {
     recording.dump(file);
   }
 
-  /** Stops the recording, writes {@link #file()} and frees its disk space; idempotent. */
+  /** Stops the recording, writes {@link #file()} and removes the chunks; idempotent. */
   @Override
   public void close() {
-    closing = true;
-    synchronized (writing) {
-      try {
-        recording.stop(); // writes FILE
-      } catch (IllegalStateException alreadyStopped) {
-        // stopped (and written) before: nothing left to write
-      }
-      recording.close();
-      try {
-        Files.deleteIfExists(part);
-        Files.deleteIfExists(part.resolveSibling(part.getFileName() + ".tmp"));
-      } catch (IOException ignored) {
-        // harmless, and the next start removes it
-      }
+    if (closed) {
+      return;
     }
+    closed = true;
+    mirror.stop();
+    try {
+      recording.stop(); // writes FILE
+    } catch (IllegalStateException alreadyStopped) {
+      // stopped (and written) before: nothing left to write
+    }
+    recording.close();
+    mirror.delete();
   }
 }

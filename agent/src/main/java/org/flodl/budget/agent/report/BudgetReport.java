@@ -32,6 +32,7 @@ final class BudgetReport {
   static final String SITE_SUMMARY = org.flodl.budget.events.SiteSummaryEvent.NAME;
   static final String INSTRUMENTED = org.flodl.budget.events.InstrumentedEvent.NAME;
   static final String CONFIGURATION = org.flodl.budget.events.ConfigurationEvent.NAME;
+  static final String SAMPLING = org.flodl.budget.events.SamplingEvent.NAME;
 
   /** The tiers a memory probe reports, in the order the report shows them. */
   static final List<String> TIERS = List.of("heap", "direct", "native", "mapped", "device");
@@ -54,6 +55,15 @@ final class BudgetReport {
   final Map<String, Long> budgetCounts = new TreeMap<>();
   RecordedEvent lastSplit;
   long probes;
+  /** Per-decision events read, and the decisions they stood for (their weights). */
+  long sampledEvents;
+  long sampledDecisions;
+  /** The throttles the chunks' sampling accounts name, and the recording's own bounds. */
+  final java.util.Set<String> throttles = new java.util.TreeSet<>();
+  long maxSizeBytes = -1;
+  long maxAgeMillis = -1;
+  /** When the recording started, where an ActiveRecording event says so. */
+  Instant recordingStart;
 
   private BudgetReport(Path file) {
     this.file = file;
@@ -84,9 +94,13 @@ final class BudgetReport {
     }
     IOException first = null;
     for (Path f : files) {
-      try (RecordingFile recording = new RecordingFile(f)) {
-        while (recording.hasMoreEvents()) {
-          report.accept(recording.readEvent());
+      Path readable = null;
+      try {
+        readable = Chunks.readable(f);
+        try (RecordingFile recording = new RecordingFile(readable)) {
+          while (recording.hasMoreEvents()) {
+            report.accept(recording.readEvent());
+          }
         }
       } catch (IOException e) {
         if (first == null) {
@@ -94,6 +108,10 @@ final class BudgetReport {
         }
         report.truncated = (files.size() > 1 ? f.getFileName() + ": " : "")
             + Format.orElse(e.getMessage(), e.getClass().getSimpleName());
+      } finally {
+        if (readable != null && !readable.equals(f)) {
+          Files.deleteIfExists(readable);
+        }
       }
     }
     if (report.events == 0 && first != null) {
@@ -128,6 +146,10 @@ final class BudgetReport {
     start = start == null || s.isBefore(start) ? s : start;
     end = end == null || t.isAfter(end) ? t : end;
     String name = e.getEventType().getName();
+    if (name.equals("jdk.ActiveRecording")) {
+      activeRecording(e);
+      return;
+    }
     if (!name.startsWith("flodl.")) {
       return;
     }
@@ -166,6 +188,9 @@ final class BudgetReport {
         Setting setting = new Setting(text(e, "key"), text(e, "value"), text(e, "source"), s);
         configuration.merge(setting.key, setting, (a, b) -> b.time.isBefore(a.time) ? a : b);
         break;
+      case SAMPLING:
+        throttles.add(Format.orElse(text(e, "admissionThrottle"), "?"));
+        break;
       case INSTRUMENTED:
         String outcome = Format.orElse(text(e, "outcome"), "UNKNOWN");
         instrumented.merge(outcome, 1L, Long::sum);
@@ -187,28 +212,35 @@ final class BudgetReport {
     long charged = num(e, "chargedBytes");
     long held = num(e, "heldBytes");
     long budget = num(e, "budgetBytes");
+    // A sampled event stands for the decisions of its kind since the last one (older
+    // recordings: for itself); its price stands for theirs.
+    long w = Math.max(1, num(e, "decisions"));
+    sampledEvents += 1;
+    sampledDecisions += w;
     PerDecision d = site.decisions;
     if (e.hasField("estimated") && e.getBoolean("estimated")) {
-      d.estimated++;
+      d.estimated += w;
     }
     boolean admitted = decision.equals("ADMIT") || decision.equals("ADMIT_MATERIALIZED");
     boolean declined = decision.equals("DECLINE") || decision.equals("WOULD_DECLINE");
     if (admitted) {
-      d.admissions++;
-      d.admittedBytes += charged;
+      d.admissions += w;
+      d.admittedBytes += charged * w;
       if (decision.equals("ADMIT_MATERIALIZED")) {
-        d.materialized++;
-        d.materializedBytes += charged;
+        d.materialized += w;
+        d.materializedBytes += charged * w;
       }
     } else if (declined) {
       // WOULD_DECLINE: observe mode admitted it anyway; counted with the declines
-      d.declines++;
-      d.declinedBytes += charged;
-      d.wouldDeclines += decision.equals("WOULD_DECLINE") ? 1 : 0;
+      d.declines += w;
+      d.declinedBytes += charged * w;
+      d.wouldDeclines += decision.equals("WOULD_DECLINE") ? w : 0;
       // a value priced at nothing always fits: a decline at 0 bytes is one the pricer could not price
-      d.unpriced += charged == 0 && num(e, "logicalBytes") == 0 ? 1 : 0;
+      d.unpriced += charged == 0 && num(e, "logicalBytes") == 0 ? w : 0;
+    } else if (decision.equals("ALREADY_HELD")) {
+      d.alreadyHeld += w;
     } else {
-      d.other++;
+      d.other += w;
     }
     if (!decision.equals("DECLINE")) {
       // held grows by what is kept: the peak is such a decision, with the budget it was taken
@@ -227,6 +259,13 @@ final class BudgetReport {
     PerDecision s = site.summaries;
     s.admissions += num(e, "admissions");
     s.declines += num(e, "declines");
+    s.wouldDeclines += Math.max(0, num(e, "wouldDeclines"));
+    s.alreadyHeld += Math.max(0, num(e, "alreadyHeld"));
+    if (e.hasField("releases")) {
+      site.summaryReleases += num(e, "releases");
+      site.summaryCollected += num(e, "collected");
+      site.summaryCollectedBytes += num(e, "collectedBytes");
+    }
     s.materialized += num(e, "materialized");
     s.admittedBytes += num(e, "admittedBytes");
     s.declinedBytes += num(e, "declinedBytes");
@@ -245,8 +284,38 @@ final class BudgetReport {
     if (site.tier.isEmpty()) {
       site.tier = tier;
     }
-    site.releasedByCause.merge(Format.orElse(text(e, "cause"), "UNKNOWN"), num(e, "bytes"), Long::sum);
+    long w = Math.max(1, num(e, "decisions"));
+    site.releasedByCause.merge(Format.orElse(text(e, "cause"), "UNKNOWN"), num(e, "bytes") * w,
+        Long::sum);
     addDecision(tier, new Point(e.getStartTime(), num(e, "heldBytes"), -1));
+  }
+
+  /** The agent's own recording (or the one recording there is) says its start and bounds. */
+  private void activeRecording(RecordedEvent e) {
+    String name = text(e, "name");
+    if (recordingStart != null && !"flodl-budget".equals(name)) {
+      return;
+    }
+    long startMillis = num(e, "recordingStart");
+    if (startMillis > 0 && startMillis != Long.MAX_VALUE) {
+      recordingStart = Instant.ofEpochMilli(startMillis);
+    }
+    long size = num(e, "maxSize");
+    maxSizeBytes = size == Long.MAX_VALUE ? 0 : size;
+    long age = e.hasField("maxAge") ? e.getDuration("maxAge").toMillis() : -1;
+    maxAgeMillis = age;
+  }
+
+  /**
+   * Returns how long before this recording's first event it started, when Flight Recorder has
+   * dropped older chunks past its bounds (more than a few seconds), or null.
+   */
+  Duration dropped() {
+    if (recordingStart == null || start == null) {
+      return null;
+    }
+    Duration d = Duration.between(recordingStart, start);
+    return d.compareTo(Duration.ofSeconds(5)) > 0 ? d : null;
   }
 
   private void depth(Map<String, DepthSite> sites, RecordedEvent e, long requested, long depth,
@@ -340,6 +409,7 @@ final class BudgetReport {
     long estimated;
     long unpriced;
     long other;
+    long alreadyHeld;
     long admittedBytes;
     long declinedBytes;
     long materializedBytes;
@@ -375,6 +445,9 @@ final class BudgetReport {
     final PerDecision summaries = new PerDecision();
     long summaryCount;
     long summaryReleasedBytes;
+    long summaryReleases;
+    long summaryCollected;
+    long summaryCollectedBytes;
     final Map<String, Long> releasedByCause = new TreeMap<>();
     private final long[] decisionPeak = {-1, -1};
     private final long[] summaryPeak = {-1, -1};
@@ -416,9 +489,13 @@ final class BudgetReport {
           : summaryPeak[1];
     }
 
-    /** Returns true when the periodic summaries saw more decisions than the per-decision events. */
+    /**
+     * Returns true when the counts come from the periodic summaries, the exact ledger: whenever a
+     * recording has them (older recordings' summaries were not exact, and give way to the
+     * per-decision events when those saw more).
+     */
     boolean fromSummaries() {
-      return summaries.total() > decisions.total();
+      return summaryCount > 0 && (summaryReleases > 0 || summaries.total() >= decisions.total());
     }
 
     /** Returns the source with the most decisions: per-decision events unless summaries saw more. */
@@ -427,8 +504,25 @@ final class BudgetReport {
     }
 
     long releasedBytes() {
-      long fromEvents = releasedByCause.values().stream().mapToLong(Long::longValue).sum();
-      return Math.max(fromEvents, summaryReleasedBytes);
+      if (summaryCount > 0) {
+        return summaryReleasedBytes;
+      }
+      return releasedByCause.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** Returns the bytes released by each cause: the summaries' where they say, else the events'. */
+    Map<String, Long> releasedByCause() {
+      if (summaryReleases > 0) {
+        Map<String, Long> m = new TreeMap<>();
+        if (summaryCollectedBytes > 0) {
+          m.put("COLLECTED", summaryCollectedBytes);
+        }
+        if (summaryReleasedBytes - summaryCollectedBytes > 0) {
+          m.put("RELEASE_SITE", summaryReleasedBytes - summaryCollectedBytes);
+        }
+        return m;
+      }
+      return releasedByCause;
     }
   }
 

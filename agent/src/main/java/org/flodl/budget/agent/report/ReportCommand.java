@@ -68,14 +68,14 @@ public final class ReportCommand {
       err.println(USAGE);
       return BAD_INPUT;
     }
-    Path part = recording.resolveSibling(recording.getFileName()
-        + org.flodl.budget.agent.record.BudgetRecording.PART);
-    if (Files.isRegularFile(part) && !Files.isDirectory(recording)
+    Path chunks = recording.resolveSibling(recording.getFileName()
+        + org.flodl.budget.agent.record.BudgetRecording.CHUNKS);
+    if (Files.isDirectory(chunks) && !Files.isDirectory(recording)
         && (!Files.isRegularFile(recording) || sizeOf(recording) == 0)) {
-      // The JVM did not exit cleanly (kill -9): the snapshot it kept while it ran.
-      out.println("Reading " + part + ": " + recording + " was never written (the JVM did not "
-          + "exit cleanly); the snapshot holds all but its last seconds.");
-      recording = part;
+      // The JVM did not exit cleanly (kill -9), or runs still: the chunks it kept while it ran.
+      out.println("Reading " + chunks + ": " + recording + " was never written (the JVM did not "
+          + "exit cleanly, or it is still running); its chunks hold all but the last second or two.");
+      recording = chunks;
     }
     if (!Files.isRegularFile(recording) && !Files.isDirectory(recording)) {
       err.println("flodl-budget report: " + recording + ": no such file");

@@ -44,6 +44,9 @@ final class TextReport {
       b.append("  (the recording ends early, a JVM killed while writing it: ").append(r.truncated)
           .append(")\n");
     }
+    for (String line : recordingNotes(r)) {
+      b.append("  ").append(line).append('\n');
+    }
     b.append('\n');
     cacheSites(r, b);
     depthSites("Prefetch sites", r.prefetchSites, true, b);
@@ -52,6 +55,26 @@ final class TextReport {
     configuration(r, b);
     instrumented(r, b);
     return b.toString();
+  }
+
+  /** Returns what a reader should know of the recording itself: what was sampled, what dropped. */
+  static List<String> recordingNotes(BudgetReport r) {
+    List<String> notes = new ArrayList<>();
+    if (r.sampledEvents > 0 && r.sampledDecisions > r.sampledEvents) {
+      notes.add("Cache counts are exact (the site summaries); the " + Format.count(r.sampledEvents)
+          + " per-decision events are a sample standing for " + Format.count(r.sampledDecisions)
+          + " decisions" + (r.throttles.isEmpty() ? "" : " (throttle " + String.join(", ", r.throttles)
+          + " per site and kind)") + ".");
+    }
+    java.time.Duration dropped = r.dropped();
+    if (dropped != null) {
+      notes.add("The start of the run was dropped: the recording began " + TIME.format(r.recordingStart)
+          + ", the file holds it from " + TIME.format(r.start) + " (" + Format.seconds(dropped.toMillis() / 1000.0)
+          + " older, past record_maxsize" + (r.maxSizeBytes > 0 ? " " + Format.bytes(r.maxSizeBytes) : "")
+          + (r.maxAgeMillis > 0 && r.maxAgeMillis != Long.MAX_VALUE ? " or record_maxage" : "")
+          + "); the counts are of what it holds.");
+    }
+    return notes;
   }
 
   private static void cacheSites(BudgetReport r, StringBuilder b) {
@@ -72,15 +95,14 @@ final class TextReport {
         Format.bytes(site.peakHeld()) + " / " + Format.bytes(site.budgetAtPeak()),
         Format.share(site.peakHeld(), site.budgetAtPeak())
       });
-      if (site.fromSummaries()) {
+      if (site.fromSummaries() && site.decisions.total() == 0) {
         notes.add(site.name + ": counts from " + Format.count(site.summaryCount)
-            + " site summaries (per-decision events "
-            + (site.decisions.total() == 0 ? "off" : "saw " + Format.count(site.decisions.total())) + ")");
+            + " site summaries (per-decision events off)");
       }
       notes.addAll(BudgetReport.notes(site, c));
-      if (!site.releasedByCause.isEmpty()) {
+      if (!site.releasedByCause().isEmpty()) {
         StringBuilder causes = new StringBuilder();
-        site.releasedByCause.forEach((cause, bytes) ->
+        site.releasedByCause().forEach((cause, bytes) ->
             causes.append(causes.length() == 0 ? "" : ", ").append(cause).append(' ').append(Format.bytes(bytes)));
         notes.add(site.name + ": released by " + causes);
       }

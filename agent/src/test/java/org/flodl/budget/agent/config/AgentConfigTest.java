@@ -50,6 +50,9 @@ class AgentConfigTest {
     assertEquals("auto", c.vramProbe());
     assertEquals("auto", c.ramProbe());
     assertEquals(Optional.empty(), c.record());
+    assertEquals(250L << 20, c.recordMaxSize(), "a recording is bounded by default");
+    assertEquals(Duration.ZERO, c.recordMaxAge());
+    assertEquals("50/s", c.throttle());
     assertFalse(c.strict());
     assertEquals(LogLevel.WARN, c.log());
     assertEquals(Duration.ofSeconds(1), c.probeInterval());
@@ -69,6 +72,7 @@ class AgentConfigTest {
         + "host_share=0.5,prefetch=auto,sites=conf/sites.properties,presets=Guava:caffeine:guava,"
         + "djl=off,"
         + "vram_probe=fixed:5592M/6360465408,ram_probe=fixed:2G,record=out/budget.jfr,strict=true,"
+        + "record_maxsize=1G,record_maxage=6h,throttle=OFF,"
         + "log=debug,probe_interval=500ms,job=resnet-epochs,reclaim=off");
     assertEquals(Mode.OBSERVE, c.mode());
     assertEquals(List.of("guava", "caffeine"), c.presets(), "each once, in order");
@@ -83,6 +87,9 @@ class AgentConfigTest {
     assertEquals("fixed:5592M/6360465408", c.vramProbe());
     assertEquals("fixed:2G", c.ramProbe());
     assertEquals(Optional.of(Path.of("out/budget.jfr")), c.record());
+    assertEquals(1L << 30, c.recordMaxSize());
+    assertEquals(Duration.ofHours(6), c.recordMaxAge());
+    assertEquals("off", c.throttle());
     assertTrue(c.strict());
     assertEquals(LogLevel.DEBUG, c.log());
     assertEquals(Duration.ofMillis(500), c.probeInterval());
@@ -91,6 +98,19 @@ class AgentConfigTest {
     for (Setting s : c.settings().values()) {
       assertEquals(s.key().equals("enabled") ? Source.DEFAULT : Source.AGENT_ARGS, s.source(), s.key());
     }
+  }
+
+  @Test
+  void recordingBoundsAndTheThrottleSayWhatTheyExpect() throws ConfigException {
+    assertEquals(0, args("record_maxsize=0").recordMaxSize(), "0 is no bound");
+    assertEquals(Duration.ofDays(2), args("record_maxage=2d").recordMaxAge());
+    assertEquals(Duration.ZERO, args("record_maxage=0").recordMaxAge());
+    assertEquals("2000/s", args("throttle= 2000/s ").throttle());
+    assertEquals("0/s", args("throttle=0/s").throttle());
+    assertTrue(bad("record_maxsize=lots").getMessage().contains("a size like 100M"));
+    assertTrue(bad("record_maxage=5x").getMessage().contains("30m, 6h or 2d"));
+    assertTrue(bad("throttle=fast").getMessage().contains("N/s"));
+    assertTrue(bad("throttle=10/min").getMessage().contains("N/s"));
   }
 
   @Test
@@ -184,10 +204,12 @@ class AgentConfigTest {
   void unknownAgentArgumentNamesTheKeyListsTheKnownOnesAndSuggests() {
     ConfigException e = bad("ram_max_usag=0.4");
     assertEquals("ram_max_usag", e.key());
-    assertEquals("flodl-budget: unknown agent argument 'ram_max_usag'; did you mean "
+    String m = e.getMessage();
+    assertTrue(m.startsWith("flodl-budget: unknown agent argument 'ram_max_usag'; did you mean "
         + "'ram_max_usage'? (known: mode, enabled, ram_max_usage, heap_max_usage, vram_max_usage, "
-        + "host_share, prefetch, sites, presets, djl, vram_probe, ram_probe, record, strict, log, "
-        + "probe_interval, job, reclaim); agent disabled", e.getMessage());
+        + "host_share, prefetch, sites, presets, djl, vram_probe, ram_probe, record, "
+        + "record_maxsize, record_maxage, throttle, "), m);
+    assertTrue(m.endsWith("; agent disabled") && m.length() < 300, "one line: " + m);
     ConfigException role = bad("role=stager");
     assertEquals("role", role.key());
     assertTrue(role.getMessage().contains("'role' is a field of the sites file (site.NAME.role)"),

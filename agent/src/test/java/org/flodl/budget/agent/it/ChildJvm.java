@@ -132,12 +132,29 @@ public final class ChildJvm {
     return this;
   }
 
-  /** Records flight events from start, dumped at exit to this child's .jfr. */
-  public ChildJvm record() {
+  /**
+   * Records flight events from start, dumped at exit to this child's .jfr: the JDK's default
+   * settings, and every decision as its own event ({@code throttle=off} for the per-decision
+   * events), so a test reads each decision an application took. {@code record=} files keep the
+   * agent's default throttle; {@code RecordingsIT} reads those.
+   */
+  public ChildJvm record() throws IOException {
+    Path every = WORK.resolve("every-decision.jfc").toAbsolutePath();
+    if (!Files.exists(every)) {
+      Files.writeString(every, EVERY_DECISION);
+    }
     command.add("-XX:StartFlightRecording=filename=" + recording.toAbsolutePath()
-        + ",dumponexit=true");
+        + ",dumponexit=true,settings=default,settings=" + every);
     return this;
   }
+
+  /** Settings added to the JDK's default: the per-decision events unthrottled. */
+  static final String EVERY_DECISION = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      + "<configuration version=\"2.0\" label=\"every decision\">\n"
+      + "  <event name=\"flodl.budget.CacheAdmission\"><setting name=\"throttle\">off</setting>"
+      + "</event>\n"
+      + "  <event name=\"flodl.budget.Release\"><setting name=\"throttle\">off</setting></event>\n"
+      + "</configuration>\n";
 
   /** Runs the main class from {@code paths} (jars or folders) instead of the test classes. */
   public ChildJvm classPath(Path... paths) {

@@ -93,7 +93,8 @@ class BudgetRecordingTest {
   @Test
   void unknownSettingsAreAClearError(@TempDir Path dir) {
     IOException e = assertThrows(IOException.class,
-        () -> BudgetRecording.start(dir.resolve("b.jfr"), "/no-such.jfc", w -> {}));
+        () -> BudgetRecording.start(dir.resolve("b.jfr"), new BudgetRecording.Limits("/no-such.jfc",
+            0, java.time.Duration.ZERO, null), w -> {}));
     assertTrue(e.getMessage().contains("/no-such.jfc"), e.getMessage());
   }
 
@@ -117,23 +118,36 @@ class BudgetRecordingTest {
   }
 
   @Test
-  void aRunningRecordingIsOnDiskAsFilePartAndGoneAtClose(@TempDir Path dir) throws Exception {
+  void aRunningRecordingKeepsItsChunksBesideTheFileAndTheyGoAtClose(@TempDir Path dir)
+      throws Exception {
     Path file = dir.resolve("run.jfr");
     Files.writeString(file, "an old recording");
-    try (BudgetRecording r = BudgetRecording.start(file, BudgetRecording.DEFAULT_SETTINGS,
-        w -> {})) {
+    Files.createDirectories(dir.resolve("run.jfr" + BudgetRecording.CHUNKS));
+    Files.writeString(dir.resolve("run.jfr" + BudgetRecording.CHUNKS).resolve("old.jfr"), "x");
+    try (BudgetRecording r = BudgetRecording.start(file)) {
       assertTrue(!Files.exists(file) || Files.size(file) == 0,
           "an old recording of that name is gone at start");
+      assertFalse(Files.exists(r.chunks().resolve("old.jfr")), "and an older run's chunks");
       CacheAdmissionEvent.emit("here", "heap", "byte[]", 1, 1, 1, false, false, "ADMIT", 1, 2, 3);
       long end = System.currentTimeMillis() + 10_000;
-      while (!Files.exists(r.part()) && System.currentTimeMillis() < end) {
+      while (chunkFiles(r.chunks()) == 0 && System.currentTimeMillis() < end) {
         Thread.sleep(100);
       }
-      assertTrue(Files.exists(r.part()), "no snapshot within 10 s");
-      assertTrue(RecordingFile.readAllEvents(r.part()).stream()
-          .anyMatch(ev -> ev.getEventType().getName().equals(CacheAdmissionEvent.NAME)));
+      assertTrue(chunkFiles(r.chunks()) > 0, "no chunk beside the file within 10 s");
+      assertEquals(0, r.mirror().written(), "the chunks are linked, not copied, on one file system");
     }
     assertTrue(Files.size(file) > 0, "closed: the recording is written");
-    assertFalse(Files.exists(dir.resolve("run.jfr" + BudgetRecording.PART)), "and its snapshot gone");
+    assertTrue(RecordingFile.readAllEvents(file).stream()
+        .anyMatch(ev -> ev.getEventType().getName().equals(CacheAdmissionEvent.NAME)));
+    assertFalse(Files.exists(dir.resolve("run.jfr" + BudgetRecording.CHUNKS)), "and its chunks gone");
+  }
+
+  private static long chunkFiles(Path folder) throws IOException {
+    if (!Files.isDirectory(folder)) {
+      return 0;
+    }
+    try (var files = Files.list(folder)) {
+      return files.filter(f -> f.toString().endsWith(".jfr")).count();
+    }
   }
 }

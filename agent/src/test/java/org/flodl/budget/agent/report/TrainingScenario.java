@@ -56,6 +56,7 @@ final class TrainingScenario {
   private long sDeclinedBytes;
   private long sMaterializedBytes;
   private long sReleasedBytes;
+  private long sReleases;
   private final AtomicLong summaries = new AtomicLong();
 
   /**
@@ -114,11 +115,13 @@ final class TrainingScenario {
     SiteSummaryEvent.register(
         () -> {
           synchronized (this) {
-            SiteSummaryEvent.emit(SITE, "heap", sAdmissions, sDeclines, sMaterialized,
-                sAdmittedBytes, sDeclinedBytes, sMaterializedBytes, sReleasedBytes, 0, 0,
-                heap.held(), heap.budget());
+            SiteSummaryEvent.emit(SITE, "heap", new SiteSummaryEvent.Counts(sAdmissions,
+                sAdmittedBytes, sMaterialized, sMaterializedBytes, sDeclines, sDeclinedBytes, 0,
+                0, 0, 0, sReleases, sReleasedBytes, 0, 0), heap.held(), heap.held(),
+                heap.budget());
             sAdmissions = sDeclines = sMaterialized = 0;
             sAdmittedBytes = sDeclinedBytes = sMaterializedBytes = sReleasedBytes = 0;
+            sReleases = 0;
           }
           summaries.incrementAndGet();
         });
@@ -181,6 +184,7 @@ final class TrainingScenario {
       evicted.release();
       releasedBytes += evicted.bytes();
       sReleasedBytes += evicted.bytes();
+      sReleases++;
       ReleaseEvent.emit(SITE, "heap", evicted.bytes(), "RELEASE_SITE", heap.held());
     }
   }

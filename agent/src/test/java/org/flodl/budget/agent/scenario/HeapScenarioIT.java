@@ -53,15 +53,21 @@ class HeapScenarioIT {
     System.out.printf("heap scenario: epoch 2 hit rate %d/320 (%.1f%%)%n", e2.get("cacheHits"),
         100.0 * e2.get("cacheHits") / 320);
 
+    // record= samples the per-decision events (50/s per kind): each stands for the decisions of
+    // its kind since the last, and the site summaries count every one.
     List<RecordedEvent> admissions = r.events("flodl.budget.CacheAdmission");
-    assertEquals(320 + e2.get("cacheMisses"), admissions.size(),
+    long decisions = admissions.stream().mapToLong(e -> e.getLong("decisions")).sum();
+    assertEquals(320 + e2.get("cacheMisses"), decisions,
         "one decision per put: every epoch-1 read, then every epoch-2 miss");
+    long summarized = r.events("flodl.budget.SiteSummary").stream()
+        .mapToLong(e -> e.getLong("admissions") + e.getLong("declines")).sum();
+    assertEquals(decisions, summarized, "the summaries count the same decisions");
     long admitted = admissions.stream().filter(e -> e.getString("decision").startsWith("ADMIT"))
-        .count();
+        .mapToLong(e -> e.getLong("decisions")).sum();
     long declined = admissions.stream().filter(e -> e.getString("decision").equals("DECLINE"))
-        .count();
+        .mapToLong(e -> e.getLong("decisions")).sum();
     assertTrue(declined > 0, "the budget declined samples");
-    assertEquals(admissions.size(), admitted + declined);
+    assertEquals(decisions, admitted + declined);
     for (RecordedEvent e : admissions) {
       assertEquals("heap", e.getString("tier"));
       if (e.getString("decision").startsWith("ADMIT")) {

@@ -1,0 +1,257 @@
+package org.flodl.budget.agent.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Recordings that last as long as the job (issue 26): a cache at the machine's full rate
+ * ({@code com.acme.it.HammerApp}, two threads putting and evicting 16 KiB values through one site
+ * with a release) recorded with {@code record=} at the default settings. The file is small, its
+ * {@code SiteSummary} ledger is what the application counted, decision by decision, and the
+ * sampled per-decision events' weights add up to the same; a {@code kill -9} leaves chunks that
+ * {@code report} reads up to the last second or two, and keeping them costs no more per second
+ * late in a run than early.
+ */
+@Tag("slow") // 30 s of a hammer, and a killed one
+class RecordingsIT {
+  static final String HAMMER =
+      "site.hammer.kind = cache-admit\n"
+          + "site.hammer.method = com.acme.it.HammerStore#put(java.lang.Object,java.lang.Object)\n"
+          + "site.hammer.value = 1\n"
+          + "site.hammer.release = com.acme.it.HammerStore#evict\n";
+
+  @Test
+  void aHammerAtFullRateLeavesOneSmallFileWhoseLedgerIsExact() throws Exception {
+    Path sites = Sites.write("hammer", HAMMER);
+    Path dir = ChildJvm.WORK.resolve("hammer-exact").toAbsolutePath();
+    clean(dir);
+    Path file = dir.resolve("run.jfr");
+    ChildJvm.Result r = ChildJvm.on("hammer-exact", Jdk.JDK17)
+        .jvm("-Xmx256m", "-XX:+UseG1GC")
+        .agent("sites=" + sites + ",record=" + file).timeout(180)
+        .run("com.acme.it.HammerApp", "--seconds=30", "--threads=2", "--window=4000");
+    assertEquals(0, r.exitCode, r.toString());
+    long puts = Long.parseLong(r.value("PUTS"));
+    long admitted = Long.parseLong(r.value("ADMITTED"));
+    long declined = Long.parseLong(r.value("DECLINED"));
+    long released = Long.parseLong(r.value("RELEASED"));
+    assertTrue(declined > 0 && admitted > 0, "the budget must both admit and decline: " + r);
+
+    List<String> left;
+    try (var files = Files.list(dir)) {
+      left = files.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+    assertEquals(List.of("run.jfr"), left, "after a clean exit only the file is left");
+    long bytes = Files.size(file);
+    System.out.println("hammer: " + puts + " puts in 30 s, recording " + bytes + " bytes");
+    assertTrue(bytes < 8L << 20, "30 s of one site at full rate wrote " + bytes + " bytes");
+
+    Ledger l = Ledger.of(file);
+    assertEquals(admitted, l.sum("admissions"), "summaries: admissions");
+    assertEquals(declined, l.sum("declines"), "summaries: declines");
+    assertEquals(released, l.sum("releases"), "summaries: releases");
+    assertEquals(0, l.sum("collected"), "every value was evicted: none released by collection");
+    assertEquals(l.sum("admittedBytes"), l.sum("releasedBytes"), "every admitted byte came back");
+    assertEquals(admitted, l.weights.getOrDefault("ADMIT", 0L), "events' weights: ADMIT");
+    assertEquals(declined, l.weights.getOrDefault("DECLINE", 0L), "events' weights: DECLINE");
+    assertEquals(released, l.weights.getOrDefault("RELEASE_SITE", 0L),
+        "events' weights: RELEASE_SITE");
+    assertTrue(l.events.getOrDefault("DECLINE", 0L) > 100,
+        "declines are sampled on their own, not crowded out: " + l.events);
+    assertTrue(l.events.getOrDefault("ADMIT", 0L) < admitted / 100,
+        "and the admissions are sampled: " + l.events);
+    assertEquals(puts, l.samplingDecisions, "the chunk's sampling account: every decision");
+  }
+
+  @Test
+  void aKillMinus9LeavesChunksReportReadsAndKeepingThemDoesNotGrowWithTheRun() throws Exception {
+    Path sites = Sites.write("hammer", HAMMER);
+    Path dir = ChildJvm.WORK.resolve("hammer-killed").toAbsolutePath();
+    clean(dir);
+    Path file = dir.resolve("killed.jfr");
+    ChildJvm child = ChildJvm.on("hammer-killed", Jdk.JDK17).jvm("-Xmx256m", "-XX:+UseG1GC")
+        .agent("sites=" + sites + ",record=" + file);
+    Process app = child.start("com.acme.it.HammerApp", "--seconds=600", "--threads=2",
+        "--window=4000", "--beat-ms=100");
+    long pid = app.pid();
+    // The app says when it runs; the test measures from there, not from the launch.
+    long ready = awaitLine(child, "READY", 60).toEpochMilli();
+    long[] w = new long[4];
+    long[] at = new long[4];
+    long[] marks = {2_000, 4_000, 7_000, 9_000};
+    for (int i = 0; i < 4; i++) {
+      sleepUntil(ready + marks[i]);
+      w[i] = wchar(pid);
+      at[i] = System.currentTimeMillis();
+    }
+    long[] early = {w[0], at[0], w[1], at[1]};
+    long[] late = {w[2], at[2], w[3], at[3]};
+    sleepUntil(ready + 10_000);
+    assertTrue(app.isAlive(), "the app ended before the kill: " + child.stdoutSoFar());
+    Instant killed = Instant.now();
+    app.destroyForcibly(); // SIGKILL: no shutdown hook, no dump at exit
+    assertTrue(app.waitFor(10, TimeUnit.SECONDS));
+    double earlyRate = rate(early);
+    double lateRate = rate(late);
+    System.out.printf("bytes written a second: %.0f (2-4 s), %.0f (7-9 s)%n", earlyRate, lateRate);
+    assertTrue(lateRate < earlyRate * 1.5 + 256 * 1024,
+        "the work a second grew with the run: " + earlyRate + " then " + lateRate);
+
+    assertFalse(Files.exists(file) && Files.size(file) > 0, "a killed JVM wrote no file");
+    Path chunks = dir.resolve("killed.jfr.chunks");
+    assertTrue(Files.isDirectory(chunks), "no chunks beside " + file);
+
+    Process report = new ProcessBuilder(Jdk.JDK17.java().toString(), "-jar",
+        ChildJvm.AGENT_JAR.toAbsolutePath().toString(), "report", file.toString())
+        .redirectErrorStream(true).start();
+    String out = new String(report.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(report.waitFor(60, TimeUnit.SECONDS));
+    assertEquals(0, report.exitValue(), out);
+    assertTrue(out.contains("was never written") && out.contains("hammer"), out);
+
+    Instant last = null;
+    for (Path chunk : chunkFiles(chunks)) {
+      for (RecordedEvent e : readRepaired(chunk)) {
+        if (e.getEventType().getName().equals("flodl.budget.SiteSummary")
+            && (last == null || e.getEndTime().isAfter(last))) {
+          last = e.getEndTime();
+        }
+      }
+    }
+    assertTrue(last != null, "no site summary in the chunks");
+    long lostMillis = killed.toEpochMilli() - last.toEpochMilli();
+    System.out.println("last summary " + lostMillis + " ms before the kill");
+    assertTrue(lostMillis <= 2_500, "the chunks end " + lostMillis + " ms before the kill");
+  }
+
+  /** What a recording's ledger says: sums of SiteSummary fields, weights per decision kind. */
+  static final class Ledger {
+    final Map<String, Long> sums = new TreeMap<>();
+    final Map<String, Long> weights = new TreeMap<>();
+    final Map<String, Long> events = new TreeMap<>();
+    long samplingDecisions;
+
+    static Ledger of(Path file) throws IOException {
+      Ledger l = new Ledger();
+      try (RecordingFile f = new RecordingFile(file)) {
+        while (f.hasMoreEvents()) {
+          l.accept(f.readEvent());
+        }
+      }
+      return l;
+    }
+
+    void accept(RecordedEvent e) {
+      switch (e.getEventType().getName()) {
+        case "flodl.budget.SiteSummary" -> {
+          for (String k : List.of("admissions", "declines", "releases", "collected",
+              "admittedBytes", "releasedBytes", "alreadyHeld")) {
+            sums.merge(k, e.getLong(k), Long::sum);
+          }
+        }
+        case "flodl.budget.CacheAdmission" -> {
+          weights.merge(e.getString("decision"), e.getLong("decisions"), Long::sum);
+          events.merge(e.getString("decision"), 1L, Long::sum);
+        }
+        case "flodl.budget.Release" -> {
+          weights.merge(e.getString("cause"), e.getLong("decisions"), Long::sum);
+          events.merge(e.getString("cause"), 1L, Long::sum);
+        }
+        case "flodl.agent.Sampling" -> samplingDecisions += e.getLong("decisions");
+        default -> { }
+      }
+    }
+
+    long sum(String field) {
+      return sums.getOrDefault(field, 0L);
+    }
+  }
+
+  /** Waits for a stdout line starting with {@code prefix}; returns when it was seen. */
+  static Instant awaitLine(ChildJvm child, String prefix, int seconds) throws Exception {
+    long end = System.nanoTime() + seconds * 1_000_000_000L;
+    while (System.nanoTime() < end) {
+      for (String line : child.stdoutSoFar().split("\n")) {
+        if (line.startsWith(prefix)) {
+          return Instant.now();
+        }
+      }
+      Thread.sleep(20);
+    }
+    throw new AssertionError("no " + prefix + " line in " + seconds + " s: " + child.stdoutSoFar());
+  }
+
+  static void sleepUntil(long epochMillis) throws InterruptedException {
+    Thread.sleep(Math.max(0, epochMillis - System.currentTimeMillis()));
+  }
+
+  /** Returns bytes a second between two readings {@code {bytes, ms, bytes, ms}}. */
+  static double rate(long[] w) {
+    return (w[2] - w[0]) * 1000.0 / Math.max(1, w[3] - w[1]);
+  }
+
+  /** Returns what the process handed to write calls so far ({@code wchar} of /proc/PID/io). */
+  static long wchar(long pid) throws IOException {
+    try (BufferedReader in = Files.newBufferedReader(Path.of("/proc/" + pid + "/io"))) {
+      String line;
+      while ((line = in.readLine()) != null) {
+        if (line.startsWith("wchar:")) {
+          return Long.parseLong(line.substring(6).trim());
+        }
+      }
+    }
+    throw new AssertionError("no wchar in /proc/" + pid + "/io");
+  }
+
+  static List<Path> chunkFiles(Path folder) throws IOException {
+    try (var files = Files.list(folder)) {
+      return files.filter(f -> f.toString().endsWith(".jfr")).sorted().toList();
+    }
+  }
+
+  /** Reads a chunk a killed JVM left, cut at its last flush as {@code report} reads it. */
+  static List<RecordedEvent> readRepaired(Path chunk) throws IOException {
+    byte[] b = Files.readAllBytes(chunk);
+    long size = java.nio.ByteBuffer.wrap(b).getLong(8);
+    if (b[64] != 0 && size >= 68 && size <= b.length) {
+      b = java.util.Arrays.copyOf(b, (int) size);
+      b[64] = 0;
+    }
+    Path copy = Files.createTempFile("chunk", ".jfr");
+    try {
+      Files.write(copy, b);
+      return new ArrayList<>(RecordingFile.readAllEvents(copy));
+    } finally {
+      Files.deleteIfExists(copy);
+    }
+  }
+
+  static void clean(Path dir) throws IOException {
+    if (Files.isDirectory(dir)) {
+      try (var walk = Files.walk(dir)) {
+        for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(p);
+        }
+      }
+    }
+    Files.createDirectories(dir);
+  }
+}

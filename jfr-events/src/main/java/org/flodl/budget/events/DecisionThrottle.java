@@ -1,0 +1,90 @@
+package org.flodl.budget.events;
+
+import java.util.Locale;
+import java.util.Set;
+import jdk.jfr.SettingControl;
+
+/**
+ * The {@code throttle} setting of a per-decision event ({@link CacheAdmissionEvent}, {@link
+ * ReleaseEvent}): how many of its events a second each site may commit for each decision kind
+ * (or release cause), {@code N/s}, or {@code off} for every one.
+ * Flight Recorder applies the setting of the recordings that run (the highest rate of them, or
+ * {@code off} when one says so); the agent reads the rate in force with {@link #perSecond} and
+ * samples its decisions to it, each event carrying how many decisions it stands for. The setting
+ * itself never drops an event: the agent commits only the ones it sampled.
+ */
+public abstract class DecisionThrottle extends SettingControl {
+  /** The value where no recording sets one: 50 events a second per site and kind. */
+  public static final String DEFAULT = "50/s";
+
+  /** The value that records every decision. */
+  public static final String OFF = "off";
+
+  private String value = DEFAULT;
+
+  /** Sets the rate in force for this control's event (its static holder). */
+  abstract void publish(double perSecond, String text);
+
+  @Override
+  public String combine(Set<String> values) {
+    double best = -1;
+    String chosen = null;
+    for (String v : values) {
+      double r = parse(v);
+      if (!Double.isNaN(r) && r > best) {
+        best = r;
+        chosen = v;
+      }
+    }
+    return chosen == null ? DEFAULT : chosen;
+  }
+
+  @Override
+  public void setValue(String newValue) {
+    double r = parse(newValue);
+    if (Double.isNaN(r)) {
+      r = parse(DEFAULT); // a value Flight Recorder let through that we cannot read
+      newValue = DEFAULT;
+    }
+    value = newValue.trim();
+    publish(r, value);
+  }
+
+  @Override
+  public String getValue() {
+    return value;
+  }
+
+  /**
+   * Returns the events a second that {@code text} allows ({@code Double.POSITIVE_INFINITY} for
+   * {@code off}), or NaN when it is not a throttle value: {@code N/s} with N a whole number from
+   * 0 (none but each period's one event per kind for the decisions not yet stood for), or {@code
+   * off}.
+   */
+  public static double parse(String text) {
+    if (text == null) {
+      return Double.NaN;
+    }
+    String t = text.trim().toLowerCase(Locale.ROOT);
+    if (t.equals(OFF)) {
+      return Double.POSITIVE_INFINITY;
+    }
+    int slash = t.indexOf('/');
+    if (slash <= 0 || slash > 12) {
+      return Double.NaN;
+    }
+    String n = t.substring(0, slash).trim();
+    for (int i = 0; i < n.length(); i++) {
+      if (n.charAt(i) < '0' || n.charAt(i) > '9') {
+        return Double.NaN;
+      }
+    }
+    if (n.isEmpty()) {
+      return Double.NaN;
+    }
+    if (n.length() > 9 || !t.substring(slash + 1).trim().equals("s")) {
+      return Double.NaN;
+    }
+    return Long.parseLong(n);
+  }
+}
