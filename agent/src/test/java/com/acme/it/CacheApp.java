@@ -22,7 +22,8 @@ import javax.management.openmbean.TabularData;
  * 0.01 through the agent's MBean), pace-ms (sleep per sample), ready (print READY and the pid),
  * wait-for-agent-at (at that sample index print PAUSED and wait until the agent's MBean is
  * registered: a test attaches the agent then, so exactly the later samples are decided),
- * await-stdin (before exiting print WAITING and wait for a line on stdin).
+ * await-stdin (before exiting print WAITING and wait for a line on stdin), put-twice (each
+ * sample put a second time, the same object).
  * Prints {@code DELIVERED=}, {@code CACHED=} and the agent's held bytes as the MBean shows them.
  */
 public final class CacheApp {
@@ -43,6 +44,7 @@ public final class CacheApp {
     long paceMs = Long.parseLong(o.getOrDefault("pace-ms", "0"));
     mbeanWaitMs = Long.parseLong(o.getOrDefault("mbean-wait-ms", "5000"));
     int waitForAgentAt = Integer.parseInt(o.getOrDefault("wait-for-agent-at", "-1"));
+    boolean putTwice = o.containsKey("put-twice");
     if (o.containsKey("ready")) {
       System.out.println("READY " + ProcessHandle.current().pid());
       System.out.flush();
@@ -89,6 +91,9 @@ public final class CacheApp {
             }
           }
           store.put(i, sample);
+          if (putTwice) {
+            store.put(i, sample); // the same object again: held already
+          }
           checksum.addAndGet(train(sample));
           delivered.incrementAndGet();
           if (paceMs > 0) {

@@ -81,6 +81,15 @@ class ModuleLayoutTest {
   }
 
   @Test
+  void theFindingsAreTheJdksAloneAndReadNothingThemselves() throws Exception {
+    // One law for the report and Mission Control's rules: facts in, findings out, no reader.
+    Set<String> refs = references(org.flodl.budget.findings.Findings.class);
+    assertOnly(refs, "findings", ownPackages("findings"));
+    assertTrue(refs.stream().noneMatch(r -> r.startsWith("jdk/jfr/") || r.startsWith("java/io/")
+        || r.startsWith("java/nio/")), "findings read no recording: " + refs);
+  }
+
+  @Test
   void theScanSeesWhatAClassNames() throws Exception {
     // The scan itself: the agent's own classes name the policy, the weaver and the JDK's
     // instrumentation, so a scan that found none of them would be reading nothing.

@@ -158,26 +158,38 @@ class TierLedgerTest {
     assertEquals(-1 - 120, ledger.reserve(1, ledger.budget()));
   }
 
-  /** Runs {@code work} on {@code threads} threads started together (each given its index); joins. */
+  /**
+   * Runs {@code work} on {@code threads} threads started together (each given its index); joins.
+   * Whatever a worker throws (a failed assertion included) fails the calling test once all have
+   * ended: the first as an {@link AssertionError} naming its thread, the others suppressed in it.
+   */
   private static void onThreads(int threads, java.util.function.IntConsumer work)
       throws InterruptedException {
     CyclicBarrier start = new CyclicBarrier(threads);
     List<Thread> workers = new ArrayList<>();
+    ConcurrentLinkedQueue<AssertionError> failures = new ConcurrentLinkedQueue<>();
     for (int t = 0; t < threads; t++) {
       final int seed = t;
       Thread w = new Thread(() -> {
         try {
           start.await();
-        } catch (Exception e) {
-          throw new IllegalStateException(e);
+          work.accept(seed);
+        } catch (Throwable e) {
+          failures.add(new AssertionError(Thread.currentThread().getName() + " failed: " + e, e));
         }
-        work.accept(seed);
-      });
+      }, "ledger-worker-" + t);
       workers.add(w);
       w.start();
     }
     for (Thread w : workers) {
       w.join();
+    }
+    AssertionError first = failures.poll();
+    if (first != null) {
+      for (AssertionError next; (next = failures.poll()) != null; ) {
+        first.addSuppressed(next);
+      }
+      throw first;
     }
   }
 }

@@ -29,7 +29,9 @@ import java.util.concurrent.Executors;
  * A small DJL regression model (three {@code Linear} blocks in a {@code SequentialBlock}) trained for a
  * few epochs on an {@code ArrayDataset} of synthetic data, the batches prefetched by a fixed thread
  * pool ({@code optPrefetchNumber}), on the PyTorch engine. Prints one line per epoch
- * ({@code epoch=N loss=… batches=… millis=… cpu_millis=…}, wall and process CPU time) and {@code TRAINING COMPLETE}. Options ({@code --key=value}):
+ * ({@code epoch=N loss=… batches=… contents=… order=… millis=… cpu_millis=…}: the mean loss, the
+ * batches, a checksum of the samples the epoch delivered (a sum: whatever their order) and of the
+ * batches' order, wall and process CPU time) and {@code TRAINING COMPLETE}. Options ({@code --key=value}):
  * epochs, samples, batch-size, features, prefetch, threads (0: no executor), device (cpu|gpu), seed,
  * torch-threads (PyTorch's intra- and inter-op threads, unless set by system property; default 1), dataset
  * ({@code array}: an {@code ArrayDataset}; {@code rows}: {@link RowDataset}, with its own {@code DataIterable}
@@ -123,7 +125,12 @@ public final class TrainDjl {
                     long cpuStart = processCpuNanos();
                     double lossSum = 0;
                     int batches = 0;
+                    long contents = 0;
+                    long order = 0;
                     for (Batch batch : trainer.iterateDataset(dataset)) {
+                        long b = checksum(batch);
+                        contents += b;
+                        order = order * 31 + b;
                         try (GradientCollector collector = trainer.newGradientCollector()) {
                             NDList predictions = trainer.forward(batch.getData());
                             NDArray loss = trainer.getLoss().evaluate(batch.getLabels(), predictions);
@@ -145,7 +152,9 @@ public final class TrainDjl {
                         lastLoss = epochLoss;
                     }
                     System.out.println("epoch=" + epoch + " loss=" + epochLoss
-                            + " batches=" + batches + " millis=" + millis + " cpu_millis=" + cpuMillis);
+                            + " batches=" + batches + " contents=" + Long.toHexString(contents)
+                            + " order=" + Long.toHexString(order)
+                            + " millis=" + millis + " cpu_millis=" + cpuMillis);
                     System.out.flush();
                 }
                 System.out.println("TRAINING COMPLETE batches=" + total + " first_loss=" + firstLoss
@@ -156,6 +165,30 @@ public final class TrainDjl {
                 executor.shutdownNow();
             }
         }
+    }
+
+    /**
+     * Returns a checksum of the samples a batch holds: per sample (a row of its data and of its
+     * labels) a hash of every float's bits, summed over the rows, so that an epoch's sum says
+     * which samples it delivered whatever their order and grouping.
+     */
+    private static long checksum(Batch batch) {
+        long sum = 0;
+        for (NDList list : new NDList[] {batch.getData(), batch.getLabels()}) {
+            for (NDArray a : list) {
+                float[] v = a.toFloatArray();
+                long rows = Math.max(1, a.getShape().get(0));
+                int width = (int) (v.length / rows);
+                for (int r = 0; r < rows; r++) {
+                    long h = 17;
+                    for (int i = r * width; i < (r + 1) * width; i++) {
+                        h = h * 1_000_003 + Float.floatToIntBits(v[i]);
+                    }
+                    sum += h * 0x9E3779B97F4A7C15L + list.indexOf(a);
+                }
+            }
+        }
+        return sum;
     }
 
     /** Returns this process's CPU time (all threads) in nanoseconds, or -1 where the JVM cannot say. */

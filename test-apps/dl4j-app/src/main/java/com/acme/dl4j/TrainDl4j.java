@@ -13,7 +13,6 @@ import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.dataset.api.iterator.CachingDataSetIterator;
 import org.nd4j.linalg.dataset.api.iterator.DataSetIterator;
 import org.nd4j.linalg.dataset.api.iterator.cache.DataSetCache;
-import org.nd4j.linalg.dataset.api.iterator.cache.InMemoryDataSetCache;
 import org.nd4j.linalg.learning.config.Adam;
 import org.nd4j.linalg.lossfunctions.LossFunctions;
 
@@ -23,8 +22,10 @@ import org.nd4j.linalg.lossfunctions.LossFunctions;
  * epoch's DataSets cached after the first (in ND4J's {@code InMemoryDataSetCache}, serialized to
  * bytes, or in {@link RetainingCache}, kept as they are). {@code fit} wraps the iterator in an
  * {@code AsyncDataSetIterator} that prefetches 2 batches. Prints one line per epoch ({@code
- * epoch=N loss=… batches=… built=… millis=… cpu_millis=…}: the last minibatch's score, the
- * batches fitted, the batches the source built in that epoch, wall and process CPU time) and {@code TRAINING COMPLETE}. Options ({@code
+ * epoch=N loss=… batches=… built=… contents=… order=… millis=… cpu_millis=…}: the last
+ * minibatch's score, the batches fitted, the batches the source built in that epoch (a DataSet the cache lacks is built again with
+ * those before it: the source has no seek), the DataSets the cache served, checksums
+ * of the DataSets fitted (their sum, and their order), wall and process CPU time) and {@code TRAINING COMPLETE}. Options ({@code
  * --key=value}): epochs, batches, batch-size, features, cache ({@code memory} · {@code retain} ·
  * {@code none}), views (batches of rows of a pool of that many batches; 0: arrays of their own),
  * seed.
@@ -82,9 +83,11 @@ public final class TrainDl4j {
 
         SyntheticIterator source = new SyntheticIterator(batches, batchSize, features, seed, views);
         DataSetIterator data;
+        CountingCache counting = null;
         switch (cache) {
             case "memory":
-                data = new CachingDataSetIterator(source, new InMemoryDataSetCache(), "train", true);
+                counting = new CountingCache();
+                data = new CachingDataSetIterator(source, counting, "train", true);
                 break;
             case "retain":
                 DataSetCache retaining = new RetainingCache();
@@ -93,14 +96,17 @@ public final class TrainDl4j {
             default:
                 data = source;
         }
+        ChecksumIterator checked = new ChecksumIterator(data);
         double first = Double.NaN;
         double last = Double.NaN;
         for (int epoch = 1; epoch <= epochs; epoch++) {
             long builtBefore = source.built();
+            long servedBefore = counting == null ? 0 : counting.served();
             fitted[0] = 0;
+            checked.restart();
             long start = System.nanoTime();
             long cpuStart = processCpuNanos();
-            net.fit(data);
+            net.fit(checked);
             long millis = (System.nanoTime() - start) / 1_000_000;
             long cpuMillis = cpuStart < 0 ? -1 : (processCpuNanos() - cpuStart) / 1_000_000;
             last = net.score();
@@ -108,7 +114,11 @@ public final class TrainDl4j {
                 first = last;
             }
             System.out.println("epoch=" + epoch + " loss=" + last + " batches=" + fitted[0] + " built="
-                    + (source.built() - builtBefore) + " millis=" + millis + " cpu_millis=" + cpuMillis);
+                    + (source.built() - builtBefore)
+                    + " served=" + (counting == null ? 0 : counting.served() - servedBefore)
+                    + " contents=" + Long.toHexString(checked.contents())
+                    + " order=" + Long.toHexString(checked.order())
+                    + " millis=" + millis + " cpu_millis=" + cpuMillis);
         }
         System.out.println("loss_fell=" + (last < first));
         System.out.println("TRAINING COMPLETE");

@@ -190,7 +190,8 @@ class SparkClusterIT {
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(work.resolve(name + ".log").toFile());
     pb.environment().putAll(sparkEnvironment(sparkHome));
-    pb.environment().keySet().removeIf(k -> k.startsWith("FLODL_BUDGET_"));
+    pb.environment().keySet().removeIf(k -> k.startsWith("FLODL_BUDGET_") || k.equals("JAVA_TOOL_OPTIONS")
+        || k.equals("_JAVA_OPTIONS") || k.equals("JDK_JAVA_OPTIONS"));
     Process p = pb.start();
     started.add(p);
     return p;
@@ -269,7 +270,8 @@ class SparkClusterIT {
         .redirectOutput(work.resolve(name + ".out").toFile())
         .redirectError(work.resolve(name + ".err").toFile());
     pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
-    pb.environment().keySet().removeIf(k -> k.startsWith("FLODL_BUDGET_"));
+    pb.environment().keySet().removeIf(k -> k.startsWith("FLODL_BUDGET_") || k.equals("JAVA_TOOL_OPTIONS")
+        || k.equals("_JAVA_OPTIONS") || k.equals("JDK_JAVA_OPTIONS"));
     Process p = pb.start();
     started.add(p);
     return p;

@@ -91,9 +91,18 @@ class SparkJobIT {
                 .filter(e -> e.getEventType().getName().equals("flodl.budget.CacheAdmission"))
                 .filter(e -> "samples".equals(e.getString("site")))
                 .collect(Collectors.toList());
-        long declined = admissions.stream().filter(e -> "DECLINE".equals(e.getString("decision"))).count();
-        long admitted = admissions.stream().filter(e -> e.getString("decision").startsWith("ADMIT")).count();
-        assertEquals(offered, admissions.size(), "one CacheAdmission event per put");
+        // record= samples the per-decision events; each stands for the decisions of its kind since
+        // the last (its weight), and the site summaries count every one.
+        long declined = admissions.stream().filter(e -> "DECLINE".equals(e.getString("decision")))
+                .mapToLong(e -> e.getLong("decisions")).sum();
+        long admitted = admissions.stream().filter(e -> e.getString("decision").startsWith("ADMIT"))
+                .mapToLong(e -> e.getLong("decisions")).sum();
+        assertEquals(offered, admitted + declined, "one decision per put");
+        long summarized = events.stream()
+                .filter(e -> e.getEventType().getName().equals("flodl.budget.SiteSummary"))
+                .filter(e -> "samples".equals(e.getString("site")))
+                .mapToLong(e -> e.getLong("admissions") + e.getLong("declines")).sum();
+        assertEquals(offered, summarized, "the site summaries count every put");
         assertEquals(kept, admitted, "the cache holds exactly the admitted samples");
         assertEquals(offered - kept, declined, "every sample the cache lacks was declined");
         for (RecordedEvent e : admissions) {
@@ -126,6 +135,8 @@ class SparkJobIT {
                 .redirectOutput(out.toFile())
                 .redirectError(err.toFile());
         builder.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
+        builder.environment().keySet().removeIf(k -> k.equals("JAVA_TOOL_OPTIONS")
+                || k.equals("_JAVA_OPTIONS") || k.equals("JDK_JAVA_OPTIONS"));
         long started = System.nanoTime();
         Process process = builder.start();
         boolean exited = process.waitFor(CHILD_TIMEOUT_SECONDS, TimeUnit.SECONDS);

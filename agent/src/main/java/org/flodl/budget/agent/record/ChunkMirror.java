@@ -152,7 +152,10 @@ final class ChunkMirror {
     names.removeAll(before);
     Collections.sort(names);
     try {
-      Files.createDirectories(folder);
+      if (!Files.isDirectory(folder)) {
+        // Only the folder itself: a destination folder that was removed is not made again.
+        Files.createDirectory(folder);
+      }
       for (String name : names) {
         Path source = repo.resolve(name);
         Long done = mirrored.get(name);
@@ -194,46 +197,40 @@ final class ChunkMirror {
     }
   }
 
-  /** Copies what {@code source} gained since the last copy, and its header, to {@code target}. */
+  /**
+   * Copies what {@code source} gained since the last copy, and its header, to {@code target}. The
+   * header is read first: the recorder rewrites it after the data it describes, so the data read
+   * after it reaches at least as far.
+   */
   private void copy(Path source, Path target, String name) throws IOException {
     long done = mirrored.getOrDefault(name, 0L);
     if (done < 0) {
       return; // linked
     }
-    long size;
-    try {
-      size = Files.size(source);
-    } catch (NoSuchFileException e) {
-      return;
-    }
-    if (size == done) {
-      return;
-    }
-    try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ);
-        FileChannel out = FileChannel.open(target, StandardOpenOption.CREATE,
-            StandardOpenOption.WRITE)) {
-      long at = done;
-      while (at < size) {
-        long n = in.transferTo(at, size - at, out.position(at));
-        if (n <= 0) {
-          break;
-        }
-        at += n;
-        written += n;
-      }
+    try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ)) {
       ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
-      int read = 0;
-      while (read < HEADER_BYTES) {
-        int n = in.read(header, read);
-        if (n <= 0) {
-          break;
-        }
-        read += n;
+      while (header.hasRemaining() && in.read(header, header.position()) > 0) {
+        // the whole header, or what there is of it
       }
-      header.flip();
-      out.write(header, 0);
-      written += read;
-      mirrored.put(name, at);
+      long size = in.size();
+      if (size == done) {
+        return;
+      }
+      try (FileChannel out = FileChannel.open(target, StandardOpenOption.CREATE,
+          StandardOpenOption.WRITE)) {
+        long at = done;
+        while (at < size) {
+          long n = in.transferTo(at, size - at, out.position(at));
+          if (n <= 0) {
+            break;
+          }
+          at += n;
+          written += n;
+        }
+        header.flip();
+        written += out.write(header, 0);
+        mirrored.put(name, at);
+      }
     } catch (NoSuchFileException e) {
       // dropped by the recorder meanwhile
     }

@@ -64,6 +64,9 @@ final class BudgetReport {
   long maxAgeMillis = -1;
   /** When the recording started, where an ActiveRecording event says so. */
   Instant recordingStart;
+  /** The facts the findings are drawn from: the same law as Mission Control's rules. */
+  final org.flodl.budget.findings.Facts facts = new org.flodl.budget.findings.Facts();
+  private final JdkFields fields = new JdkFields();
 
   private BudgetReport(Path file) {
     this.file = file;
@@ -97,14 +100,18 @@ final class BudgetReport {
       Path readable = null;
       try {
         readable = Chunks.readable(f);
+        if (readable == null) {
+          continue; // a chunk the recorder had begun and never flushed
+        }
         try (RecordingFile recording = new RecordingFile(readable)) {
           while (recording.hasMoreEvents()) {
             report.accept(recording.readEvent());
           }
         }
-      } catch (IOException e) {
+      } catch (IOException | RuntimeException e) {
+        // a chunk the JVM was killed while writing: read what there is of the others
         if (first == null) {
-          first = e;
+          first = e instanceof IOException io ? io : new IOException(e.toString(), e);
         }
         report.truncated = (files.size() > 1 ? f.getFileName() + ": " : "")
             + Format.orElse(e.getMessage(), e.getClass().getSimpleName());
@@ -124,6 +131,11 @@ final class BudgetReport {
   /** Why the recording ended before its end (a killed JVM's last chunk), or null. */
   String truncated;
 
+  /** Returns the findings of every rule (the JMC rules' too). */
+  List<org.flodl.budget.findings.Finding> findings() {
+    return org.flodl.budget.findings.Findings.of(facts);
+  }
+
   /** Returns the number of flodl events read. */
   long flodlEvents() {
     return flodlCounts.values().stream().mapToLong(Long::longValue).sum();
@@ -140,6 +152,7 @@ final class BudgetReport {
   }
 
   private void accept(RecordedEvent e) {
+    facts.accept(fields.of(e));
     events++;
     Instant s = e.getStartTime();
     Instant t = e.getEndTime();

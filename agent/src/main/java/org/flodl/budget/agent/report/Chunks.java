@@ -17,14 +17,16 @@ import java.nio.file.StandardOpenOption;
 final class Chunks {
   static final int HEADER_BYTES = 68;
   private static final int SIZE_AT = 8;
+  private static final int METADATA_AT = 24;
   private static final int STATE_AT = 64;
 
   private Chunks() {}
 
   /**
    * Returns {@code file} when it is a recording whose first chunk is finished (or no recording at
-   * all: the reader says why), else a temporary copy of the chunk up to its last flush, marked
-   * finished, which the caller deletes.
+   * all: the reader says why), null for a chunk not yet flushed once (nothing in it to read),
+   * else a temporary copy of the chunk up to its last flush, marked finished, which the caller
+   * deletes.
    */
   static Path readable(Path file) throws IOException {
     try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
@@ -38,6 +40,9 @@ final class Chunks {
       }
       if (header.getInt(0) != 0x464C5200 || header.get(STATE_AT) == 0) {
         return file; // not a chunk (the reader says so), or a finished one
+      }
+      if (header.getLong(METADATA_AT) == 0) {
+        return null; // begun, never flushed: no metadata yet, no event to read
       }
       long size = header.getLong(SIZE_AT);
       if (size < HEADER_BYTES || size > fileSize) {

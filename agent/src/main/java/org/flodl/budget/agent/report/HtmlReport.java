@@ -35,6 +35,7 @@ final class HtmlReport {
           + "th{background:#f6f8fa;font-weight:600}th:first-child,td:first-child,td.l,th.l{text-align:left}"
           + "td.why{text-align:left;white-space:normal;color:#57606a}"
           + ".note{color:#57606a;margin:4px 0}.warn{color:#9a6700}"
+          + ".sev-warning{color:#9a6700;font-weight:600}.sev-info{color:#0969da}.sev-ok{color:#1a7f37}"
           + ".bar{display:inline-block;height:10px;background:#1f77b4;vertical-align:middle;margin-right:6px}"
           + ".bar.over{background:#d62728}"
           + "svg{display:block;margin:6px 0 14px;border:1px solid #eaeef2;border-radius:6px}"
@@ -60,6 +61,7 @@ final class HtmlReport {
     if (r.flodlEvents() == 0) {
       b.append("<p class=\"warn\">").append(Format.html(TextReport.noFlodlEvents(r))).append("</p>\n");
     }
+    findings(r, b);
     cacheSites(r, b);
     tierCharts(r, b);
     prefetch(r, b);
@@ -72,6 +74,24 @@ final class HtmlReport {
     }
     b.append("</body>\n</html>\n");
     return b.toString();
+  }
+
+  /** The findings, as Mission Control's automated analysis shows them (the same rules). */
+  private static void findings(BudgetReport r, StringBuilder b) {
+    if (r.flodlEvents() == 0) {
+      return;
+    }
+    b.append("<h2>Findings</h2>\n<table>\n<tr><th class=\"l\">rule</th><th class=\"l\">"
+        + "severity</th><th class=\"l\">finding</th><th class=\"l\">what to do</th></tr>\n");
+    for (org.flodl.budget.findings.Finding f : r.findings()) {
+      b.append("<tr><td class=\"l\">").append(Format.html(f.rule().title()))
+          .append("</td><td class=\"l sev-").append(f.severity().name().toLowerCase(
+              java.util.Locale.ROOT)).append("\">").append(f.severity())
+          .append("</td><td class=\"l\">").append(Format.html(f.summary()))
+          .append("</td><td class=\"l\">").append(Format.html(f.solution()))
+          .append("</td></tr>\n");
+    }
+    b.append("</table>\n");
   }
 
   private static void cacheSites(BudgetReport r, StringBuilder b) {

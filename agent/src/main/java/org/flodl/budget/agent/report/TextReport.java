@@ -48,6 +48,7 @@ final class TextReport {
       b.append("  ").append(line).append('\n');
     }
     b.append('\n');
+    findings(r, b);
     cacheSites(r, b);
     depthSites("Prefetch sites", r.prefetchSites, true, b);
     depthSites("Reader ring", r.ringSites, false, b);
@@ -75,6 +76,21 @@ final class TextReport {
           + "); the counts are of what it holds.");
     }
     return notes;
+  }
+
+  /**
+   * The findings, one line each, with what to do where there is something: the same rules
+   * Mission Control's automated analysis runs (module jmc-rules).
+   */
+  private static void findings(BudgetReport r, StringBuilder b) {
+    b.append("Findings (the same rules as Mission Control's automated analysis, jmc-rules)\n");
+    for (org.flodl.budget.findings.Finding f : r.findings()) {
+      b.append("  ").append(f.line()).append('\n');
+      if (f.severity() == org.flodl.budget.findings.Severity.WARNING && !f.solution().isEmpty()) {
+        b.append("      what to do: ").append(f.solution()).append('\n');
+      }
+    }
+    b.append('\n');
   }
 
   private static void cacheSites(BudgetReport r, StringBuilder b) {

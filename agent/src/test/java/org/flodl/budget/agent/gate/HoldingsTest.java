@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import org.flodl.budget.policy.Tier;
@@ -62,27 +64,28 @@ class HoldingsTest {
     AtomicLong admitted = new AtomicLong();
     CountDownLatch go = new CountDownLatch(1);
     List<Thread> workers = new ArrayList<>();
+    Queue<AssertionError> failures = new ConcurrentLinkedQueue<>();
     for (int t = 0; t < threads; t++) {
       Thread w = new Thread(() -> {
         try {
           go.await();
-        } catch (InterruptedException e) {
-          return;
-        }
-        List<Object> kept = new ArrayList<>();
-        for (int i = 0; i < perThread; i++) {
-          byte[] v = new byte[32 + (i % 7)];
-          assertTrue(ledger.reserve(v.length) >= 0);
-          holdings.track(v, ledger, v.length, site);
-          admitted.addAndGet(v.length);
-          if (i % 2 == 0) {
-            kept.add(v);
+          List<Object> kept = new ArrayList<>();
+          for (int i = 0; i < perThread; i++) {
+            byte[] v = new byte[32 + (i % 7)];
+            assertTrue(ledger.reserve(v.length) >= 0);
+            holdings.track(v, ledger, v.length, site);
+            admitted.addAndGet(v.length);
+            if (i % 2 == 0) {
+              kept.add(v);
+            }
           }
+          for (Object v : kept) {
+            holdings.release(v); // the other half is dropped: the collector releases it
+          }
+        } catch (Throwable e) {
+          failures.add(new AssertionError(Thread.currentThread().getName() + " failed: " + e, e));
         }
-        for (Object v : kept) {
-          holdings.release(v); // the other half is dropped: the collector releases it
-        }
-      });
+      }, "holdings-worker-" + t);
       workers.add(w);
       w.start();
     }
@@ -90,6 +93,7 @@ class HoldingsTest {
     for (Thread w : workers) {
       w.join();
     }
+    rethrowWorkerFailures(failures);
     for (int i = 0; i < 200 && ledger.held() != 0; i++) {
       System.gc();
       Thread.sleep(20);
@@ -157,6 +161,20 @@ class HoldingsTest {
     assertEquals(8L * n, released);
     assertEquals(0, ledger.held());
     assertEquals(fresh, holdings.buckets(), "released by site, the tables shrank back");
+  }
+
+  /**
+   * Fails the test with the workers' failures, if any: the first one thrown, the others added to
+   * it as suppressed, each saying which thread it came from.
+   */
+  private static void rethrowWorkerFailures(Queue<AssertionError> failures) {
+    AssertionError first = failures.poll();
+    if (first != null) {
+      for (AssertionError next; (next = failures.poll()) != null; ) {
+        first.addSuppressed(next);
+      }
+      throw first;
+    }
   }
 
   /** Returns the bytes the site's ledger counted as released since the last look. */

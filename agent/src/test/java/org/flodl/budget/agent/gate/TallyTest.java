@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CyclicBarrier;
 import org.junit.jupiter.api.Test;
 
@@ -32,17 +34,18 @@ class TallyTest {
     int perThread = 200_000;
     CyclicBarrier start = new CyclicBarrier(threads + 1);
     List<Thread> workers = new ArrayList<>();
+    Queue<AssertionError> failures = new ConcurrentLinkedQueue<>();
     for (int i = 0; i < threads; i++) {
       Thread w = new Thread(() -> {
         try {
           start.await();
-        } catch (Exception e) {
-          throw new IllegalStateException(e);
+          for (int n = 0; n < perThread; n++) {
+            t.add(0, 1, 1, 3);
+          }
+        } catch (Throwable e) {
+          failures.add(new AssertionError(Thread.currentThread().getName() + " failed: " + e, e));
         }
-        for (int n = 0; n < perThread; n++) {
-          t.add(0, 1, 1, 3);
-        }
-      });
+      }, "tally-worker-" + i);
       workers.add(w);
       w.start();
     }
@@ -56,6 +59,7 @@ class TallyTest {
     for (Thread w : workers) {
       w.join();
     }
+    rethrowWorkerFailures(failures);
     long[] d = t.drain();
     sum[0] += d[0];
     sum[1] += d[1];
@@ -63,5 +67,19 @@ class TallyTest {
     assertEquals(3L * threads * perThread, sum[1]);
     assertEquals(0, t.rows(), "the ended threads' rows were folded into the totals");
     assertArrayEquals(new long[] {0, 0}, t.drain());
+  }
+
+  /**
+   * Fails the test with the workers' failures, if any: the first one thrown, the others added to
+   * it as suppressed, each saying which thread it came from.
+   */
+  private static void rethrowWorkerFailures(Queue<AssertionError> failures) {
+    AssertionError first = failures.poll();
+    if (first != null) {
+      for (AssertionError next; (next = failures.poll()) != null; ) {
+        first.addSuppressed(next);
+      }
+      throw first;
+    }
   }
 }

@@ -70,7 +70,7 @@ final class AppJvm {
     Path err = ChildJvm.WORK.resolve(name + ".err");
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile())
         .redirectError(err.toFile());
-    pb.environment().keySet().removeIf(k -> k.startsWith("FLODL_BUDGET_"));
+    ChildJvm.clean(pb.environment());
     Process p = pb.start();
     if (!p.waitFor(600, TimeUnit.SECONDS)) {
       p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
@@ -93,6 +93,11 @@ final class AppJvm {
   /** Returns the batches of each epoch line, in order. */
   static List<Integer> batches(ChildJvm.Result r) {
     return epochInts(r, "batches");
+  }
+
+  /** Returns {@code key}'s value on each epoch line, in order, as text. */
+  static List<String> epochTexts(ChildJvm.Result r, String key) {
+    return epochValues(r, key);
   }
 
   /** Returns {@code key}'s integer value on each epoch line, in order. */

@@ -50,8 +50,13 @@ class AttachIT {
     assertEquals(0, r.exitCode, r.toString());
     assertEquals("400", r.value("DELIVERED"));
     assertTrue(r.stdout.contains("AGENT IS HERE"), r.toString());
+    // Sampled events (an agent attached to a running recording samples at the default 50/s),
+    // each standing for the decisions since its kind's last: their weights count every one.
     List<RecordedEvent> admissions = r.events("flodl.budget.CacheAdmission");
-    assertEquals(300, admissions.size(), "decisions from the attach on, not before");
+    assertEquals(300, admissions.stream().mapToLong(e -> e.getLong("decisions")).sum(),
+        "decisions from the attach on, not before");
+    assertEquals(300, r.events("flodl.budget.SiteSummary").stream()
+        .mapToLong(e -> e.getLong("admissions") + e.getLong("declines")).sum());
     assertEquals("heap=0", r.value("HELD_AFTER_EVICT"), r.toString());
     assertTrue(r.events("flodl.agent.Instrumented").stream()
         .anyMatch(e -> e.getString("outcome").equals("WOVEN")));

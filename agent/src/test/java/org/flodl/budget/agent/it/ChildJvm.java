@@ -208,8 +208,19 @@ public final class ChildJvm {
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.redirectOutput(WORK.resolve(name + ".out").toFile());
     pb.redirectError(WORK.resolve(name + ".err").toFile());
-    pb.environment().keySet().removeIf(k -> k.startsWith("FLODL_BUDGET_"));
+    ChildJvm.clean(pb.environment());
     return pb.start();
+  }
+
+  /**
+   * Removes from a child's environment what would change it behind the test's back: the agent's
+   * own {@code FLODL_BUDGET_*} settings, and the JVM options a runner may set for every JVM
+   * ({@code JAVA_TOOL_OPTIONS}, {@code _JAVA_OPTIONS}, {@code JDK_JAVA_OPTIONS}: each makes the
+   * JVM print a line on stderr and take options no test chose).
+   */
+  static void clean(java.util.Map<String, String> env) {
+    env.keySet().removeIf(k -> k.startsWith("FLODL_BUDGET_") || k.equals("JAVA_TOOL_OPTIONS")
+        || k.equals("_JAVA_OPTIONS") || k.equals("JDK_JAVA_OPTIONS"));
   }
 
   /** Runs {@code mainClass} to the end; returns what it printed and recorded. */

@@ -38,10 +38,8 @@ class ContainerIT {
   @Test
   void theProbeReadsTheCgroupAndTheHostTiersAreBudgetedFromIt() throws Exception {
     Path cg = Cgroups.create("container-probe", GIB);
-    if (cg == null) {
-      System.out.println("SKIPPED theProbeReadsTheCgroup: no memory cgroup can be made here");
-      return;
-    }
+    Preconditions.require(cg != null,
+        "theProbeReadsTheCgroup: no memory cgroup can be made here");
     ChildJvm.Result r;
     try {
       Path sites = Sites.write("store", Sites.STORE);
@@ -82,10 +80,7 @@ class ContainerIT {
   @ValueSource(strings = {"8g", "700m"})
   void theDirectSliceRunTheKernelKillsCompletesWithTheGuard(String maxDirect) throws Exception {
     Path cg = Cgroups.create("container-" + maxDirect, GIB);
-    if (cg == null) {
-      System.out.println("SKIPPED theDirectSliceRun: no memory cgroup can be made here");
-      return;
-    }
+    Preconditions.require(cg != null, "theDirectSliceRun: no memory cgroup can be made here");
     try {
       ChildJvm.Result bare = ChildJvm.on("container-bare-" + maxDirect, Jdk.JDK17)
           .launchedBy(Cgroups.enter(cg)).jvm("-XX:MaxDirectMemorySize=" + maxDirect)

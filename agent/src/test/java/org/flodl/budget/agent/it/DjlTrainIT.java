@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The DJL app (three Linear blocks, an ArrayDataset, a 2-thread executor, optPrefetchNumber) trained
  * offline on the PyTorch CPU engine with the agent and no sites file: one PrefetchDepth decision per
- * epoch with the priced batch bytes, the loss falling as it does without the agent; a ring budget
+ * epoch with the priced batch bytes, every epoch's samples in the batches and order of a run
+ * without the agent; a ring budget
  * that fits 3 batches lowers a request of 8 to 3; a decision of 0 drops the executor and every
  * epoch still yields all its batches.
  */
@@ -28,23 +29,11 @@ class DjlTrainIT {
     ChildJvm.Result r = AppJvm.DJL.run("djl-train-enforce", "mode=enforce", TRAIN,
         "--epochs=" + EPOCHS);
     assertEquals(0, r.exitCode, r.toString());
-    assertEquals("true", r.value("loss_fell"), r.toString());
     assertEquals("0", r.value("empty_epochs"), r.toString());
-
-    List<Double> withAgent = AppJvm.losses(r);
-    List<Double> without = AppJvm.losses(bare);
-    assertEquals(EPOCHS, withAgent.size(), r.toString());
-    assertEquals(EPOCHS, without.size(), bare.toString());
-    // Same seed, same data: the first epoch's loss is the same; later epochs drift a little from
-    // run to run (with or without the agent), so they must fall as far, within a third.
-    assertEquals(without.get(0), withAgent.get(0), Math.abs(without.get(0)) * 1e-3,
-        "epoch 1 loss with the agent vs without");
-    for (int i = 1; i < EPOCHS; i++) {
-      assertTrue(withAgent.get(i) < withAgent.get(0) / 5, "epoch " + (i + 1) + ": " + withAgent);
-      assertEquals(without.get(i), withAgent.get(i), Math.abs(without.get(i)) / 3,
-          "epoch " + (i + 1) + " loss with the agent vs without: " + withAgent + " vs " + without);
-    }
     assertEquals(List.of(BATCHES, BATCHES, BATCHES, BATCHES), AppJvm.batches(r));
+    // What the agent controls: every epoch trains on every sample, in the batches and the order
+    // of the run without it (same seed). The losses are the machine's floating point, not its.
+    sameBatches(bare, r);
 
     List<RecordedEvent> depth = r.events("flodl.budget.PrefetchDepth");
     assertEquals(EPOCHS, depth.size(), "one decision per epoch: " + depth);
@@ -66,6 +55,17 @@ class DjlTrainIT {
     assertTrue(woven.stream().anyMatch(e -> e.getString("className")
         .equals("ai.djl.training.dataset.BulkDataIterable")
         && e.getString("outcome").equals("WOVEN")), woven.toString());
+  }
+
+  /** Asserts that {@code r}'s epochs delivered {@code bare}'s samples in {@code bare}'s order. */
+  static void sameBatches(ChildJvm.Result bare, ChildJvm.Result r) {
+    List<String> contents = AppJvm.epochTexts(bare, "contents");
+    assertEquals(contents, AppJvm.epochTexts(r, "contents"), "the samples of every epoch: " + r);
+    for (String c : contents) {
+      assertEquals(contents.get(0), c, "every epoch delivers the whole dataset: " + bare);
+    }
+    assertEquals(AppJvm.epochTexts(bare, "order"), AppJvm.epochTexts(r, "order"),
+        "in the same batches and order: " + r);
   }
 
   @Test
@@ -92,11 +92,12 @@ class DjlTrainIT {
   @Test
   void aDepthOfZeroDropsTheExecutorAndEveryEpochYieldsAllItsBatches() throws Exception {
     // ram_probe=fixed:1K: the ring budget (512 bytes) fits no batch: 0, the synchronous path.
+    ChildJvm.Result bare = AppJvm.DJL.run("djl-train-sync-bare", null, TRAIN, "--epochs=2");
     ChildJvm.Result r = AppJvm.DJL.run("djl-train-sync", "ram_probe=fixed:1K", TRAIN, "--epochs=2");
     assertEquals(0, r.exitCode, r.toString());
     assertEquals("0", r.value("empty_epochs"), r.toString());
     assertEquals(List.of(BATCHES, BATCHES), AppJvm.batches(r));
-    assertEquals("true", r.value("loss_fell"), r.toString());
+    sameBatches(bare, r);
     List<RecordedEvent> depth = r.events("flodl.budget.PrefetchDepth");
     assertEquals(2, depth.size(), depth.toString());
     for (RecordedEvent e : depth) {
@@ -109,10 +110,12 @@ class DjlTrainIT {
   void aSubtypeWithItsOwnFetchIsWovenAtItsFirstConstructionAndPriced() throws Exception {
     // --dataset=rows: not an ArrayDataset (the first epoch is unpriced), iterated by its own
     // DataIterable subtype whose fetch never calls super.
+    ChildJvm.Result bare = AppJvm.DJL.run("djl-train-rows-bare", null, TRAIN, "--epochs=3",
+        "--dataset=rows");
     ChildJvm.Result r = AppJvm.DJL.run("djl-train-rows", "", TRAIN, "--epochs=3", "--dataset=rows");
     assertEquals(0, r.exitCode, r.toString());
-    assertEquals("true", r.value("loss_fell"), r.toString());
     assertEquals(List.of(BATCHES, BATCHES, BATCHES), AppJvm.batches(r));
+    sameBatches(bare, r);
     List<RecordedEvent> woven = r.events("flodl.agent.Instrumented");
     assertTrue(woven.stream().anyMatch(e -> e.getString("className")
         .equals("com.acme.djl.RowDataset$RowIterable") && e.getString("outcome").equals("WOVEN")

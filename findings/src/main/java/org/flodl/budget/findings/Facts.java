@@ -1,0 +1,317 @@
+package org.flodl.budget.findings;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What a recording's flodl events say, gathered event by event from any reader ({@link #accept}):
+ * per cache site its exact ledger (the {@code SiteSummary} sums) and what its sampled
+ * per-decision events add (what materializing saved), per prefetch site its depths against the
+ * requests, per tier the last budget's inputs and whether the budget fell below what was held,
+ * the memory probe's container and heap readings, what was woven or failed, reclaims, recording
+ * problems and the sampling's account. {@link Findings} draws its findings from these alone.
+ */
+public final class Facts {
+  /** One cache site's sums over the recording. */
+  public static final class Site {
+    public final String name;
+    public final Map<String, Long> declinesByTier = new TreeMap<>();
+    public String tier = "";
+    public long admissions;
+    public long declines;
+    public long wouldDeclines;
+    public long unpriced;
+    public long estimated;
+    public long alreadyHeld;
+    public long materialized;
+    public long materializedBytes;
+    public long admittedBytes;
+    public long declinedBytes;
+    public long releases;
+    public long collected;
+    public long summaries;
+    /** Per-decision events' weighted sums, for recordings without summaries and for savings. */
+    public long eventDecisions;
+    public long eventDeclines;
+    public long eventAdmissions;
+    /** Storage bytes the materialized copies let go (storage − charged, weighted). */
+    public long savedBytes;
+
+    Site(String name) {
+      this.name = name;
+    }
+
+    /** Returns the decisions: the summaries' where there are any, else the events' weights. */
+    public long decisions() {
+      return summaries > 0 ? admissions + declines : eventDecisions;
+    }
+
+    /** Returns the declines: the summaries' where there are any, else the events' weights. */
+    public long declineCount() {
+      return summaries > 0 ? declines : eventDeclines;
+    }
+  }
+
+  /** One prefetch site's depth decisions. */
+  public static final class Depth {
+    public final String name;
+    public String device = "";
+    public long decisions;
+    public long below;
+    public final Map<String, Long> belowByReason = new TreeMap<>();
+    public long lastRequested = -1;
+    public long lastDepth = -1;
+    /** The lowest depth given below a request, and that request. */
+    public long lowestDepth = -1;
+    public long lowestRequested = -1;
+    long lastAt = Long.MIN_VALUE;
+
+    Depth(String name) {
+      this.name = name;
+    }
+  }
+
+  /** One tier's last budget and its inputs, and how often it fell below what was held. */
+  public static final class Tier {
+    public final String name;
+    public long budgets;
+    public long available = -1;
+    public long held = -1;
+    public double maxUsage = Double.NaN;
+    public double hostShare = Double.NaN;
+    public long budget = -1;
+    public long probesOverBudget;
+    public long mostOverBytes;
+    long lastAt = Long.MIN_VALUE;
+
+    Tier(String name) {
+      this.name = name;
+    }
+  }
+
+  public final Map<String, Site> sites = new TreeMap<>();
+  public final Map<String, Depth> depths = new TreeMap<>();
+  public final Map<String, Tier> tiers = new LinkedHashMap<>();
+  /** Per site, the classes woven; per site, the weave problems (outcome: message). */
+  public final Map<String, Long> woven = new TreeMap<>();
+  public final Map<String, List<String>> weaveProblems = new TreeMap<>();
+  /** The reclaims, by time (a key per event). */
+  public final TreeMap<Long, String> reclaims = new TreeMap<>();
+  public final List<String> recordingProblems = new ArrayList<>();
+  public final Map<String, String> configuration = new TreeMap<>();
+  private final Map<String, Long> configurationAt = new TreeMap<>();
+  private long samplingAt = Long.MIN_VALUE;
+  public long flodlEvents;
+  public long probes;
+  public long heapMaxBytes = -1;
+  public long cgroupLimitBytes = -1;
+  public long cgroupPeakBytes = -1;
+  public String ramSource;
+  public long sampledEvents;
+  public long sampledDecisions;
+  public String admissionThrottle;
+  public long firstEventMillis = Long.MAX_VALUE;
+  public long recordingStartMillis = -1;
+  public long maxSizeBytes = -1;
+
+  /** Takes one event of any type (non-flodl ones are read for the recording's start only). */
+  public void accept(RecordedFields e) {
+    String type = e.type();
+    if (type.equals("jdk.ActiveRecording")) {
+      String name = e.text("name");
+      long start = e.number("recordingStart");
+      if ((recordingStartMillis < 0 || "flodl-budget".equals(name)) && start > 0
+          && start != Long.MAX_VALUE) {
+        recordingStartMillis = start;
+        long size = e.number("maxSize");
+        maxSizeBytes = size == Long.MAX_VALUE ? 0 : size;
+      }
+      return;
+    }
+    if (!type.startsWith("flodl.")) {
+      return;
+    }
+    flodlEvents++;
+    firstEventMillis = Math.min(firstEventMillis, e.startMillis());
+    switch (type) {
+      case "flodl.budget.SiteSummary" -> summary(e);
+      case "flodl.budget.CacheAdmission" -> admission(e);
+      case "flodl.budget.PrefetchDepth" -> depth(e);
+      case "flodl.budget.RamBudget" -> budget(e);
+      case "flodl.budget.MemoryProbe" -> probe(e);
+      case "flodl.budget.Reclaim" -> reclaims.put(e.startMillis() * 1000 + reclaims.size(),
+          lower(e.text("action")) + " (" + Format.orElse(e.text("reason"), "?") + "): usage "
+          + Format.bytes(e.number("usageBeforeBytes")) + " -> "
+          + Format.bytes(e.number("usageAfterBytes")) + " of "
+          + Format.bytes(e.number("limitBytes")));
+      case "flodl.agent.Instrumented" -> instrumented(e);
+      case "flodl.agent.RecordingProblem" -> recordingProblems.add(Format.orElse(
+          e.text("problem"), "?"));
+      case "flodl.agent.Sampling" -> {
+        if (e.startMillis() >= samplingAt) {
+          samplingAt = e.startMillis();
+          admissionThrottle = e.text("admissionThrottle");
+        }
+        sampledDecisions += Math.max(0, e.number("decisions"));
+        sampledEvents += Math.max(0, e.number("admissionEvents"));
+      }
+      case "flodl.agent.Configuration" -> {
+        String key = Format.orElse(e.text("key"), "?");
+        Long at = configurationAt.get(key);
+        if (at == null || e.startMillis() >= at) {
+          configurationAt.put(key, e.startMillis());
+          configuration.put(key, Format.orElse(e.text("value"), ""));
+        }
+      }
+      default -> { }
+    }
+  }
+
+  private void summary(RecordedFields e) {
+    Site s = site(e.text("site"));
+    String tier = lower(e.text("tier"));
+    if (!tier.isEmpty()) {
+      s.tier = tier;
+    }
+    s.summaries++;
+    s.admissions += pos(e.number("admissions"));
+    long declines = pos(e.number("declines"));
+    s.declines += declines;
+    if (declines > 0) {
+      s.declinesByTier.merge(tier, declines, Long::sum);
+    }
+    s.wouldDeclines += pos(e.number("wouldDeclines"));
+    s.unpriced += pos(e.number("unpriced"));
+    s.estimated += pos(e.number("estimated"));
+    s.alreadyHeld += pos(e.number("alreadyHeld"));
+    s.materialized += pos(e.number("materialized"));
+    s.materializedBytes += pos(e.number("materializedBytes"));
+    s.admittedBytes += pos(e.number("admittedBytes"));
+    s.declinedBytes += pos(e.number("declinedBytes"));
+    s.releases += pos(e.number("releases"));
+    s.collected += pos(e.number("collected"));
+  }
+
+  private void admission(RecordedFields e) {
+    Site s = site(e.text("site"));
+    if (s.tier.isEmpty()) {
+      s.tier = lower(e.text("tier"));
+    }
+    long w = Math.max(1, e.number("decisions"));
+    String d = Format.orElse(e.text("decision"), "");
+    s.eventDecisions += d.equals("ALREADY_HELD") ? 0 : w;
+    if (d.equals("DECLINE") || d.equals("WOULD_DECLINE")) {
+      s.eventDeclines += w;
+    } else if (d.startsWith("ADMIT")) {
+      s.eventAdmissions += w;
+    }
+    if (e.flag("materialized")) {
+      s.savedBytes += Math.max(0, e.number("storageBytes") - e.number("chargedBytes")) * w;
+    }
+  }
+
+  private void depth(RecordedFields e) {
+    Depth d = depths.computeIfAbsent(Format.orElse(e.text("site"), "(unnamed)"), Depth::new);
+    d.device = Format.orElse(e.text("device"), d.device);
+    d.decisions++;
+    long requested = e.number("requestedDepth");
+    long depth = e.number("depth");
+    if (e.startMillis() > d.lastAt || e.startMillis() == d.lastAt && depth > d.lastDepth) {
+      // readers need not give events in time order: the latest, ties broken by the value
+      d.lastAt = e.startMillis();
+      d.lastRequested = requested;
+      d.lastDepth = depth;
+    }
+    if (requested >= 0 && depth >= 0 && depth < requested) {
+      if (d.lowestDepth < 0 || depth < d.lowestDepth
+          || depth == d.lowestDepth && requested > d.lowestRequested) {
+        d.lowestDepth = depth;
+        d.lowestRequested = requested;
+      }
+      d.below++;
+      d.belowByReason.merge(Format.orElse(e.text("reason"), "UNKNOWN"), 1L, Long::sum);
+    }
+  }
+
+  private void budget(RecordedFields e) {
+    Tier t = tier(lower(e.text("tier")));
+    t.budgets++;
+    long budget = e.number("budgetBytes");
+    if (e.startMillis() < t.lastAt || e.startMillis() == t.lastAt && budget <= t.budget) {
+      return; // readers need not give events in time order: the latest, ties by the larger
+    }
+    t.lastAt = e.startMillis();
+    t.available = e.number("availableBytes");
+    t.held = e.number("heldBytes");
+    t.maxUsage = e.fraction("maxUsage");
+    t.hostShare = e.fraction("hostShare");
+    t.budget = e.number("budgetBytes");
+  }
+
+  private void probe(RecordedFields e) {
+    probes++;
+    heapMaxBytes = Math.max(heapMaxBytes, e.number("heapMaxBytes"));
+    long limit = e.number("cgroupLimitBytes");
+    if (limit > 0 && limit != Long.MAX_VALUE) {
+      cgroupLimitBytes = limit;
+      cgroupPeakBytes = Math.max(cgroupPeakBytes, e.number("cgroupUsageBytes"));
+    }
+    if (e.text("ramSource") != null) {
+      ramSource = e.text("ramSource");
+    }
+    for (String tier : List.of("heap", "direct", "native", "mapped", "device")) {
+      long held = e.number(tier + "HeldBytes");
+      long budget = e.number(tier + "BudgetBytes");
+      if (held > 0 && budget >= 0 && held > budget) {
+        Tier t = tier(tier);
+        t.probesOverBudget++;
+        t.mostOverBytes = Math.max(t.mostOverBytes, held - budget);
+      }
+    }
+  }
+
+  private void instrumented(RecordedFields e) {
+    String site = Format.orElse(e.text("site"), "?");
+    String outcome = Format.orElse(e.text("outcome"), "UNKNOWN").toUpperCase(Locale.ROOT);
+    if (outcome.equals("WOVEN")) {
+      woven.merge(site, 1L, Long::sum);
+    } else {
+      weaveProblems.computeIfAbsent(site, k -> new ArrayList<>()).add(outcome + " "
+          + Format.orElse(e.text("className"), "?") + ": " + Format.orElse(e.text("message"), ""));
+    }
+  }
+
+  /** Returns the cache site named {@code name}, made on first use. */
+  public Site site(String name) {
+    return sites.computeIfAbsent(Format.orElse(name, "(unnamed)"), Site::new);
+  }
+
+  /** Returns the tier named {@code name}, made on first use. */
+  public Tier tier(String name) {
+    return tiers.computeIfAbsent(name, Tier::new);
+  }
+
+  /**
+   * Returns how many milliseconds of the run before the first event Flight Recorder dropped
+   * (more than 5 s between the recording's start and its first event), or 0.
+   */
+  public long droppedMillis() {
+    if (recordingStartMillis < 0 || firstEventMillis == Long.MAX_VALUE) {
+      return 0;
+    }
+    long d = firstEventMillis - recordingStartMillis;
+    return d > 5_000 ? d : 0;
+  }
+
+  private static long pos(long v) {
+    return Math.max(0, v);
+  }
+
+  private static String lower(String s) {
+    return s == null ? "" : s.toLowerCase(Locale.ROOT);
+  }
+}
