@@ -311,7 +311,8 @@ public final class Findings {
           "A site is woven when a class it names loads; it decides when the application calls "
           + "it.", "");
     }
-    String summary = (problems.isEmpty() ? "" : problems.size() + " weave problems: "
+    String summary = (problems.isEmpty() ? "" : Format.plural(problems.size(), "weave problem")
+        + ": "
         + String.join("; ", problems.subList(0, Math.min(3, problems.size())))
         + (problems.size() > 3 ? "; ..." : "") + ". ") + (idle.isEmpty() ? ""
         : "Woven but never deciding: " + String.join(", ", idle) + ".");
@@ -367,13 +368,13 @@ public final class Findings {
         boolean lasting = t.probesOverBudget >= 3 && t.probesOverBudget * 10 >= f.probes;
         sev = lasting ? Severity.WARNING : sev == Severity.WARNING ? sev : Severity.INFO;
         parts.add("the " + t.name + " budget fell below what was held in "
-            + Format.count(t.probesOverBudget) + " probe readings (by up to "
+            + Format.plural(t.probesOverBudget, "probe reading") + " (by up to "
             + Format.bytes(t.mostOverBytes) + "): admissions stopped, nothing was evicted");
       }
     }
     if (!f.reclaims.isEmpty()) {
       sev = Severity.WARNING;
-      parts.add(Format.count(f.reclaims.size()) + " container reclaims, the last "
+      parts.add(Format.plural(f.reclaims.size(), "container reclaim") + ", the last "
           + f.reclaims.lastEntry().getValue());
     }
     if (f.cgroupLimitBytes > 0 && f.cgroupPeakBytes >= CONTAINER_NEAR * f.cgroupLimitBytes) {
@@ -386,7 +387,7 @@ public final class Findings {
           f.probes == 0 ? "No memory probe readings." : "The budgets held what was admitted"
           + (f.cgroupLimitBytes > 0 ? ", and the container stayed under "
           + Format.share(f.cgroupPeakBytes, f.cgroupLimitBytes) + " of its limit" : "")
-          + " (" + Format.count(f.probes) + " probe readings).",
+          + " (" + Format.plural(f.probes, "probe reading") + ").",
           "A budget follows the memory the probes read each second; it can shrink below what is "
           + "held (stopping admissions), and near a container's limit the agent reclaims.", "");
     }
@@ -406,7 +407,7 @@ public final class Findings {
     Severity sev = Severity.OK;
     if (!f.recordingProblems.isEmpty()) {
       sev = Severity.WARNING;
-      parts.add(Format.count(f.recordingProblems.size()) + " recording problems: "
+      parts.add(Format.plural(f.recordingProblems.size(), "recording problem") + ": "
           + f.recordingProblems.get(0));
     }
     long dropped = f.droppedMillis();

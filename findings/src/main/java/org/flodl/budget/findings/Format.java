@@ -2,7 +2,10 @@ package org.flodl.budget.findings;
 
 import java.util.Locale;
 
-/** How findings spell numbers: counts with separators, bytes in binary units, shares in %. */
+/**
+ * How findings spell numbers: counts with separators, bytes in binary units (the policy's {@code
+ * Sizes}, as the report spells them), shares in %.
+ */
 public final class Format {
   private Format() {}
 
@@ -11,27 +14,19 @@ public final class Format {
     return s == null || s.isEmpty() ? other : s;
   }
 
+  /** Returns {@code n} and {@code noun}, plural unless one: {@code 1 probe reading}, {@code 2 ...s}. */
+  public static String plural(long n, String noun) {
+    return count(n) + " " + noun + (n == 1 ? "" : "s");
+  }
+
   /** Returns {@code n} with thousands separators: {@code 1,234,567}. */
   public static String count(long n) {
     return String.format(Locale.ROOT, "%,d", n);
   }
 
-  /** Returns {@code bytes} in binary units ({@code 72.0 MiB}), or {@code unknown} when negative. */
+  /** Returns {@code bytes} as the report spells them ({@code 72.0 MiB}), {@code unknown} if < 0. */
   public static String bytes(long bytes) {
-    if (bytes < 0) {
-      return "unknown";
-    }
-    if (bytes < 1024) {
-      return bytes + " B";
-    }
-    String[] units = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-    double v = bytes;
-    int u = -1;
-    while (v >= 1024 && u < units.length - 1) {
-      v /= 1024;
-      u++;
-    }
-    return String.format(Locale.ROOT, "%.1f %s", v, units[u]);
+    return bytes < 0 ? "unknown" : org.flodl.budget.policy.Sizes.human(bytes);
   }
 
   /** Returns {@code part / whole} as a percentage, {@code 41 %} (one decimal under 10). */

@@ -87,7 +87,7 @@ class FindingsTest {
     Finding d = Findings.of(Findings.Rule.DECLINES, facts(heapDeclines()));
     assertEquals(Severity.WARNING, d.severity());
     assertEquals("Site 'samples' declined 40 % of its 400 decisions (160): the heap tier's budget"
-        + " of 72.0 MiB was bound by the heap (-Xmx 256.0 MiB) x heap_max_usage 0.5.",
+        + " of 72.0 MiB was bound by the heap (-Xmx 256 MiB) x heap_max_usage 0.5.",
         d.summary());
     assertTrue(d.solution().contains("raise heap_max_usage (now 0.5"), d.solution());
     assertTrue(d.explanation().contains("0.5 x (80.0 MiB available + 64.0 MiB held)"),
@@ -159,9 +159,9 @@ class FindingsTest {
             1L << 30)));
     Finding m = Findings.of(Findings.Rule.MEMORY, f);
     assertEquals(Severity.WARNING, m.severity());
-    assertTrue(m.summary().contains("the heap budget fell below what was held in 1 probe"),
-        m.summary());
-    assertTrue(m.summary().contains("1 container reclaims, the last gc (HIGH_WATER): usage "
-        + "900.0 MiB -> 700.0 MiB of 1.0 GiB"), m.summary());
+    assertTrue(m.summary().contains(
+        "the heap budget fell below what was held in 1 probe reading "), m.summary());
+    assertTrue(m.summary().contains("1 container reclaim, the last gc (HIGH_WATER): usage "
+        + "900 MiB -> 700 MiB of 1.00 GiB"), m.summary());
   }
 }

@@ -51,7 +51,7 @@ final class CacheSite {
   private static final int PER_TIER = MARKS + KINDS;
   private static final VarHandle EVERY = MethodHandles.arrayElementVarHandle(int[].class);
 
-  /** What the periodic close hands the summary: one tier's counts, and what was left unsampled. */
+  /** What the periodic close hands the summary: one tier's counts and the site's held bytes. */
   record Tiered(Tier tier, SiteSummaryEvent.Counts counts, long siteHeldBytes) {}
 
   /**
@@ -73,7 +73,8 @@ final class CacheSite {
   private final int[] every = new int[KINDS];
   /** Per kind: events committed this period, against {@link #cap}. */
   private final AtomicLongArray committed = new AtomicLongArray(KINDS);
-  private final long[] cap = new long[KINDS]; // written by the close, read racily: a period late at most
+  /** Per kind: the events a period may commit; written by the close, read racily. */
+  private final long[] cap = new long[KINDS];
   private final Sample[] samples = new Sample[KINDS];
 
   CacheSite(String name, int index) {

@@ -10,9 +10,9 @@ import java.util.List;
 
 /**
  * {@code java -jar flodl-budget-agent.jar report FILE.jfr [--html REPORT.html]}: reads a
- * recording (a file, its {@code .part} snapshot when a killed JVM never wrote the file, or a
- * folder of JFR chunks) and prints what the budget did, in ten seconds of reading; with {@code
- * --html} also
+ * recording (a file, the {@code FILE.chunks/} a killed JVM left when it never wrote the file, or
+ * a folder of JFR chunks) and prints what the budget did, its findings first, in ten seconds of
+ * reading; with {@code --html} also
  * writes one self-contained page with charts. A recording without flodl events says so (exit 0); a
  * file that is not a recording, or a usage error, is one clear line on stderr and exit code 2.
  */

@@ -63,7 +63,7 @@ class MissionControlRulesIT {
     assertEquals("Warning", declines.severity, declines.toString());
     assertTrue(declines.summary.matches("Site 'samples' declined \\d+ % of its \\d+ decisions "
         + "\\(\\d+\\): the heap tier's budget of [0-9.]+ MiB was bound by the heap \\(-Xmx "
-        + "256\\.0 MiB\\) x heap_max_usage 0\\.5\\..*"), declines.summary);
+        + "256 MiB\\) x heap_max_usage 0\\.5\\..*"), declines.summary);
     assertTrue(declines.solution.contains("raise heap_max_usage"), declines.solution);
     // The demo's loader asks for a depth of 8: its first epoch, no batch priced yet, gets the
     // ring's fallback of 4, the second what it asked.
@@ -145,8 +145,11 @@ class MissionControlRulesIT {
     assertEquals(0, r.exitCode, r.toString());
     Map<String, Rule> viaJfc = rulesReport(file);
     Map<String, Rule> viaRecord = rulesReport(demo);
+    // Two runs of one scenario: the same findings but where a probe reading's timing decides
+    // (whether one caught held over a moving budget); JMC's own rules see two different runs.
+    assertFalse(viaJfc.get("flodl.Memory").severity.equals("Warning"), viaJfc.toString());
     for (String id : viaRecord.keySet()) {
-      if (id.startsWith("flodl.")) { // (JMC's own rules see two different runs)
+      if (id.startsWith("flodl.") && !id.equals("flodl.Memory")) {
         assertEquals(viaRecord.get(id).severity, viaJfc.get(id).severity, id + ": "
             + viaRecord.get(id) + " vs " + viaJfc.get(id));
       }
@@ -183,8 +186,9 @@ class MissionControlRulesIT {
       for (String cls : services) {
         assertTrue(jar.getEntry(cls.replace('.', '/') + ".class") != null, cls);
       }
-      assertTrue(jar.getEntry("org/flodl/budget/findings/Findings.class") != null,
-          "the findings inside the bundle");
+      assertTrue(jar.getEntry("org/flodl/budget/findings/Findings.class") != null
+          && jar.getEntry("org/flodl/budget/policy/Sizes.class") != null,
+          "the findings inside the bundle, and what they need");
       assertTrue(jar.stream().noneMatch(e -> e.getName().startsWith("org/openjdk/")),
           "JMC's own classes are the application's");
     }
