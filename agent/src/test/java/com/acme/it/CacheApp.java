@@ -23,7 +23,8 @@ import javax.management.openmbean.TabularData;
  * wait-for-agent-at (at that sample index print PAUSED and wait until the agent's MBean is
  * registered: a test attaches the agent then, so exactly the later samples are decided),
  * await-stdin (before exiting print WAITING and wait for a line on stdin), put-twice (each
- * sample put a second time, the same object).
+ * sample put a second time, the same object), print-site=NAME (at the end, the attributes of
+ * the agent's MBean of site NAME: {@code SITE_MBEAN Admissions=... ...}).
  * Prints {@code DELIVERED=}, {@code CACHED=} and the agent's held bytes as the MBean shows them.
  */
 public final class CacheApp {
@@ -144,6 +145,9 @@ public final class CacheApp {
       }
       System.out.println("HELD_AFTER_CLEAR=" + h);
     }
+    if (o.containsKey("print-site")) {
+      System.out.println("SITE_MBEAN " + site(o.get("print-site")));
+    }
     System.out.println("DONE");
     if (o.containsKey("await-stdin")) {
       System.out.println("WAITING");
@@ -176,6 +180,25 @@ public final class CacheApp {
       return b.remaining() + b.get(0);
     }
     return 1;
+  }
+
+  /** Returns site {@code name}'s MBean attributes as {@code Key=value} words, or "none". */
+  static String site(String name) {
+    try {
+      MBeanServer s = ManagementFactory.getPlatformMBeanServer();
+      ObjectName n = new ObjectName("org.flodl.budget:type=Site,name=" + name);
+      if (!s.isRegistered(n)) {
+        return "none";
+      }
+      StringBuilder b = new StringBuilder();
+      for (String a : new String[] {"Kind", "Tier", "Admissions", "AdmittedBytes", "Declines",
+          "DeclinedBytes", "Releases", "ReleasedBytes", "Collected", "HeldBytes", "BudgetBytes"}) {
+        b.append(b.length() == 0 ? "" : " ").append(a).append('=').append(s.getAttribute(n, a));
+      }
+      return b.toString();
+    } catch (Exception e) {
+      return "error " + e;
+    }
   }
 
   /** Returns the agent's heap held bytes as "heap=N", or "none" when no agent MBean is there. */

@@ -37,10 +37,22 @@ public final class AgentControl implements AgentControlMXBean {
     this.config = config;
   }
 
-  /** Registers the MBean; a failure is one line and the agent runs on without it. */
+  /**
+   * Registers the MBean and one per site ({@link SiteControl}); a failure is one line and the
+   * agent runs on without it.
+   */
   public void register() {
     try {
-      ManagementFactory.getPlatformMBeanServer().registerMBean(this, new ObjectName(OBJECT_NAME));
+      javax.management.MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+      for (boolean cache : new boolean[] {true, false}) {
+        for (String site : engine.siteNames(cache)) {
+          ObjectName name = SiteControl.name(site);
+          if (!server.isRegistered(name)) {
+            server.registerMBean(new SiteControl(engine, site, cache), name);
+          }
+        }
+      }
+      server.registerMBean(this, new ObjectName(OBJECT_NAME));
     } catch (Throwable t) {
       Log.warn("the " + OBJECT_NAME + " MBean could not be registered (" + t + ")");
     }

@@ -275,6 +275,34 @@ final class CacheSite {
     }
   }
 
+  /**
+   * Returns what the site counted from its start to now, all tiers together (the sums of its
+   * {@code SiteSummary} events so far, and what the next will add), and its held bytes.
+   */
+  SiteTotals totalsNow() {
+    long[] t = tally.total();
+    long[] k = new long[2 * KINDS];
+    long estimated = 0;
+    for (int tier = 0; tier < TIERS; tier++) {
+      int b = tier * PER_TIER;
+      for (int i = 0; i < 2 * KINDS; i++) {
+        k[i] += t[b + i];
+      }
+      estimated += t[b + ESTIMATED];
+    }
+    SiteSummaryEvent.Counts c = new SiteSummaryEvent.Counts(
+        k[2 * ADMIT] + k[2 * MATERIALIZED], k[2 * ADMIT + 1] + k[2 * MATERIALIZED + 1],
+        k[2 * MATERIALIZED], k[2 * MATERIALIZED + 1],
+        k[2 * DECLINE] + k[2 * WOULD_DECLINE] + k[2 * UNPRICED_DECLINE]
+            + k[2 * UNPRICED_WOULD_DECLINE],
+        k[2 * DECLINE + 1] + k[2 * WOULD_DECLINE + 1],
+        k[2 * WOULD_DECLINE] + k[2 * UNPRICED_WOULD_DECLINE],
+        k[2 * UNPRICED_DECLINE] + k[2 * UNPRICED_WOULD_DECLINE], k[2 * ALREADY_HELD], estimated,
+        k[2 * RELEASE_SITE] + k[2 * COLLECTED], k[2 * RELEASE_SITE + 1] + k[2 * COLLECTED + 1],
+        k[2 * COLLECTED], k[2 * COLLECTED + 1]);
+    return new SiteTotals(name, lastTier, c, c.admittedBytes() - c.releasedBytes());
+  }
+
   /** Returns the totals of each tier (by ordinal) and kind: counts, then bytes, to the last close. */
   synchronized long[][] totals() {
     long[] t = tally.drained();

@@ -34,8 +34,20 @@ public final class DecisionEvents {
     StagerSplitEvent.emit(s.totalBytes(), s.pinnedBytes(), s.streamBytes());
   }
 
+  /** A prefetch site's last depth decision, as its MBean shows it. */
+  public record LastDepth(String device, int requested, int depth, String reason) {}
+
+  private static final java.util.concurrent.ConcurrentHashMap<String, LastDepth> DEPTHS =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** Returns {@code site}'s last depth decision, or null before its first. */
+  public static LastDepth lastDepth(String site) {
+    return DEPTHS.get(site);
+  }
+
   /** Commits the events of depth decision {@code d}, taken at {@code site} on {@code device}. */
   public static void depth(String site, String device, int requested, DepthDecision.Decision d) {
+    DEPTHS.put(site, new LastDepth(device, requested, d.applied(), String.valueOf(d.reason())));
     if (!Recorder.on()) {
       return;
     }

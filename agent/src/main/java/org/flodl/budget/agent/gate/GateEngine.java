@@ -288,6 +288,25 @@ public final class GateEngine implements Decisions {
     return m;
   }
 
+  /** Returns the names of the cache-admit sites and the prefetch-depth sites, in binding order. */
+  public synchronized List<String> siteNames(boolean cache) {
+    return new ArrayList<>(cache ? cacheSites.keySet() : depthSites.keySet());
+  }
+
+  /** Returns cache-admit site {@code name}'s counts from its start to now, or null. */
+  public SiteTotals totals(String name) {
+    CacheSite s;
+    synchronized (this) {
+      s = cacheSites.get(name);
+    }
+    return s == null ? null : s.totalsNow();
+  }
+
+  /** Returns the budget of {@code tier} now. */
+  public long budget(Tier tier) {
+    return budgets.ledger(tier).budget();
+  }
+
   /** Returns each tier's budget. */
   public Map<Tier, Long> budgets() {
     Map<Tier, Long> m = new EnumMap<>(Tier.class);

@@ -121,6 +121,20 @@ final class Tally {
     return delta;
   }
 
+  /**
+   * Returns each counter's total now: what ended threads added and what every row holds, read
+   * as the rows' owners last wrote them (the adding side takes no lock for it).
+   */
+  synchronized long[] total() {
+    long[] total = retired.clone();
+    for (Row r : rows) {
+      for (int i = 0; i < width; i++) {
+        total[i] += (long) SLOT.getOpaque(r.counts, i);
+      }
+    }
+    return total;
+  }
+
   /** Returns each counter's total up to the last drain. */
   synchronized long[] drained() {
     return drained.clone();
