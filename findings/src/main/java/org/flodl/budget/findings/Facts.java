@@ -40,6 +40,9 @@ public final class Facts {
     public long eventAdmissions;
     /** Storage bytes the materialized copies let go (storage − charged, weighted). */
     public long savedBytes;
+    /** When the site's last recorded decline was taken (-1: none), and its budget. */
+    public long lastDeclineMillis = -1;
+    public long lastDeclineBudget = -1;
 
     Site(String name) {
       this.name = name;
@@ -87,9 +90,17 @@ public final class Facts {
     public long probesOverBudget;
     public long mostOverBytes;
     long lastAt = Long.MIN_VALUE;
+    /** Every budget computed, by time (ties: the larger), to find the one in force at a time. */
+    final TreeMap<Long, Tier> byTime = new TreeMap<>();
 
     Tier(String name) {
       this.name = name;
+    }
+
+    /** Returns the budget (with its inputs) in force at {@code millis}: the last before it. */
+    public Tier at(long millis) {
+      Map.Entry<Long, Tier> e = byTime.floorEntry(millis);
+      return e == null ? this : e.getValue();
     }
   }
 
@@ -206,6 +217,12 @@ public final class Facts {
     s.eventDecisions += d.equals("ALREADY_HELD") ? 0 : w;
     if (d.equals("DECLINE") || d.equals("WOULD_DECLINE")) {
       s.eventDeclines += w;
+      long at = e.startMillis();
+      long budget = e.number("budgetBytes");
+      if (at > s.lastDeclineMillis || at == s.lastDeclineMillis && budget > s.lastDeclineBudget) {
+        s.lastDeclineMillis = at;
+        s.lastDeclineBudget = budget;
+      }
     } else if (d.startsWith("ADMIT")) {
       s.eventAdmissions += w;
     }
@@ -241,6 +258,13 @@ public final class Facts {
     Tier t = tier(lower(e.text("tier")));
     t.budgets++;
     long budget = e.number("budgetBytes");
+    Tier then = new Tier(t.name);
+    then.available = e.number("availableBytes");
+    then.held = e.number("heldBytes");
+    then.maxUsage = e.fraction("maxUsage");
+    then.hostShare = e.fraction("hostShare");
+    then.budget = budget;
+    t.byTime.merge(e.startMillis(), then, (a, b) -> a.budget >= b.budget ? a : b);
     if (e.startMillis() < t.lastAt || e.startMillis() == t.lastAt && budget <= t.budget) {
       return; // readers need not give events in time order: the latest, ties by the larger
     }

@@ -109,7 +109,12 @@ public final class Findings {
           + Format.count(worst.decisions()) + " decisions at '" + worst.name + "').",
           "Every value a cache asked to keep fitted its tier's budget.", "");
     }
+    // The budget in force when the site last declined (the last one may be after the cache let
+    // its values go, or after a prefetch ring took its share).
     Facts.Tier t = f.tiers.get(worst.tier);
+    if (t != null && worst.lastDeclineMillis >= 0) {
+      t = t.at(worst.lastDeclineMillis);
+    }
     String bound = boundBy(f, worst.tier, t);
     boolean observe = worst.wouldDeclines >= declined;
     String summary = "Site '" + worst.name + "' declined " + Format.share(declined,
