@@ -20,10 +20,29 @@ public abstract class DecisionThrottle extends SettingControl {
   /** The value that records every decision. */
   public static final String OFF = "off";
 
+  /** Where an event type's throttle in force is published for the agent to read: one per type. */
+  public static final class Rate {
+    private volatile double perSecond = parse(DEFAULT);
+    private volatile String text = DEFAULT;
+
+    /** Returns the events a second in force ({@code Double.POSITIVE_INFINITY}: every one). */
+    public double perSecond() {
+      return perSecond;
+    }
+
+    /** Returns the setting in force as the recordings spell it. */
+    public String text() {
+      return text;
+    }
+  }
+
+  private final Rate rate;
   private String value = DEFAULT;
 
-  /** Sets the rate in force for this control's event (its static holder). */
-  abstract void publish(double perSecond, String text);
+  /** Returns a control that publishes the setting in force to {@code rate}, its event's. */
+  DecisionThrottle(Rate rate) {
+    this.rate = rate;
+  }
 
   @Override
   public String combine(Set<String> values) {
@@ -47,7 +66,8 @@ public abstract class DecisionThrottle extends SettingControl {
       newValue = DEFAULT;
     }
     value = newValue.trim();
-    publish(r, value);
+    rate.text = value;
+    rate.perSecond = r;
   }
 
   @Override

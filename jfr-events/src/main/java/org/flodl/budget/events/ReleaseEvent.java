@@ -51,15 +51,17 @@ public final class ReleaseEvent extends Event {
       + "the throttle did not record since the site's previous event of the cause")
   long decisions;
 
-  private static volatile double rate = DecisionThrottle.parse(DecisionThrottle.DEFAULT);
-  private static volatile String throttleText = DecisionThrottle.DEFAULT;
-
-  /** The {@code throttle} setting of this event. */
+  /**
+   * The {@code throttle} setting of this event. Its rate lives in this class, initialized before
+   * any control is made, not in the event's: held there, the controls Flight Recorder made and set
+   * found it unset (the setting off of a recording was never seen by the agent).
+   */
   public static final class Throttle extends DecisionThrottle {
-    @Override
-    void publish(double perSecond, String text) {
-      rate = perSecond;
-      throttleText = text;
+    /** The throttle the recordings ask for, events a second per site and cause. */
+    static final Rate RATE = new Rate();
+
+    public Throttle() {
+      super(RATE);
     }
   }
 
@@ -75,12 +77,12 @@ public final class ReleaseEvent extends Event {
 
   /** Returns the events a second per site and cause the running recordings ask for. */
   public static double throttlePerSecond() {
-    return rate;
+    return Throttle.RATE.perSecond();
   }
 
   /** Returns the throttle setting in force as the recordings spell it. */
   public static String throttleSetting() {
-    return throttleText;
+    return Throttle.RATE.text();
   }
 
   /** Commits one release event standing for itself only. */

@@ -52,6 +52,9 @@ public final class SiteSummaryEvent extends Event {
       long collected,
       long collectedBytes) {
 
+    /** Nothing counted. */
+    public static final Counts NONE = new Counts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+
     /** Returns whether nothing was counted. */
     public boolean isEmpty() {
       return admissions == 0 && declines == 0 && alreadyHeld == 0 && releases == 0

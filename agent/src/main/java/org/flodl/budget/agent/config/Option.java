@@ -42,7 +42,8 @@ public enum Option {
   /** The oldest history {@code record=} keeps (0: no bound). */
   RECORD_MAXAGE("0", Values.AGE),
   /** Per-decision events a second per site and kind that {@code record=} records, or off. */
-  THROTTLE("50/s", "N/s (events a second per site and decision kind) or off"),
+  THROTTLE(org.flodl.budget.events.DecisionThrottle.DEFAULT,
+      "N/s (events a second per site and decision kind) or off"),
   /** Whether a bad configuration fails the JVM's start instead of disabling the agent. */
   STRICT("false", "true or false"),
   /** How much the agent writes to stderr. */

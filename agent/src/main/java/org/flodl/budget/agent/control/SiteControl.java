@@ -15,9 +15,6 @@ public final class SiteControl implements SiteControlMXBean {
   /** The domain and type of the site MBeans' names. */
   public static final String TYPE = "org.flodl.budget:type=Site";
 
-  private static final SiteSummaryEvent.Counts NONE =
-      new SiteSummaryEvent.Counts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-
   private final GateEngine engine;
   private final String site;
   private final boolean cache;
@@ -45,7 +42,7 @@ public final class SiteControl implements SiteControlMXBean {
 
   private SiteSummaryEvent.Counts counts() {
     SiteTotals t = totals();
-    return t == null ? NONE : t.counts();
+    return t == null ? SiteSummaryEvent.Counts.NONE : t.counts();
   }
 
   @Override

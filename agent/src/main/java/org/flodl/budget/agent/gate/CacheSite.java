@@ -210,35 +210,17 @@ final class CacheSite {
     java.util.List<Tiered> out = new java.util.ArrayList<>(1);
     for (Tier tier : Tier.values()) {
       int b = tier.ordinal() * PER_TIER;
-      SiteSummaryEvent.Counts c = new SiteSummaryEvent.Counts(
-          d[b + 2 * ADMIT] + d[b + 2 * MATERIALIZED],
-          d[b + 2 * ADMIT + 1] + d[b + 2 * MATERIALIZED + 1],
-          d[b + 2 * MATERIALIZED], d[b + 2 * MATERIALIZED + 1],
-          d[b + 2 * DECLINE] + d[b + 2 * WOULD_DECLINE] + d[b + 2 * UNPRICED_DECLINE]
-              + d[b + 2 * UNPRICED_WOULD_DECLINE],
-          d[b + 2 * DECLINE + 1] + d[b + 2 * WOULD_DECLINE + 1],
-          d[b + 2 * WOULD_DECLINE] + d[b + 2 * UNPRICED_WOULD_DECLINE],
-          d[b + 2 * UNPRICED_DECLINE] + d[b + 2 * UNPRICED_WOULD_DECLINE],
-          d[b + 2 * ALREADY_HELD], d[b + ESTIMATED],
-          d[b + 2 * RELEASE_SITE] + d[b + 2 * COLLECTED],
-          d[b + 2 * RELEASE_SITE + 1] + d[b + 2 * COLLECTED + 1],
-          d[b + 2 * COLLECTED], d[b + 2 * COLLECTED + 1]);
+      SiteSummaryEvent.Counts c = counts(d, b);
       for (int k = 0; k < KINDS; k++) {
         perKind[k] += d[b + 2 * k];
       }
       if (!c.isEmpty()) {
-        long held = totals[b + 2 * ADMIT + 1] + totals[b + 2 * MATERIALIZED + 1]
-            - totals[b + 2 * RELEASE_SITE + 1] - totals[b + 2 * COLLECTED + 1];
-        out.add(new Tiered(tier, c, held));
+        out.add(new Tiered(tier, c, held(totals, b)));
       }
     }
     if (out.isEmpty()) { // nothing on any tier: the last tier, with zeros
       Tier t = lastTier;
-      int b = t.ordinal() * PER_TIER;
-      long held = totals[b + 2 * ADMIT + 1] + totals[b + 2 * MATERIALIZED + 1]
-          - totals[b + 2 * RELEASE_SITE + 1] - totals[b + 2 * COLLECTED + 1];
-      out.add(new Tiered(t, new SiteSummaryEvent.Counts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-          0), held));
+      out.add(new Tiered(t, SiteSummaryEvent.Counts.NONE, held(totals, t.ordinal() * PER_TIER)));
     }
     for (int k = 0; k < KINDS; k++) {
       double rate = k < FIRST_RELEASE ? admissionRate : releaseRate;
@@ -281,35 +263,35 @@ final class CacheSite {
    */
   SiteTotals totalsNow() {
     long[] t = tally.total();
-    long[] k = new long[2 * KINDS];
-    long estimated = 0;
+    long[] all = new long[PER_TIER]; // every tier's slice of the row, summed
     for (int tier = 0; tier < TIERS; tier++) {
-      int b = tier * PER_TIER;
-      for (int i = 0; i < 2 * KINDS; i++) {
-        k[i] += t[b + i];
+      for (int i = 0; i < PER_TIER; i++) {
+        all[i] += t[tier * PER_TIER + i];
       }
-      estimated += t[b + ESTIMATED];
     }
-    SiteSummaryEvent.Counts c = new SiteSummaryEvent.Counts(
-        k[2 * ADMIT] + k[2 * MATERIALIZED], k[2 * ADMIT + 1] + k[2 * MATERIALIZED + 1],
-        k[2 * MATERIALIZED], k[2 * MATERIALIZED + 1],
-        k[2 * DECLINE] + k[2 * WOULD_DECLINE] + k[2 * UNPRICED_DECLINE]
-            + k[2 * UNPRICED_WOULD_DECLINE],
-        k[2 * DECLINE + 1] + k[2 * WOULD_DECLINE + 1],
-        k[2 * WOULD_DECLINE] + k[2 * UNPRICED_WOULD_DECLINE],
-        k[2 * UNPRICED_DECLINE] + k[2 * UNPRICED_WOULD_DECLINE], k[2 * ALREADY_HELD], estimated,
-        k[2 * RELEASE_SITE] + k[2 * COLLECTED], k[2 * RELEASE_SITE + 1] + k[2 * COLLECTED + 1],
-        k[2 * COLLECTED], k[2 * COLLECTED + 1]);
-    return new SiteTotals(name, lastTier, c, c.admittedBytes() - c.releasedBytes());
+    return new SiteTotals(name, lastTier, counts(all, 0), held(all, 0));
   }
 
-  /** Returns the totals of each tier (by ordinal) and kind: counts, then bytes, to the last close. */
-  synchronized long[][] totals() {
-    long[] t = tally.drained();
-    long[][] out = new long[TIERS][2 * KINDS];
-    for (int tier = 0; tier < TIERS; tier++) {
-      System.arraycopy(t, tier * PER_TIER, out[tier], 0, 2 * KINDS);
-    }
-    return out;
+  /** Returns the summary's counts of the tier slice at {@code b} of a row's counters {@code d}. */
+  private static SiteSummaryEvent.Counts counts(long[] d, int b) {
+    return new SiteSummaryEvent.Counts(
+        d[b + 2 * ADMIT] + d[b + 2 * MATERIALIZED],
+        d[b + 2 * ADMIT + 1] + d[b + 2 * MATERIALIZED + 1],
+        d[b + 2 * MATERIALIZED], d[b + 2 * MATERIALIZED + 1],
+        d[b + 2 * DECLINE] + d[b + 2 * WOULD_DECLINE] + d[b + 2 * UNPRICED_DECLINE]
+            + d[b + 2 * UNPRICED_WOULD_DECLINE],
+        d[b + 2 * DECLINE + 1] + d[b + 2 * WOULD_DECLINE + 1],
+        d[b + 2 * WOULD_DECLINE] + d[b + 2 * UNPRICED_WOULD_DECLINE],
+        d[b + 2 * UNPRICED_DECLINE] + d[b + 2 * UNPRICED_WOULD_DECLINE],
+        d[b + 2 * ALREADY_HELD], d[b + ESTIMATED],
+        d[b + 2 * RELEASE_SITE] + d[b + 2 * COLLECTED],
+        d[b + 2 * RELEASE_SITE + 1] + d[b + 2 * COLLECTED + 1],
+        d[b + 2 * COLLECTED], d[b + 2 * COLLECTED + 1]);
+  }
+
+  /** Returns the bytes held by the tier slice at {@code b} of running totals {@code t}. */
+  private static long held(long[] t, int b) {
+    return t[b + 2 * ADMIT + 1] + t[b + 2 * MATERIALIZED + 1] - t[b + 2 * RELEASE_SITE + 1]
+        - t[b + 2 * COLLECTED + 1];
   }
 }

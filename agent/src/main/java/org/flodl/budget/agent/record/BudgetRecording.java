@@ -63,9 +63,14 @@ public final class BudgetRecording implements AutoCloseable {
 
   /** What a recording keeps: its settings, bounds and per-decision throttle. */
   public record Limits(String settings, long maxSizeBytes, Duration maxAge, String throttle) {
-    /** The defaults of {@code record=}: flodl-budget.jfc, 250 MiB, no age bound, 50/s. */
+    /**
+     * The defaults of {@code record=}: flodl-budget.jfc, the size bound {@code record_maxsize}
+     * defaults to, no age bound, the settings' own throttle.
+     */
     public static Limits defaults() {
-      return new Limits(DEFAULT_SETTINGS, 250L << 20, Duration.ZERO, null);
+      return new Limits(DEFAULT_SETTINGS, org.flodl.budget.policy.Sizes.parse(
+          org.flodl.budget.agent.config.Option.RECORD_MAXSIZE.defaultText()), Duration.ZERO,
+          null);
     }
   }
 

@@ -32,7 +32,6 @@ final class BudgetReport {
   static final String SITE_SUMMARY = org.flodl.budget.events.SiteSummaryEvent.NAME;
   static final String INSTRUMENTED = org.flodl.budget.events.InstrumentedEvent.NAME;
   static final String CONFIGURATION = org.flodl.budget.events.ConfigurationEvent.NAME;
-  static final String SAMPLING = org.flodl.budget.events.SamplingEvent.NAME;
 
   /** The tiers a memory probe reports, in the order the report shows them. */
   static final List<String> TIERS = List.of("heap", "direct", "native", "mapped", "device");
@@ -55,15 +54,6 @@ final class BudgetReport {
   final Map<String, Long> budgetCounts = new TreeMap<>();
   RecordedEvent lastSplit;
   long probes;
-  /** Per-decision events read, and the decisions they stood for (their weights). */
-  long sampledEvents;
-  long sampledDecisions;
-  /** The throttles the chunks' sampling accounts name, and the recording's own bounds. */
-  final java.util.Set<String> throttles = new java.util.TreeSet<>();
-  long maxSizeBytes = -1;
-  long maxAgeMillis = -1;
-  /** When the recording started, where an ActiveRecording event says so. */
-  Instant recordingStart;
   /** The facts the findings are drawn from: the same law as Mission Control's rules. */
   final org.flodl.budget.findings.Facts facts = new org.flodl.budget.findings.Facts();
   private final JdkFields fields = new JdkFields();
@@ -159,10 +149,6 @@ final class BudgetReport {
     start = start == null || s.isBefore(start) ? s : start;
     end = end == null || t.isAfter(end) ? t : end;
     String name = e.getEventType().getName();
-    if (name.equals("jdk.ActiveRecording")) {
-      activeRecording(e);
-      return;
-    }
     if (!name.startsWith("flodl.")) {
       return;
     }
@@ -201,9 +187,6 @@ final class BudgetReport {
         Setting setting = new Setting(text(e, "key"), text(e, "value"), text(e, "source"), s);
         configuration.merge(setting.key, setting, (a, b) -> b.time.isBefore(a.time) ? a : b);
         break;
-      case SAMPLING:
-        throttles.add(Format.orElse(text(e, "admissionThrottle"), "?"));
-        break;
       case INSTRUMENTED:
         String outcome = Format.orElse(text(e, "outcome"), "UNKNOWN");
         instrumented.merge(outcome, 1L, Long::sum);
@@ -228,8 +211,6 @@ final class BudgetReport {
     // A sampled event stands for the decisions of its kind since the last one (older
     // recordings: for itself); its price stands for theirs.
     long w = Math.max(1, num(e, "decisions"));
-    sampledEvents += 1;
-    sampledDecisions += w;
     PerDecision d = site.decisions;
     if (e.hasField("estimated") && e.getBoolean("estimated")) {
       d.estimated += w;
@@ -301,34 +282,6 @@ final class BudgetReport {
     site.releasedByCause.merge(Format.orElse(text(e, "cause"), "UNKNOWN"), num(e, "bytes") * w,
         Long::sum);
     addDecision(tier, new Point(e.getStartTime(), num(e, "heldBytes"), -1));
-  }
-
-  /** The agent's own recording (or the one recording there is) says its start and bounds. */
-  private void activeRecording(RecordedEvent e) {
-    String name = text(e, "name");
-    if (recordingStart != null && !"flodl-budget".equals(name)) {
-      return;
-    }
-    long startMillis = num(e, "recordingStart");
-    if (startMillis > 0 && startMillis != Long.MAX_VALUE) {
-      recordingStart = Instant.ofEpochMilli(startMillis);
-    }
-    long size = num(e, "maxSize");
-    maxSizeBytes = size == Long.MAX_VALUE ? 0 : size;
-    long age = e.hasField("maxAge") ? e.getDuration("maxAge").toMillis() : -1;
-    maxAgeMillis = age;
-  }
-
-  /**
-   * Returns how long before this recording's first event it started, when Flight Recorder has
-   * dropped older chunks past its bounds (more than a few seconds), or null.
-   */
-  Duration dropped() {
-    if (recordingStart == null || start == null) {
-      return null;
-    }
-    Duration d = Duration.between(recordingStart, start);
-    return d.compareTo(Duration.ofSeconds(5)) > 0 ? d : null;
   }
 
   private void depth(Map<String, DepthSite> sites, RecordedEvent e, long requested, long depth,

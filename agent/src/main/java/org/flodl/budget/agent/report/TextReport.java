@@ -44,9 +44,6 @@ final class TextReport {
       b.append("  (the recording ends early, a JVM killed while writing it: ").append(r.truncated)
           .append(")\n");
     }
-    for (String line : recordingNotes(r)) {
-      b.append("  ").append(line).append('\n');
-    }
     b.append('\n');
     findings(r, b);
     cacheSites(r, b);
@@ -56,26 +53,6 @@ final class TextReport {
     configuration(r, b);
     instrumented(r, b);
     return b.toString();
-  }
-
-  /** Returns what a reader should know of the recording itself: what was sampled, what dropped. */
-  static List<String> recordingNotes(BudgetReport r) {
-    List<String> notes = new ArrayList<>();
-    if (r.sampledEvents > 0 && r.sampledDecisions > r.sampledEvents) {
-      notes.add("Cache counts are exact (the site summaries); the " + Format.count(r.sampledEvents)
-          + " per-decision events are a sample standing for " + Format.count(r.sampledDecisions)
-          + " decisions" + (r.throttles.isEmpty() ? "" : " (throttle " + String.join(", ", r.throttles)
-          + " per site and kind)") + ".");
-    }
-    java.time.Duration dropped = r.dropped();
-    if (dropped != null) {
-      notes.add("The start of the run was dropped: the recording began " + TIME.format(r.recordingStart)
-          + ", the file holds it from " + TIME.format(r.start) + " (" + Format.seconds(dropped.toMillis() / 1000.0)
-          + " older, past record_maxsize" + (r.maxSizeBytes > 0 ? " " + Format.bytes(r.maxSizeBytes) : "")
-          + (r.maxAgeMillis > 0 && r.maxAgeMillis != Long.MAX_VALUE ? " or record_maxage" : "")
-          + "); the counts are of what it holds.");
-    }
-    return notes;
   }
 
   /**

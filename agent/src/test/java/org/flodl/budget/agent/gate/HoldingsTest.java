@@ -93,7 +93,7 @@ class HoldingsTest {
     for (Thread w : workers) {
       w.join();
     }
-    rethrowWorkerFailures(failures);
+    WorkerFailures.rethrow(failures);
     for (int i = 0; i < 200 && ledger.held() != 0; i++) {
       System.gc();
       Thread.sleep(20);
@@ -161,20 +161,6 @@ class HoldingsTest {
     assertEquals(8L * n, released);
     assertEquals(0, ledger.held());
     assertEquals(fresh, holdings.buckets(), "released by site, the tables shrank back");
-  }
-
-  /**
-   * Fails the test with the workers' failures, if any: the first one thrown, the others added to
-   * it as suppressed, each saying which thread it came from.
-   */
-  private static void rethrowWorkerFailures(Queue<AssertionError> failures) {
-    AssertionError first = failures.poll();
-    if (first != null) {
-      for (AssertionError next; (next = failures.poll()) != null; ) {
-        first.addSuppressed(next);
-      }
-      throw first;
-    }
   }
 
   /** Returns the bytes the site's ledger counted as released since the last look. */

@@ -59,7 +59,7 @@ class TallyTest {
     for (Thread w : workers) {
       w.join();
     }
-    rethrowWorkerFailures(failures);
+    WorkerFailures.rethrow(failures);
     long[] d = t.drain();
     sum[0] += d[0];
     sum[1] += d[1];
@@ -67,19 +67,5 @@ class TallyTest {
     assertEquals(3L * threads * perThread, sum[1]);
     assertEquals(0, t.rows(), "the ended threads' rows were folded into the totals");
     assertArrayEquals(new long[] {0, 0}, t.drain());
-  }
-
-  /**
-   * Fails the test with the workers' failures, if any: the first one thrown, the others added to
-   * it as suppressed, each saying which thread it came from.
-   */
-  private static void rethrowWorkerFailures(Queue<AssertionError> failures) {
-    AssertionError first = failures.poll();
-    if (first != null) {
-      for (AssertionError next; (next = failures.poll()) != null; ) {
-        first.addSuppressed(next);
-      }
-      throw first;
-    }
   }
 }

@@ -50,8 +50,8 @@ class AttachIT {
     assertEquals(0, r.exitCode, r.toString());
     assertEquals("400", r.value("DELIVERED"));
     assertTrue(r.stdout.contains("AGENT IS HERE"), r.toString());
-    // Sampled events (an agent attached to a running recording samples at the default 50/s),
-    // each standing for the decisions since its kind's last: their weights count every one.
+    // Each event stands for the decisions since its kind's last (the recording here records every
+    // one, throttle=off), and the site summaries count every decision.
     List<RecordedEvent> admissions = r.events("flodl.budget.CacheAdmission");
     assertEquals(300, admissions.stream().mapToLong(e -> e.getLong("decisions")).sum(),
         "decisions from the attach on, not before");
