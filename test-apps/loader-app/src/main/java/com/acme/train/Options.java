@@ -36,6 +36,7 @@ final class Options {
         DEFAULTS.put("report-memory", "false");
         DEFAULTS.put("evict-per-epoch", "0");
         DEFAULTS.put("evict-at-end", "true");
+        DEFAULTS.put("linger", "false");
     }
 
     final int sampleBytes;
@@ -59,6 +60,7 @@ final class Options {
     final boolean reportMemory;
     final int evictPerEpoch;
     final boolean evictAtEnd;
+    final boolean linger;
     private final Map<String, String> values;
 
     private Options(Map<String, String> v) {
@@ -102,6 +104,7 @@ final class Options {
         }
         this.evictPerEpoch = (int) number(v, "evict-per-epoch");
         this.evictAtEnd = bool(v, "evict-at-end");
+        this.linger = bool(v, "linger");
         if (samples <= 0 || sampleBytes <= 0 || epochs <= 0 || batchSize <= 0) {
             throw new IllegalArgumentException("samples, sample-bytes, epochs and batch-size must be positive");
         }

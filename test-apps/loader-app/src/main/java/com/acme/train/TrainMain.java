@@ -110,8 +110,27 @@ public final class TrainMain {
         System.out.println("TRAINING COMPLETE samples_delivered=" + delivered + " checksum=" + Long.toHexString(checksum)
                 + " exactly_once=" + exactlyOnce + " epochs=" + o.epochs);
         System.out.flush();
+        if (o.linger) {
+            linger();
+        }
         if (!exactlyOnce) {
             System.exit(3);
+        }
+    }
+
+    /**
+     * Keeps the JVM up after training until standard input ends ({@code --linger=true}), so that a
+     * monitoring agent's endpoint can be read once nothing changes any more.
+     */
+    private static void linger() {
+        System.out.println("LINGERING until standard input ends");
+        System.out.flush();
+        try {
+            while (System.in.read() >= 0) {
+                // nothing: only the end of input matters
+            }
+        } catch (java.io.IOException e) {
+            // standard input is gone: stop lingering
         }
     }
 

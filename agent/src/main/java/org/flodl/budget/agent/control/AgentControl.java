@@ -38,8 +38,8 @@ public final class AgentControl implements AgentControlMXBean {
   }
 
   /**
-   * Registers the MBean and one per site ({@link SiteControl}); a failure is one line and the
-   * agent runs on without it.
+   * Registers the MBean, one per site ({@link SiteControl}) and one per tier ({@link
+   * TierControl}); a failure is one line and the agent runs on without it.
    */
   public void register() {
     try {
@@ -50,6 +50,12 @@ public final class AgentControl implements AgentControlMXBean {
           if (!server.isRegistered(name)) {
             server.registerMBean(new SiteControl(engine, site, cache), name);
           }
+        }
+      }
+      for (Tier tier : Tier.values()) {
+        ObjectName name = TierControl.name(tier);
+        if (!server.isRegistered(name)) {
+          server.registerMBean(new TierControl(engine, tier), name);
         }
       }
       server.registerMBean(this, new ObjectName(OBJECT_NAME));

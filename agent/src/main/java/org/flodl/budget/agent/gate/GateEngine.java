@@ -288,6 +288,11 @@ public final class GateEngine implements Decisions {
     return m;
   }
 
+  /** Returns the bytes {@code tier} holds now. */
+  public long held(Tier tier) {
+    return budgets.ledger(tier).held();
+  }
+
   /** Returns the names of the cache-admit sites and the prefetch-depth sites, in binding order. */
   public synchronized List<String> siteNames(boolean cache) {
     return new ArrayList<>(cache ? cacheSites.keySet() : depthSites.keySet());

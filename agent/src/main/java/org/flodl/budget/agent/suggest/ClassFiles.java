@@ -3,9 +3,11 @@ package org.flodl.budget.agent.suggest;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Enumeration;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -33,20 +35,72 @@ final class ClassFiles {
   private ClassFiles() {}
 
   /**
-   * Reads {@code paths} (jars, class folders, single class files, or class paths of them joined
-   * with the platform's separator), keeping the bytes of the classes whose internal names {@code
-   * keep} accepts. An entry that cannot be read is a problem, said by {@link #problems()}.
+   * Reads {@code paths}, each a class path as {@code java -cp} takes it: entries joined with the
+   * platform's separator, each a jar, a class folder or a single class file, or a folder's {@code
+   * *} (as {@code lib/*}, or {@code *} alone), which stands for every file of that folder whose
+   * name ends in {@code .jar} or {@code .JAR} (not those of its subfolders, nor class folders;
+   * hidden ones included), read in the order of their names. Keeps the bytes of the classes whose
+   * internal names {@code keep} accepts. An entry that cannot be read, and a {@code *} with no jar,
+   * is a problem, said by {@link #problems()}.
    */
   static ClassFiles read(List<String> paths, Predicate<String> keep) {
     ClassFiles files = new ClassFiles();
     for (String path : paths) {
       for (String entry : path.split(File.pathSeparator)) {
-        if (!entry.isBlank()) {
-          files.readEntry(Path.of(entry.trim()), keep);
+        String e = entry.trim();
+        if (e.isEmpty()) {
+          continue;
+        }
+        if (isWildcard(e)) {
+          files.readWildcard(e, keep);
+        } else {
+          files.readEntry(Path.of(e), keep);
         }
       }
     }
     return files;
+  }
+
+  /** Returns whether {@code entry}'s last element is exactly {@code *} (as {@code java -cp}). */
+  private static boolean isWildcard(String entry) {
+    if (entry.equals("*")) {
+      return true;
+    }
+    if (!entry.endsWith("*") || entry.length() < 2) {
+      return false;
+    }
+    char before = entry.charAt(entry.length() - 2);
+    return before == '/' || before == File.separatorChar;
+  }
+
+  /** Reads the jars of the folder a wildcard entry ({@code lib/*}) names, sorted by name. */
+  private void readWildcard(String entry, Predicate<String> keep) {
+    String folder = entry.substring(0, entry.length() - 1);
+    Path dir = Path.of(folder.isEmpty() ? "." : folder);
+    if (!Files.isDirectory(dir)) {
+      problems.add(entry + ": no such folder");
+      return;
+    }
+    List<Path> jars = new ArrayList<>();
+    try (DirectoryStream<Path> list = Files.newDirectoryStream(dir)) {
+      for (Path f : list) {
+        String name = f.getFileName().toString();
+        if ((name.endsWith(".jar") || name.endsWith(".JAR")) && Files.isRegularFile(f)) {
+          jars.add(f);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      problems.add(entry + ": cannot be read (" + e.getMessage() + ")");
+      return;
+    }
+    if (jars.isEmpty()) {
+      problems.add(entry + ": no jar in " + dir);
+      return;
+    }
+    Collections.sort(jars);
+    for (Path jar : jars) {
+      readEntry(jar, keep);
+    }
   }
 
   private void readEntry(Path p, Predicate<String> keep) {

@@ -20,10 +20,11 @@ import org.objectweb.asm.tree.MethodNode;
 
 /**
  * {@code java -jar flodl-budget-agent.jar suggest [--package PREFIX]... [--check] PATH...}: reads
- * the class files of PATH (jars, class folders, class paths; nothing is loaded or run) and prints
- * a sites file for the application in them: each cache-admit and prefetch-depth site its bytecode
- * shows, commented with the evidence and where it is, strongest first, and a {@code presets} line
- * for the libraries a preset covers. {@code --check} then says, on stderr, whether the agent would
+ * the class files of PATH (a class path as {@code java -cp} takes it, {@code lib/*} wildcards
+ * included: jars, class folders, class files; nothing is loaded or run) and prints a sites file
+ * for the application in them: each cache-admit and prefetch-depth site its bytecode shows,
+ * commented with the evidence and where it is, strongest first, and a {@code presets} line for
+ * the libraries a preset covers. {@code --check} then says, on stderr, whether the agent would
  * take each site. Exit 0 done, 1 a check failed, 2 bad usage.
  */
 public final class SuggestCommand {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -12,6 +13,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
 import org.flodl.budget.agent.config.SitesFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,6 +47,36 @@ class SuggestTest {
   /** Returns the blocks: what follows the header's blank line. */
   private static String blocks(String file) {
     return file.substring(file.indexOf("\n\n") + 2);
+  }
+
+  /** The shapes split in two: each half's classes, by simple name in {@code com/acme/suggest}. */
+  private static final String[] FIRST = {"MapInGetter", "QueueFromArgument", "ComputeWithLambda"};
+  private static final String[] SECOND = {"EpochList", "QueueFromField", "QueueFromConstant",
+      "SelfBoundedLru", "SelfBoundedLru$1", "Shapes"};
+
+  /** Writes the compiled {@code com.acme.suggest} classes {@code simpleNames} as jar {@code to}. */
+  private static Path jar(Path to, String... simpleNames) throws IOException {
+    try (ZipOutputStream zip = new ZipOutputStream(Files.newOutputStream(to))) {
+      for (String n : simpleNames) {
+        zip.putNextEntry(new ZipEntry("com/acme/suggest/" + n + ".class"));
+        zip.write(Files.readAllBytes(CLASSES.resolve("com/acme/suggest/" + n + ".class")));
+        zip.closeEntry();
+      }
+    }
+    return to;
+  }
+
+  /** Copies the compiled {@code com.acme.suggest} classes {@code simpleNames} under {@code to}. */
+  private static Path classes(Path to, String... simpleNames) throws IOException {
+    Path pkg = Files.createDirectories(to.resolve("com/acme/suggest"));
+    for (String n : simpleNames) {
+      Files.copy(CLASSES.resolve("com/acme/suggest/" + n + ".class"), pkg.resolve(n + ".class"));
+    }
+    return to;
+  }
+
+  private static String wildcard(Path dir) {
+    return dir + File.separator + "*";
   }
 
   @Test
@@ -119,5 +152,65 @@ class SuggestTest {
     assertEquals(1, s.unreadable(), "a class file ASM cannot read is left out and counted");
     assertTrue(broken[1].replaceAll("\\s+#\\s+", " ").contains("1 that could not be read left out"),
         broken[1]);
+  }
+
+  @Test
+  void aFoldersStarIsItsJarsAsJavaCpTakesThem(@TempDir Path dir) throws IOException {
+    Path lib = Files.createDirectories(dir.resolve("lib"));
+    Path a = jar(lib.resolve("a.jar"), FIRST);
+    Path b = jar(lib.resolve(".b.JAR"), SECOND); // hidden and upper case: java takes it too
+    jar(lib.resolve("not-a-jar.zip"), FIRST);
+    jar(Files.createDirectories(lib.resolve("sub")).resolve("nested.jar"), FIRST);
+    classes(lib.resolve("classes.jar"), FIRST); // a folder, though named as a jar: left out
+    String[] listed = run("--package", "com.acme.suggest", a + File.pathSeparator + b);
+    assertEquals("0", listed[0], listed[2]);
+    assertEquals(expected("shapes.expected"), blocks(listed[1]));
+    String[] star = run("--package", "com.acme.suggest", wildcard(lib));
+    assertEquals("0", star[0], star[2]);
+    assertEquals("", star[2]);
+    assertEquals(blocks(listed[1]), blocks(star[1]));
+    assertTrue(star[1].startsWith("# Sites suggested by flodl-budget for " + wildcard(lib) + ": "),
+        star[1]);
+    ClassFiles files = ClassFiles.read(List.of(wildcard(lib)), n -> true);
+    assertEquals(List.of(), files.problems());
+    assertEquals(FIRST.length + SECOND.length, files.names().size(), files.names().toString());
+    // Sorted by name: .b.JAR before a.jar, so the first of a name is .b.JAR's.
+    assertEquals("com/acme/suggest/EpochList", files.names().iterator().next());
+  }
+
+  @Test
+  void aStarWithNoJarOrNoFolderSaysSo(@TempDir Path dir) throws IOException {
+    Path empty = classes(dir.resolve("empty"), FIRST); // a class folder: no jar in it
+    Files.writeString(empty.resolve("README.txt"), "no jar here");
+    String[] none = run(wildcard(empty));
+    assertEquals("2", none[0], none[2]);
+    assertTrue(none[2].contains("flodl-budget suggest: " + wildcard(empty) + ": no jar in "
+        + empty + "\n"), none[2]);
+    Path nope = dir.resolve("nope");
+    String[] missing = run(wildcard(nope));
+    assertEquals("2", missing[0], missing[2]);
+    assertTrue(missing[2].contains(wildcard(nope) + ": no such folder"), missing[2]);
+    // A star among other entries is one problem line; the rest is read.
+    String[] mixed = run("--package", "com.acme.suggest",
+        CLASSES + File.pathSeparator + wildcard(nope));
+    assertEquals("0", mixed[0], mixed[2]);
+    assertEquals(1, mixed[2].lines().count(), mixed[2]);
+    assertEquals(expected("shapes.expected"), blocks(mixed[1]));
+  }
+
+  @Test
+  void aClassFolderAndAStarMixOnOneClassPath(@TempDir Path dir) throws IOException {
+    Path classes = classes(dir.resolve("classes"), FIRST);
+    Path lib = Files.createDirectories(dir.resolve("lib"));
+    jar(lib.resolve("second.jar"), SECOND);
+    String[] r = run("--package", "com.acme.suggest",
+        classes + File.pathSeparator + wildcard(lib));
+    assertEquals("0", r[0], r[2]);
+    assertEquals("", r[2]);
+    assertEquals(expected("shapes.expected"), blocks(r[1]));
+    // '*' alone is the current folder's jars (the module's, which has none or only libraries').
+    ClassFiles here = ClassFiles.read(List.of("*"), n -> false);
+    assertTrue(here.problems().equals(List.of("*: no jar in ."))
+        || here.problems().isEmpty() && !here.names().isEmpty(), here.problems().toString());
   }
 }
