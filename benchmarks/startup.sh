@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Start-up cost of the agent: a small JVM that loads one class named in a sites file and calls its
 # woven method once, against the same JVM without the agent, with an agent whose premain does
-# nothing (the JVM's own cost of -javaagent), with mode=off, and with the agent installed but no
-# site. Checks first that the woven run really weaves (log=info). Uses hyperfine when installed
+# nothing (the JVM's own cost of -javaagent), with mode=off, with the agent installed but no
+# site, and with a second site, a prefetch depth on cuda:0 (on a machine without a GPU: what the
+# VRAM probes cost when they find none). Prints each JVM's loaded classes first. Checks first that the woven run really weaves (log=info). Uses hyperfine when installed
 # (apt-get install hyperfine; HYPERFINE=off to skip it), else alternating rounds timed in bash
 # (medians).
 #
@@ -25,10 +26,23 @@ public final class Store {
   public int size() { return m.size(); }
 }
 JAVA
+cat > "$W/src/demo/Feed.java" <<'JAVA'
+package demo;
+public final class Feed {
+  private final java.util.concurrent.ArrayBlockingQueue<byte[]> q;
+  public Feed(int depth) { q = new java.util.concurrent.ArrayBlockingQueue<>(Math.max(1, depth)); }
+  public byte[] next() { byte[] b = new byte[1024]; q.offer(b); return q.poll(); }
+  public int depth() { return q.remainingCapacity(); }
+}
+JAVA
 cat > "$W/src/demo/Main.java" <<'JAVA'
 package demo;
 public final class Main {
-  public static void main(String[] a) { Store s = new Store(); s.put(1, new byte[1024]); System.out.println(s.size()); }
+  public static void main(String[] a) {
+    Store s = new Store(); s.put(1, new byte[1024]);
+    Feed f = new Feed(4); f.next();
+    System.out.println(s.size() + " " + f.depth());
+  }
 }
 JAVA
 cat > "$W/src/EmptyAgent.java" <<'JAVA'
@@ -43,16 +57,28 @@ site.store.kind = cache-admit
 site.store.method = demo.Store#put(java.lang.Object,java.lang.Object)
 site.store.value = 1
 PROPS
+cat > "$W/cuda.properties" <<'PROPS'
+site.store.kind = cache-admit
+site.store.method = demo.Store#put(java.lang.Object,java.lang.Object)
+site.store.value = 1
+site.feed.kind = prefetch-depth
+site.feed.method = demo.Feed#<init>
+site.feed.depth = 0
+site.feed.batch = demo.Feed#next
+site.feed.device = cuda:0
+PROPS
 : > "$W/empty.properties"
 
 CP="-cp $W/classes demo.Main"
-NAMES=("no agent" "empty agent" "agent, mode=off" "agent, no sites" "agent, one woven class")
+NAMES=("no agent" "empty agent" "agent, mode=off" "agent, no sites" "agent, one woven class"
+  "agent, cuda:0 depth site")
 CMDS=(
   "$JAVA $CP"
   "$JAVA -javaagent:$W/empty-agent.jar $CP"
   "$JAVA -javaagent:$JAR=mode=off $CP"
   "$JAVA -javaagent:$JAR=sites=$W/empty.properties $CP"
   "$JAVA -javaagent:$JAR=sites=$W/sites.properties $CP"
+  "$JAVA -javaagent:$JAR=sites=$W/cuda.properties $CP"
 )
 # shellcheck disable=SC2086
 $JAVA -javaagent:"$JAR"=sites="$W/sites.properties",log=info $CP > "$W/check.log" 2>&1 || true
@@ -61,6 +87,20 @@ if ! grep -q "wove site 'store' into demo.Store" "$W/check.log"; then
   cat "$W/check.log" >&2
   exit 1
 fi
+# shellcheck disable=SC2086
+$JAVA -javaagent:"$JAR"=sites="$W/cuda.properties",log=info $CP > "$W/check-cuda.log" 2>&1 || true
+if ! grep -q "wove site 'feed' into demo.Feed: prefetch depth" "$W/check-cuda.log"; then
+  echo "startup.sh: the agent did not weave demo.Feed's depth; not measuring:" >&2
+  cat "$W/check-cuda.log" >&2
+  exit 1
+fi
+# The classes each JVM loads (one run each, -Xlog:class+load), and of them the generated lambda
+# and method-handle classes.
+for i in "${!CMDS[@]}"; do
+  read -r -a words <<< "${CMDS[$i]}"
+  "${words[0]}" -Xlog:class+load:file="$W/classes-$i.txt" "${words[@]:1}" > /dev/null 2>&1 || true
+  echo "${NAMES[$i]}: $(wc -l < "$W/classes-$i.txt") classes loaded, $(grep -c 'Lambda\|LambdaForm\|\$\$' "$W/classes-$i.txt") of them lambda or method-handle classes"
+done
 "$JAVA" -version 2>&1 | head -1
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
 if [ "${HYPERFINE:-on}" != off ] && command -v hyperfine > /dev/null; then

@@ -99,6 +99,21 @@ public final class CacheAdmissionEvent extends Event {
     public Throttle() {
       super(RATE);
     }
+
+    /**
+     * Returns the events a second per site and decision kind that the running recordings ask for
+     * ({@code Double.POSITIVE_INFINITY}: every one). Read here, not through the event class:
+     * on JDK 17 initializing an event class starts Flight Recorder's metadata (hundreds of
+     * classes, about 100 ms), which a JVM that records nothing must not pay.
+     */
+    public static double perSecond() {
+      return RATE.perSecond();
+    }
+
+    /** Returns the throttle setting in force as the recordings spell it. */
+    public static String setting() {
+      return RATE.text();
+    }
   }
 
   /**
@@ -114,18 +129,7 @@ public final class CacheAdmissionEvent extends Event {
     return true;
   }
 
-  /**
-   * Returns the events a second per site and decision kind that the running recordings ask for
-   * ({@code Double.POSITIVE_INFINITY}: every decision).
-   */
-  public static double throttlePerSecond() {
-    return Throttle.RATE.perSecond();
-  }
 
-  /** Returns the throttle setting in force as the recordings spell it. */
-  public static String throttleSetting() {
-    return Throttle.RATE.text();
-  }
 
   /** Commits one admission event, standing for itself only; see the weighted form. */
   public static void emit(

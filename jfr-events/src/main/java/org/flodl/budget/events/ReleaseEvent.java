@@ -63,6 +63,21 @@ public final class ReleaseEvent extends Event {
     public Throttle() {
       super(RATE);
     }
+
+    /**
+     * Returns the events a second per site and cause that the running recordings ask for
+     * ({@code Double.POSITIVE_INFINITY}: every one). Read here, not through the event class:
+     * on JDK 17 initializing an event class starts Flight Recorder's metadata (hundreds of
+     * classes, about 100 ms), which a JVM that records nothing must not pay.
+     */
+    public static double perSecond() {
+      return RATE.perSecond();
+    }
+
+    /** Returns the throttle setting in force as the recordings spell it. */
+    public static String setting() {
+      return RATE.text();
+    }
   }
 
   /** The throttle setting: the agent samples its releases to it (see {@link DecisionThrottle}). */
@@ -75,15 +90,7 @@ public final class ReleaseEvent extends Event {
     return true;
   }
 
-  /** Returns the events a second per site and cause the running recordings ask for. */
-  public static double throttlePerSecond() {
-    return Throttle.RATE.perSecond();
-  }
 
-  /** Returns the throttle setting in force as the recordings spell it. */
-  public static String throttleSetting() {
-    return Throttle.RATE.text();
-  }
 
   /** Commits one release event standing for itself only. */
   public static void emit(String site, String tier, long bytes, String cause, long heldBytes) {

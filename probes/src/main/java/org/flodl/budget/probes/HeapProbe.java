@@ -7,10 +7,10 @@ import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * The {@code heap} tier's probe: max heap minus the live heap after the last collection, not
@@ -43,10 +43,13 @@ public final class HeapProbe {
       gcs.clear();
     }
     this.collectors = List.copyOf(gcs);
-    this.heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
-        .filter(p -> p.getType() == MemoryType.HEAP)
-        .map(MemoryPoolMXBean::getName)
-        .collect(Collectors.toUnmodifiableSet());
+    Set<String> pools = new HashSet<>(); // no stream or lambda: the first probe (start-up)
+    for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (p.getType() == MemoryType.HEAP) {
+        pools.add(p.getName());
+      }
+    }
+    this.heapPools = Set.copyOf(pools);
   }
 
   private static boolean isSunBean(GarbageCollectorMXBean gc) {

@@ -33,7 +33,12 @@ public final class MemoryProbes implements AutoCloseable {
   /** Returns probes cached for {@code interval}; reads them once now. */
   public MemoryProbes(RamProbe ram, HeapProbe heap, DirectMemoryProbe direct, VramProbe vram,
       Duration interval) {
-    this(ram, heap, direct, vram, interval, System::nanoTime);
+    this(ram, heap, direct, vram, interval, new LongSupplier() { // no lambda: start-up
+      @Override
+      public long getAsLong() {
+        return System.nanoTime();
+      }
+    });
   }
 
   MemoryProbes(RamProbe ram, HeapProbe heap, DirectMemoryProbe direct, VramProbe vram,
@@ -110,7 +115,12 @@ public final class MemoryProbes implements AutoCloseable {
       return cached;
     }
     synchronized (this) {
-      return vramByDevice.computeIfAbsent(device, this::readVram);
+      VramReading v = vramByDevice.get(device);
+      if (v == null) {
+        v = readVram(device);
+        vramByDevice.put(device, v);
+      }
+      return v;
     }
   }
 

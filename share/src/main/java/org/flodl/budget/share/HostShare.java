@@ -24,13 +24,22 @@ public final class HostShare implements AutoCloseable {
     this.registry = registry;
     this.meter = meter;
     this.warn = warn;
-    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "flodl-budget-host-share");
-      t.setDaemon(true);
-      return t;
+    // No lambdas: this starts with the agent (start-up, StartPathIT).
+    this.timer = Executors.newSingleThreadScheduledExecutor(new java.util.concurrent.ThreadFactory() {
+      @Override
+      public Thread newThread(Runnable r) {
+        Thread t = new Thread(r, "flodl-budget-host-share");
+        t.setDaemon(true);
+        return t;
+      }
     });
     tick();
-    timer.scheduleAtFixedRate(this::tick, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+    timer.scheduleAtFixedRate(new Runnable() {
+      @Override
+      public void run() {
+        tick();
+      }
+    }, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
   }
 
   /** Returns a started host share over {@code registry}, fed by {@code meter}. */

@@ -73,8 +73,13 @@ public final class HostShareRegistry {
 
   /** Returns when process {@code pid} started (wall clock, ms), or -1 when that cannot be read. */
   static long startOf(long pid) {
-    return ProcessHandle.of(pid).flatMap(h -> h.info().startInstant())
-        .map(java.time.Instant::toEpochMilli).orElse(-1L);
+    java.util.Optional<ProcessHandle> h = ProcessHandle.of(pid); // no lambda: start-up
+    return h.isEmpty() ? -1 : startMillis(h.get());
+  }
+
+  private static long startMillis(ProcessHandle h) {
+    java.util.Optional<java.time.Instant> started = h.info().startInstant();
+    return started.isEmpty() ? -1 : started.get().toEpochMilli();
   }
 
   /** The system property that moves the registry's root (tests, hosts without a shared tmpfs). */
@@ -124,7 +129,12 @@ public final class HostShareRegistry {
     ensureOwnerOnlyFolder(folder.getParent());
     ensureOwnerOnlyFolder(folder);
     HostShareRegistry r =
-        new HostShareRegistry(folder, pid, staleMillis, System::currentTimeMillis, warn);
+        new HostShareRegistry(folder, pid, staleMillis, new LongSupplier() { // no lambda
+          @Override
+          public long getAsLong() {
+            return System.currentTimeMillis();
+          }
+        }, warn);
     r.removeDeadJobs();
     return r;
   }
@@ -305,7 +315,7 @@ public final class HostShareRegistry {
     if (h.isEmpty() || !h.get().isAlive()) {
       return false;
     }
-    long started = h.get().info().startInstant().map(java.time.Instant::toEpochMilli).orElse(-1L);
+    long started = startMillis(h.get());
     if (started < 0 || e.startMillis() < 0) {
       return started < 0; // an entry that hides its start counts only where none can be read
     }

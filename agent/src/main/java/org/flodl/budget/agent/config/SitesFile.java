@@ -240,7 +240,12 @@ public final class SitesFile {
       }
       String name = key.substring("site.".length(), last);
       String field = key.substring(last + 1);
-      blocks.computeIfAbsent(name, n -> new LinkedHashMap<>()).put(field, stripComment(value));
+      Map<String, String> block = blocks.get(name); // no lambda: premain reads this (start-up)
+      if (block == null) {
+        block = new LinkedHashMap<>();
+        blocks.put(name, block);
+      }
+      block.put(field, stripComment(value));
     }
     if (ignored > 0) {
       warnings.add(ConfigException.PREFIX + origin + ": ignored " + ignored + " key(s) that are "

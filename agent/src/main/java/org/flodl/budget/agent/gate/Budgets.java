@@ -45,6 +45,8 @@ final class Budgets {
   private volatile Thread thread;
   private final long[] heldAtRefresh = new long[Tier.values().length];
   private volatile boolean refreshRequested;
+  /** Whether a device was asked about: until then no refresh reads VRAM (no GPU probe loads). */
+  private volatile boolean deviceAsked;
   private volatile long g1RegionBytes = -1;
   private final HeapAnchor heapAnchor = new HeapAnchor();
   private volatile boolean stager;
@@ -187,10 +189,28 @@ final class Budgets {
     return a < 0 ? OptionalLong.empty() : OptionalLong.of(a);
   }
 
-  /** Returns the reading of {@code device} (cached by the probes, refreshed with them). */
+  /**
+   * Returns the reading of {@code device} (cached by the probes, refreshed with them). The first
+   * call starts the GPU probes (JCuda, JNA, the CUDA runtime, NVML): only a decision on a device,
+   * or {@link #expectDevice()}, makes one; a JVM that never budgets a GPU never loads them.
+   */
   VramReading vram(int device) {
+    deviceAsked = true;
     ensureRefreshed();
     return probes().vram(device);
+  }
+
+  /** Returns device 0's reading once a device was asked about (see {@link #vram}), else null. */
+  VramReading vramIfAsked() {
+    return deviceAsked ? probes().vram(0) : null;
+  }
+
+  /**
+   * Says a site budgets a GPU: the refreshes read device 0 from the first on, on the probe thread,
+   * so the first device decision finds its reading made.
+   */
+  void expectDevice() {
+    deviceAsked = true;
   }
 
   /** Makes the first refresh now if none has happened (the first decision waits for it). */
@@ -276,11 +296,14 @@ final class Budgets {
     refresh();
     // The MBean server and the recorder's periodic hooks take a while to start: off this thread,
     // so the budgets keep up with a cache that fills in its first second.
-    Thread later = new Thread(() -> {
-      try {
-        afterFirstRefresh.run();
-      } catch (Throwable e) {
-        Log.warn("start-up after the first probe failed: " + e);
+    Thread later = new Thread(new Runnable() { // no lambda: start-up (StartPathIT)
+      @Override
+      public void run() {
+        try {
+          afterFirstRefresh.run();
+        } catch (Throwable e) {
+          Log.warn("start-up after the first probe failed: " + e);
+        }
       }
     }, "flodl-budget-start");
     later.setDaemon(true);
@@ -419,7 +442,7 @@ final class Budgets {
         long available;
         long anchor = held;
         if (tier == Tier.DEVICE) {
-          VramReading v = probes.vram(0);
+          VramReading v = deviceAsked ? probes.vram(0) : null;
           available = v == null || v.failed() ? -1 : Math.max(0, v.totalBytes() - v.usedBytes());
         } else {
           available = tier == Tier.NATIVE ? nativeAvailable : s.availableBytes(tier);

@@ -144,6 +144,9 @@ public final class GateEngine implements Decisions {
       s = new DepthSite(site, device, deviceIndex, batchBytes, activationReserve, callSite,
           adapter);
       depthSites.put(site, s);
+      if (s.cuda()) {
+        budgets.expectDevice(); // its VRAM read on the probe thread, before the first decision
+      }
     }
     return bind(new Point.Depth(s));
   }
@@ -821,7 +824,7 @@ public final class GateEngine implements Decisions {
         e.direct(s.direct().usedBytes(), s.direct().maxBytes());
       }
     }
-    VramReading v = budgets.vram(0);
+    VramReading v = budgets.vramIfAsked(); // no GPU probe for a JVM that budgets no GPU
     boolean vram = v != null && !v.failed();
     if (vram) {
       e.vram(v.usedBytes(), v.totalBytes());
@@ -850,8 +853,8 @@ public final class GateEngine implements Decisions {
       long now = System.nanoTime();
       double seconds = (now - lastClose) / 1e9;
       lastClose = now;
-      double admissionRate = CacheAdmissionEvent.throttlePerSecond();
-      double releaseRate = ReleaseEvent.throttlePerSecond();
+      double admissionRate = CacheAdmissionEvent.Throttle.perSecond();
+      double releaseRate = ReleaseEvent.Throttle.perSecond();
       int tiers = Tier.values().length;
       for (CacheSite s : sites) {
         long[][] left = new long[tiers][CacheSite.KINDS];
@@ -905,7 +908,7 @@ public final class GateEngine implements Decisions {
   private void closeChunk() {
     synchronized (closing) {
       emitSummaries();
-      SamplingEvent.emit(CacheAdmissionEvent.throttleSetting(), ReleaseEvent.throttleSetting(),
+      SamplingEvent.emit(CacheAdmissionEvent.Throttle.setting(), ReleaseEvent.Throttle.setting(),
           chunkDecisions, admissionEvents.sumThenReset(), chunkReleases,
           Holdings.EVENTS.sumThenReset());
       chunkDecisions = 0;

@@ -51,7 +51,8 @@ public final class HostShareSource implements DoubleSupplier {
     if (!domain.equals("host")) {
       return programName();
     }
-    long parent = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(0L);
+    java.util.Optional<ProcessHandle> p = ProcessHandle.current().parent(); // no lambda: start-up
+    long parent = p.isEmpty() ? 0L : p.get().pid();
     return programName() + "@" + parent;
   }
 
@@ -62,13 +63,25 @@ public final class HostShareSource implements DoubleSupplier {
   void start(String domain) {
     HostShare started = null;
     try {
+      // No lambdas: this starts with the agent (start-up, StartPathIT).
+      java.util.function.Consumer<String> warn = new java.util.function.Consumer<String>() {
+        @Override
+        public void accept(String line) {
+          Log.warn(line);
+        }
+      };
       HostShareRegistry registry = HostShareRegistry.joinDefault(domain, jobIn(domain),
-          ProcessHandle.current().pid(), HostShareRegistry.DEFAULT_STALE_MILLIS, Log::warn);
-      started = HostShare.start(registry, meter, 1_000, Log::warn);
+          ProcessHandle.current().pid(), HostShareRegistry.DEFAULT_STALE_MILLIS, warn);
+      started = HostShare.start(registry, meter, 1_000, warn);
       share = started;
+      HostShare closing = started;
       // A clean exit hands the share back at once (a killed rank's goes when it is seen dead).
-      Runtime.getRuntime().addShutdownHook(
-          new Thread(started::close, "flodl-budget-host-share-exit"));
+      Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() {
+        @Override
+        public void run() {
+          closing.close();
+        }
+      }, "flodl-budget-host-share-exit"));
     } catch (IllegalStateException exiting) {
       // the JVM began to exit while the rank joined: nothing to share, nothing left behind
       share = null;

@@ -76,4 +76,31 @@ public record Rule(int id, String site, Role role, MethodRef method, Scope scope
   String type() {
     return method.internalClassName();
   }
+
+  /**
+   * Equal when every component is, written out: the record's generated {@code equals} and {@code
+   * hashCode} bootstrap method handles at their first call (tens of milliseconds of start-up on
+   * JDK 17), and the weaver keys maps by rules while premain weaves.
+   */
+  @Override
+  public boolean equals(Object o) {
+    if (o == this) {
+      return true;
+    }
+    if (!(o instanceof Rule)) {
+      return false;
+    }
+    Rule r = (Rule) o;
+    return id == r.id && argument == r.argument && executor == r.executor
+        && contextArgs == r.contextArgs && preset == r.preset && role == r.role
+        && java.util.Objects.equals(site, r.site) && java.util.Objects.equals(method, r.method)
+        && java.util.Objects.equals(scope, r.scope)
+        && java.util.Objects.equals(declineArgs, r.declineArgs);
+  }
+
+  /** Returns the rule's id: ids are unique within an agent, so equal rules share it. */
+  @Override
+  public int hashCode() {
+    return id;
+  }
 }

@@ -70,8 +70,13 @@ final class Weaver {
           ? Map.of() : maxLocals(reader);
       Map<String, List<Plan.BodyInsert>> byMethod = new HashMap<>();
       for (Plan.BodyInsert b : plan.body()) {
-        byMethod.computeIfAbsent(b.method().name() + b.method().descriptor(),
-            k -> new ArrayList<>()).add(b);
+        String key = b.method().name() + b.method().descriptor();
+        List<Plan.BodyInsert> inserts = byMethod.get(key); // no lambda: premain weaves (start-up)
+        if (inserts == null) {
+          inserts = new ArrayList<>();
+          byMethod.put(key, inserts);
+        }
+        inserts.add(b);
       }
       ClassWriter writer = new ClassWriter(reader, 0);
       List<Inserting> methods = new ArrayList<>();
@@ -103,7 +108,12 @@ final class Weaver {
       java.util.Set<Integer> rules = new java.util.HashSet<>();
       for (Inserting m : methods) {
         for (Map.Entry<Rule, String> e : m.done.entrySet()) {
-          woven.computeIfAbsent(e.getKey().site(), k -> new ArrayList<>()).add(e.getValue());
+          List<String> done = woven.get(e.getKey().site());
+          if (done == null) {
+            done = new ArrayList<>();
+            woven.put(e.getKey().site(), done);
+          }
+          done.add(e.getValue());
           rules.add(e.getKey().id());
           any = true;
         }
@@ -559,7 +569,8 @@ final class Weaver {
         super.visitMethodInsn(opcode, callOwner, name, descriptor, isInterface);
         return;
       }
-      callCounts.merge(r, 1, Integer::sum);
+      Integer calls = callCounts.get(r);
+      callCounts.put(r, calls == null ? 1 : calls + 1);
       switch (r.role()) {
         case ADMIT_ARG:
           admitCall(r, opcode, callOwner, name, descriptor, isInterface, args, returns, receiver);
