@@ -163,6 +163,10 @@ final class Bootstrap {
         config.heapMaxUsage(),
         config.vramMaxUsage(),
         hostShare(config.hostShare(), config.job()));
+    if (vramProbe != null
+        && vramProbe.trim().toLowerCase(java.util.Locale.ROOT).startsWith("fixed:")) {
+      engine.expectDevice(); // a fixed reading costs nothing: the device tier has it from the start
+    }
     DjlGate djl = new DjlGate(vramProbe == null || vramProbe.trim().equalsIgnoreCase("auto"));
     List<Rule> rules = SiteBinding.bind(engine, specs, djl);
     boolean stager = false;

@@ -291,6 +291,14 @@ public final class GateEngine implements Decisions {
     return m;
   }
 
+  /**
+   * Has the refreshes read device 0 from the first on (a site on a GPU, or a {@code fixed:} VRAM
+   * probe); otherwise the GPU probes start only at the first device decision.
+   */
+  public void expectDevice() {
+    budgets.expectDevice();
+  }
+
   /** Returns the bytes {@code tier} holds now. */
   public long held(Tier tier) {
     return budgets.ledger(tier).held();

@@ -68,10 +68,7 @@ final class AppJvm {
     cmd.addAll(List.of(args));
     Path out = ChildJvm.WORK.resolve(name + ".out");
     Path err = ChildJvm.WORK.resolve(name + ".err");
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile())
-        .redirectError(err.toFile());
-    ChildJvm.clean(pb.environment());
-    Process p = pb.start();
+    Process p = ChildJvm.launch(name, cmd);
     if (!p.waitFor(600, TimeUnit.SECONDS)) {
       p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
       throw new AssertionError(name + " ran past 600 s and was killed; stdout:\n"

@@ -205,10 +205,19 @@ public final class ChildJvm {
     cmd.add(classPath);
     cmd.add(mainClass);
     cmd.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(cmd);
+    return launch(name, cmd);
+  }
+
+  /**
+   * Starts {@code command} as the child {@code name}: its stdout and stderr in WORK/NAME.out and
+   * WORK/NAME.err, its environment {@link #clean cleaned}.
+   */
+  static Process launch(String name, List<String> command) throws IOException {
+    Files.createDirectories(WORK);
+    ProcessBuilder pb = new ProcessBuilder(command);
     pb.redirectOutput(WORK.resolve(name + ".out").toFile());
     pb.redirectError(WORK.resolve(name + ".err").toFile());
-    ChildJvm.clean(pb.environment());
+    clean(pb.environment());
     return pb.start();
   }
 

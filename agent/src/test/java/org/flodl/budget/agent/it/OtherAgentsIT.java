@@ -166,13 +166,9 @@ class OtherAgentsIT {
       cmd.add(classPath);
       cmd.add(main);
       cmd.addAll(args);
-      Files.createDirectories(ChildJvm.WORK);
       Path out = ChildJvm.WORK.resolve(name + ".out");
       Path err = ChildJvm.WORK.resolve(name + ".err");
-      ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile())
-          .redirectError(err.toFile());
-      ChildJvm.clean(pb.environment());
-      Process p = pb.start();
+      Process p = ChildJvm.launch(name, cmd);
       try {
         if (args.contains("--linger=true")) {
           long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
