@@ -206,8 +206,8 @@ final class Budgets {
   }
 
   /**
-   * Says a site budgets a GPU: the refreshes read device 0 from the first on, on the probe thread,
-   * so the first device decision finds its reading made.
+   * Says a site budgets a GPU (or the VRAM probe is {@code fixed:}): every refresh reads device 0
+   * from the first on, so the device tier has a budget before the first device decision.
    */
   void expectDevice() {
     deviceAsked = true;

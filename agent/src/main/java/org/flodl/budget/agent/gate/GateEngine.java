@@ -145,7 +145,7 @@ public final class GateEngine implements Decisions {
           adapter);
       depthSites.put(site, s);
       if (s.cuda()) {
-        budgets.expectDevice(); // its VRAM read on the probe thread, before the first decision
+        budgets.expectDevice(); // VRAM read with every refresh, the first included
       }
     }
     return bind(new Point.Depth(s));

@@ -35,11 +35,20 @@ import org.objectweb.asm.tree.analysis.SourceValue;
  *       JDK map held in a field, or with {@code add} into a JDK collection held in a field: a
  *       cache-admit call site in the method that stores it, with the removal the class makes from
  *       that field as its release (none: the field only grows);
+ *   <li>the same into Scala's mutable collections held in a field ({@code mutable.HashMap},
+ *       {@code LinkedHashMap}, {@code TrieMap}, {@code concurrent.Map}, {@code ArrayBuffer},
+ *       {@code ListBuffer}, {@code mutable.Set}): {@code put}, {@code update}, {@code addOne} and
+ *       {@code +=} as a put-style call site, {@code getOrElseUpdate} as a loading call whose
+ *       declined value is evicted with {@code remove}; Kotlin's collections are the JDK's
+ *       ({@code getOrPut} compiles to {@code Map.get} and {@code Map.put});
  *   <li>a JDK bounded queue or semaphore built with a capacity that comes from a parameter or a
  *       field: a prefetch-depth call site in the method that builds it, with the method of the
  *       class that takes from that queue and returns what it took as its batch. A capacity from a
  *       constant is no candidate: nothing decides it at run time.
  * </ul>
+ *
+ * <p>A field read through a method of the class that only returns it (Scala's private accessors,
+ * Kotlin's property getters) counts as the field.
  */
 final class SiteFinder {
   private static final Set<String> MAPS = Set.of("java/util/Map", "java/util/HashMap",
@@ -52,6 +61,18 @@ final class SiteFinder {
       "java/util/ArrayList", "java/util/LinkedList", "java/util/Set", "java/util/HashSet",
       "java/util/LinkedHashSet", "java/util/TreeSet", "java/util/SortedSet",
       "java/util/NavigableSet", "java/util/Vector", "java/util/concurrent/CopyOnWriteArrayList");
+  /** Scala's mutable maps, whose calls have their own shapes (see {@link #scalaStore}). */
+  private static final Set<String> SCALA_MAPS = Set.of("scala/collection/mutable/HashMap",
+      "scala/collection/mutable/LinkedHashMap", "scala/collection/mutable/Map",
+      "scala/collection/mutable/MapOps", "scala/collection/mutable/TreeMap",
+      "scala/collection/mutable/AnyRefMap", "scala/collection/mutable/LongMap",
+      "scala/collection/concurrent/TrieMap", "scala/collection/concurrent/Map");
+  /** Scala's mutable sequences and sets. */
+  private static final Set<String> SCALA_COLLECTIONS = Set.of(
+      "scala/collection/mutable/ArrayBuffer", "scala/collection/mutable/ListBuffer",
+      "scala/collection/mutable/Buffer", "scala/collection/mutable/ArrayDeque",
+      "scala/collection/mutable/Set", "scala/collection/mutable/HashSet",
+      "scala/collection/mutable/LinkedHashSet", "scala/collection/mutable/Growable");
   private static final Set<String> QUEUES = Set.of("java/util/concurrent/ArrayBlockingQueue",
       "java/util/concurrent/LinkedBlockingQueue", "java/util/concurrent/LinkedBlockingDeque",
       "java/util/concurrent/Semaphore");
@@ -71,6 +92,8 @@ final class SiteFinder {
   /** Per field: the class of the object it is set to, where the bytecode shows a {@code new}. */
   private final Map<String, String> fieldNew = new LinkedHashMap<>();
   private final java.util.function.Function<String, byte[]> classes;
+  /** The class's methods that only return one of its fields: name + descriptor to the field. */
+  private final Map<String, String> accessors = new LinkedHashMap<>();
 
   /** A value stored into a field's map or collection. */
   private record Store(MethodNode m, MethodInsnNode call, String field, String fieldType,
@@ -91,6 +114,33 @@ final class SiteFinder {
   private SiteFinder(byte[] classFile, java.util.function.Function<String, byte[]> classes) {
     new ClassReader(classFile).accept(cls, 0);
     this.classes = classes;
+    for (MethodNode m : cls.methods) {
+      String field = accessed(m);
+      if (field != null) {
+        accessors.put(m.name + m.desc, field);
+      }
+    }
+  }
+
+  /** Returns the field {@code m} returns and does nothing else with ({@code return this.f}). */
+  private String accessed(MethodNode m) {
+    if ((m.access & Opcodes.ACC_STATIC) != 0 || !m.desc.startsWith("()")) {
+      return null;
+    }
+    List<AbstractInsnNode> code = new ArrayList<>();
+    for (AbstractInsnNode i : m.instructions) {
+      if (i.getOpcode() >= 0) {
+        code.add(i);
+      }
+    }
+    if (code.size() == 3 && code.get(0) instanceof VarInsnNode load
+        && load.getOpcode() == Opcodes.ALOAD && load.var == 0
+        && code.get(1) instanceof FieldInsnNode get && get.getOpcode() == Opcodes.GETFIELD
+        && get.owner.equals(cls.name) && code.get(2).getOpcode() >= Opcodes.IRETURN
+        && code.get(2).getOpcode() <= Opcodes.ARETURN) {
+      return get.name;
+    }
+    return null;
   }
 
   /**
@@ -152,8 +202,10 @@ final class SiteFinder {
   private void method(MethodNode m, Frame<SourceValue>[] frames, Frame<SourceValue> frame,
       MethodInsnNode call) {
     Type[] args = Type.getArgumentTypes(call.desc);
-    boolean map = MAPS.contains(call.owner);
-    boolean collection = COLLECTIONS.contains(call.owner);
+    boolean scala = SCALA_MAPS.contains(call.owner) || SCALA_COLLECTIONS.contains(call.owner);
+    boolean map = MAPS.contains(call.owner) || SCALA_MAPS.contains(call.owner);
+    boolean collection = COLLECTIONS.contains(call.owner)
+        || SCALA_COLLECTIONS.contains(call.owner);
     if (call.getOpcode() == Opcodes.INVOKESPECIAL && call.name.equals("<init>")
         && QUEUES.contains(call.owner) && args.length >= 1 && args[0] == Type.INT_TYPE) {
       Source receiver = trace(m, frames, top(frame, args.length), 0);
@@ -178,7 +230,15 @@ final class SiteFinder {
       return;
     }
     String value = null;
-    if (map && (call.name.equals("put") || call.name.equals("putIfAbsent"))
+    if (scala) {
+      value = scalaStore(call, map, args.length);
+      if (value == null) {
+        if (SCALA_REMOVALS.contains(call.name)) {
+          removals.computeIfAbsent(field, k -> new ArrayList<>()).add(new Use(m, call, line(call)));
+        }
+        return;
+      }
+    } else if (map && (call.name.equals("put") || call.name.equals("putIfAbsent"))
         && call.desc.equals("(" + OBJECT + OBJECT + ")" + OBJECT)) {
       value = "1";
     } else if (map && call.name.equals("computeIfAbsent")
@@ -197,13 +257,43 @@ final class SiteFinder {
     stores.add(new Store(m, call, field, fieldType(field), value, v, line(call)));
   }
 
+  /** Scala's removals: {@code remove}, {@code subtractOne} and {@code -=}, {@code clear}. */
+  private static final Set<String> SCALA_REMOVALS = Set.of("remove", "subtractOne", "$minus$eq",
+      "clear", "filterInPlace");
+
+  /**
+   * Returns what a call on a Scala mutable collection stores ({@code "1"}: its second argument,
+   * {@code "0"}: its first, {@code "return"}: the value it returns), or null when it stores none.
+   */
+  private static String scalaStore(MethodInsnNode call, boolean map, int args) {
+    String n = call.name;
+    if (map && args == 2 && (n.equals("put") || n.equals("update"))) {
+      return "1";
+    }
+    if (map && args == 2 && n.equals("getOrElseUpdate")
+        && call.desc.startsWith("(" + OBJECT + "Lscala/Function0;)")) {
+      return "return";
+    }
+    if (args == 1 && (n.equals("addOne") || n.equals("$plus$eq") || n.equals("add")
+        || n.equals("append") || n.equals("prepend"))) {
+      return "0"; // on a map, the key-value pair: priced whole, the value with it
+    }
+    return null;
+  }
+
   /** Returns the value {@code fromTop} entries below the top of {@code frame}'s stack. */
   private static SourceValue top(Frame<SourceValue> frame, int fromTop) {
     return frame.getStack(frame.getStackSize() - 1 - fromTop);
   }
 
   private String fieldOf(Source s) {
-    return s.insn instanceof FieldInsnNode f && f.owner.equals(cls.name) ? f.name : null;
+    if (s.insn instanceof FieldInsnNode f && f.owner.equals(cls.name)) {
+      return f.name;
+    }
+    if (s.insn instanceof MethodInsnNode c && c.owner.equals(cls.name)) {
+      return accessors.get(c.name + c.desc); // a private accessor or a property getter
+    }
+    return null;
   }
 
   private String fieldType(String field) {
@@ -303,19 +393,21 @@ final class SiteFinder {
       if (s.valueSource.kind.equals("constant") || boundsItself(fieldNew.get(s.field))) {
         continue; // a constant is no sample; a map that evicts by itself is bounded already
       }
+      boolean scala = s.call.owner.startsWith("scala/");
       List<Use> removed = removals.getOrDefault(s.field, List.of());
       Use remove = null;
       Use clear = null;
       for (Use u : removed) {
-        if (u.call.name.equals("remove") && Type.getArgumentTypes(u.call.desc).length == 1
-            && remove == null) {
+        if (!scala && u.call.name.equals("remove")
+            && Type.getArgumentTypes(u.call.desc).length == 1 && remove == null) {
           remove = u;
-        } else if (u.call.name.equals("clear") && clear == null) {
-          clear = u;
+        } else if (clear == null && (u.call.name.equals("clear") || scala)) {
+          clear = u; // Scala's removals return an Option or the collection, never the value
         }
       }
       List<String> why = new ArrayList<>();
-      String kindOf = MAPS.contains(s.call.owner) ? "Map" : "Collection";
+      String kindOf = scala ? simpleName(s.call.owner)
+          : MAPS.contains(s.call.owner) ? "Map" : "Collection";
       String stored = s.value.equals("return")
           ? "the value its mapping function computes" : s.valueSource.text;
       why.add(signature(s.m) + " stores " + stored + " into the field '" + s.field + "' ("
@@ -324,14 +416,18 @@ final class SiteFinder {
         why.add(signature(remove.m) + " removes from it with " + kindOf + ".remove"
             + where(remove.line) + ": the release.");
       } else if (clear != null) {
-        why.add("Only " + signature(clear.m) + " empties it (clear" + where(clear.line)
-            + "): what it drops is released as it is collected.");
+        why.add(scala ? signature(clear.m) + " removes from it (" + clear.call.name
+            + where(clear.line) + "): what it drops is released as it is collected (a Scala "
+            + "removal returns an Option or the collection, not the value to hand back)."
+            : "Only " + signature(clear.m) + " empties it (clear" + where(clear.line)
+                + "): what it drops is released as it is collected.");
       } else {
         why.add("Nothing in this class removes from it: it only grows (unbounded).");
       }
       // A map whose stored value's origin the bytecode shows is the common sample cache; a
       // collection appended to, or a value of unknown origin, may be something else.
-      int sure = MAPS.contains(s.call.owner) && !s.valueSource.kind.equals("unknown") ? 0 : 1;
+      int sure = (MAPS.contains(s.call.owner) || SCALA_MAPS.contains(s.call.owner))
+          && !s.valueSource.kind.equals("unknown") ? 0 : 1;
       String removeRef = remove == null ? null : ref(remove.call);
       out.add(new Candidate("cache-admit", siteName(simple, s.field), ref(cls.name, s.m),
           ref(s.call), s.value, removeRef,

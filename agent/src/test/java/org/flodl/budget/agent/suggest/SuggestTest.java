@@ -213,4 +213,23 @@ class SuggestTest {
     assertTrue(here.problems().equals(List.of("*: no jar in ."))
         || here.problems().isEmpty() && !here.names().isEmpty(), here.problems().toString());
   }
+
+  /**
+   * The Scala 2.13, Scala 3 and Kotlin apps ({@code test-apps/scala-app}, {@code scala3-app},
+   * {@code kotlin-app}), compiled by their own compilers: each one's memoizing collection in a
+   * field and its bounded queue, found with the batch method that drains it (through Scala's
+   * private accessors in 2.13), printed exactly as {@code suggest/NAME.expected} says.
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"scala", "scala3", "kotlin"})
+  void theOtherLanguagesCollectionsAndQueuesAreFound(String app) throws IOException {
+    Path classes = Path.of(System.getProperty("flodl.it.testApps", "../test-apps"))
+        .resolve(app + "-app/target/classes");
+    assertTrue(Files.isDirectory(classes), "test-apps/" + app + "-app is not built: " + classes
+        + " (the agent's build orders it first; mvn -B -pl agent -am verify)");
+    String[] r = run(classes.toString());
+    assertEquals("0", r[0], r[2]);
+    assertEquals(expected(app + ".expected"), blocks(r[1]), r[1]);
+    assertEquals("", r[2]);
+  }
 }
