@@ -39,6 +39,28 @@ record ClassInfo(String name, String superName, List<String> interfaces, int acc
     boolean isBridge() {
       return (access & ACC_BRIDGE) != 0;
     }
+
+    /**
+     * Equal when name, descriptor and access are, written out: the record's generated {@code
+     * equals} bootstraps method handles at its first call (tens of milliseconds while a class is
+     * woven at start-up, StartPathIT's count).
+     */
+    @Override
+    public boolean equals(Object o) {
+      if (o == this) {
+        return true;
+      }
+      if (!(o instanceof Method)) {
+        return false;
+      }
+      Method m = (Method) o;
+      return access == m.access && name.equals(m.name) && descriptor.equals(m.descriptor);
+    }
+
+    @Override
+    public int hashCode() {
+      return (name.hashCode() * 31 + descriptor.hashCode()) * 31 + access;
+    }
   }
 
   /** Returns whether the class is an interface. */
