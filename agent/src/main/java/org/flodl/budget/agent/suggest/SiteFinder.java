@@ -38,8 +38,9 @@ import org.objectweb.asm.tree.analysis.SourceValue;
  *   <li>the same into Scala's mutable collections held in a field ({@code mutable.HashMap},
  *       {@code LinkedHashMap}, {@code TrieMap}, {@code concurrent.Map}, {@code ArrayBuffer},
  *       {@code ListBuffer}, {@code mutable.Set}): {@code put}, {@code update}, {@code addOne} and
- *       {@code +=} as a put-style call site, {@code getOrElseUpdate} as a loading call whose
- *       declined value is evicted with {@code remove}; Kotlin's collections are the JDK's
+ *       {@code +=} as a put-style call site where the call's result is dropped (a declined call
+ *       returns null, which the code must not go on to use), {@code getOrElseUpdate} as a
+ *       loading call whose declined value is evicted with {@code remove}; Kotlin's collections are the JDK's
  *       ({@code getOrPut} compiles to {@code Map.get} and {@code Map.put});
  *   <li>a JDK bounded queue or semaphore built with a capacity that comes from a parameter or a
  *       field: a prefetch-depth call site in the method that builds it, with the method of the
@@ -232,6 +233,12 @@ final class SiteFinder {
     String value = null;
     if (scala) {
       value = scalaStore(call, map, args.length);
+      if (value != null && !value.equals("return") && !resultDiscarded(call)) {
+        // A declined put-style call is skipped and returns null: for a Scala put (an Option)
+        // or += (the collection) whose result the code goes on to use, that null would reach
+        // the application. Such a call is no candidate; one whose result is dropped is.
+        return;
+      }
       if (value == null) {
         if (SCALA_REMOVALS.contains(call.name)) {
           removals.computeIfAbsent(field, k -> new ArrayList<>()).add(new Use(m, call, line(call)));
@@ -279,6 +286,18 @@ final class SiteFinder {
       return "0"; // on a map, the key-value pair: priced whole, the value with it
     }
     return null;
+  }
+
+  /** Returns whether {@code call} returns nothing, or a value its next instruction drops. */
+  private static boolean resultDiscarded(MethodInsnNode call) {
+    if (Type.getReturnType(call.desc) == Type.VOID_TYPE) {
+      return true;
+    }
+    AbstractInsnNode next = call.getNext();
+    while (next != null && next.getOpcode() < 0) {
+      next = next.getNext(); // labels, line numbers, frames
+    }
+    return next != null && (next.getOpcode() == Opcodes.POP || next.getOpcode() == Opcodes.POP2);
   }
 
   /** Returns the value {@code fromTop} entries below the top of {@code frame}'s stack. */

@@ -218,7 +218,9 @@ class SuggestTest {
    * The Scala 2.13, Scala 3 and Kotlin apps ({@code test-apps/scala-app}, {@code scala3-app},
    * {@code kotlin-app}), compiled by their own compilers: each one's memoizing collection in a
    * field and its bounded queue, found with the batch method that drains it (through Scala's
-   * private accessors in 2.13), printed exactly as {@code suggest/NAME.expected} says.
+   * private accessors in 2.13); in Scala a {@code +=} whose result is dropped, not an {@code
+   * addOne} chained on (a declined call returns null); printed exactly as {@code
+   * suggest/NAME.expected} says.
    */
   @org.junit.jupiter.params.ParameterizedTest
   @org.junit.jupiter.params.provider.ValueSource(strings = {"scala", "scala3", "kotlin"})
