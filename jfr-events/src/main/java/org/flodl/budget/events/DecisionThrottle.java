@@ -9,7 +9,7 @@ import jdk.jfr.SettingControl;
  * ReleaseEvent}): how many of its events a second each site may commit for each decision kind
  * (or release cause), {@code N/s}, or {@code off} for every one.
  * Flight Recorder applies the setting of the recordings that run (the highest rate of them, or
- * {@code off} when one says so); the agent reads the rate in force with {@link #perSecond} and
+ * {@code off} when one says so); the agent reads the rate in force from its {@link Rate} and
  * samples its decisions to it, each event carrying how many decisions it stands for. The setting
  * itself never drops an event: the agent commits only the ones it sampled.
  */
@@ -20,7 +20,12 @@ public abstract class DecisionThrottle extends SettingControl {
   /** The value that records every decision. */
   public static final String OFF = "off";
 
-  /** Where an event type's throttle in force is published for the agent to read: one per type. */
+  /**
+   * Where an event type's throttle in force is published for the agent to read: one per type, held
+   * by the type's {@code Throttle} class. Read it there, not through the event class: on JDK 17
+   * initializing an event class starts Flight Recorder's metadata (hundreds of classes, about 100
+   * ms), which a JVM that records nothing must not pay.
+   */
   public static final class Rate {
     private volatile double perSecond = parse(DEFAULT);
     private volatile String text = DEFAULT;

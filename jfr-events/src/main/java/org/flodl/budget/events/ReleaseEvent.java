@@ -58,25 +58,10 @@ public final class ReleaseEvent extends Event {
    */
   public static final class Throttle extends DecisionThrottle {
     /** The throttle the recordings ask for, events a second per site and cause. */
-    static final Rate RATE = new Rate();
+    public static final Rate RATE = new Rate();
 
     public Throttle() {
       super(RATE);
-    }
-
-    /**
-     * Returns the events a second per site and cause that the running recordings ask for
-     * ({@code Double.POSITIVE_INFINITY}: every one). Read here, not through the event class:
-     * on JDK 17 initializing an event class starts Flight Recorder's metadata (hundreds of
-     * classes, about 100 ms), which a JVM that records nothing must not pay.
-     */
-    public static double perSecond() {
-      return RATE.perSecond();
-    }
-
-    /** Returns the throttle setting in force as the recordings spell it. */
-    public static String setting() {
-      return RATE.text();
     }
   }
 

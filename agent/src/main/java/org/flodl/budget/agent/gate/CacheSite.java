@@ -170,8 +170,8 @@ final class CacheSite {
   }
 
   private static double rate(int kind) {
-    return kind < FIRST_RELEASE ? org.flodl.budget.events.CacheAdmissionEvent.Throttle.perSecond()
-        : org.flodl.budget.events.ReleaseEvent.Throttle.perSecond();
+    return (kind < FIRST_RELEASE ? org.flodl.budget.events.CacheAdmissionEvent.Throttle.RATE
+        : org.flodl.budget.events.ReleaseEvent.Throttle.RATE).perSecond();
   }
 
   /** Notes the price an event of {@code kind} was committed with, for its leftovers' event. */

@@ -861,8 +861,8 @@ public final class GateEngine implements Decisions {
       long now = System.nanoTime();
       double seconds = (now - lastClose) / 1e9;
       lastClose = now;
-      double admissionRate = CacheAdmissionEvent.Throttle.perSecond();
-      double releaseRate = ReleaseEvent.Throttle.perSecond();
+      double admissionRate = CacheAdmissionEvent.Throttle.RATE.perSecond();
+      double releaseRate = ReleaseEvent.Throttle.RATE.perSecond();
       int tiers = Tier.values().length;
       for (CacheSite s : sites) {
         long[][] left = new long[tiers][CacheSite.KINDS];
@@ -916,9 +916,9 @@ public final class GateEngine implements Decisions {
   private void closeChunk() {
     synchronized (closing) {
       emitSummaries();
-      SamplingEvent.emit(CacheAdmissionEvent.Throttle.setting(), ReleaseEvent.Throttle.setting(),
-          chunkDecisions, admissionEvents.sumThenReset(), chunkReleases,
-          Holdings.EVENTS.sumThenReset());
+      SamplingEvent.emit(CacheAdmissionEvent.Throttle.RATE.text(),
+          ReleaseEvent.Throttle.RATE.text(), chunkDecisions, admissionEvents.sumThenReset(),
+          chunkReleases, Holdings.EVENTS.sumThenReset());
       chunkDecisions = 0;
       chunkReleases = 0;
     }
