@@ -134,7 +134,7 @@ class ExportersIT {
       long misses = 0;
       long puts = 0;
       for (int epoch = 1; epoch <= 4; epoch++) {
-        LoaderEpoch e = new LoaderEpoch(r, epoch);
+        LoaderEpoch e = LoaderEpoch.of(r, epoch);
         misses += e.get("cacheMisses");
         puts += e.get("puts");
       }
@@ -157,7 +157,7 @@ class ExportersIT {
         }
       }
       assertTrue(lastDepth != null, "no PrefetchDepth event for the feed site");
-      assertEquals(new LoaderEpoch(r, 4).get("depth"), feed.get("flodl_budget_site_depth"),
+      assertEquals(LoaderEpoch.of(r, 4).get("depth"), feed.get("flodl_budget_site_depth"),
           "the depth the app's last loader got: " + feed);
       assertEquals(lastDepth.getLong("depth"), feed.get("flodl_budget_site_depth"), feed.toString());
       assertEquals(8, feed.get("flodl_budget_site_requested_depth"), feed.toString());
@@ -230,25 +230,5 @@ class ExportersIT {
       }
     }
     return sums;
-  }
-
-  /** One {@code epoch=N} line of the loader app, its {@code key=value} fields. */
-  static final class LoaderEpoch {
-    private final Map<String, String> fields = new HashMap<>();
-
-    LoaderEpoch(ChildJvm.Result r, int n) {
-      String line = r.stdout.lines().filter(l -> l.startsWith("epoch=" + n + " ")).findFirst()
-          .orElseThrow(() -> new AssertionError("no epoch=" + n + " line: " + r));
-      for (String word : line.split(" ")) {
-        int eq = word.indexOf('=');
-        if (eq > 0) {
-          fields.put(word.substring(0, eq), word.substring(eq + 1));
-        }
-      }
-    }
-
-    long get(String key) {
-      return Long.parseLong(fields.get(key));
-    }
   }
 }

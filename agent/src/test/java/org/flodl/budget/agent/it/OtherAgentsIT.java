@@ -47,8 +47,8 @@ class OtherAgentsIT {
       assertEquals(bare.result.value("model"), r.result.value("model"), r.result.toString());
       for (int epoch = 1; epoch <= 3; epoch++) {
         for (String key : List.of("cacheHits", "cacheMisses", "puts", "cacheSize", "depth")) {
-          assertEquals(new ExportersIT.LoaderEpoch(bare.result, epoch).get(key),
-              new ExportersIT.LoaderEpoch(r.result, epoch).get(key),
+          assertEquals(LoaderEpoch.of(bare.result, epoch).get(key),
+              LoaderEpoch.of(r.result, epoch).get(key),
               "epoch " + epoch + " " + key + ": " + r.result);
         }
       }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm;
+import org.flodl.budget.agent.it.LoaderEpoch;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,8 +43,8 @@ class HeapScenarioIT {
     assertEquals(uncached.value("checksum"), r.value("checksum"),
         "the same samples trained on as a run that caches nothing");
 
-    LoaderApp.Epoch e1 = LoaderApp.epoch(r, 1);
-    LoaderApp.Epoch e2 = LoaderApp.epoch(r, 2);
+    LoaderEpoch e1 = LoaderApp.epoch(r, 1);
+    LoaderEpoch e2 = LoaderApp.epoch(r, 2);
     assertEquals(320, e1.get("delivered"));
     assertEquals(320, e2.get("delivered"));
     assertEquals("true", e2.text("exactly_once"));

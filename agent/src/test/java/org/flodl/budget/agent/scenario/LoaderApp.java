@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.flodl.budget.agent.it.ChildJvm;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.agent.it.LoaderEpoch;
 
 /**
  * The custom-loader app (test-apps/loader-app) as the scenarios run it: its packaged jar, which
@@ -47,46 +48,7 @@ final class LoaderApp {
   }
 
   /** Returns the {@code epoch=N} line's fields of {@code r} as a small lookup. */
-  static Epoch epoch(ChildJvm.Result r, int n) {
-    for (String line : r.stdout.split("\n")) {
-      if (line.startsWith("epoch=" + n + " ")) {
-        return new Epoch(line);
-      }
-    }
-    throw new AssertionError("no epoch=" + n + " line: " + r);
-  }
-
-  /** One epoch line of the app: {@code key=value} fields separated by spaces. */
-  static final class Epoch {
-    final String line;
-
-    Epoch(String line) {
-      this.line = line;
-    }
-
-    /** Returns the field {@code key} as a long. */
-    long get(String key) {
-      for (String part : line.split(" ")) {
-        if (part.startsWith(key + "=")) {
-          return Long.parseLong(part.substring(key.length() + 1));
-        }
-      }
-      throw new AssertionError("no " + key + "= in: " + line);
-    }
-
-    /** Returns the field {@code key} as text. */
-    String text(String key) {
-      for (String part : line.split(" ")) {
-        if (part.startsWith(key + "=")) {
-          return part.substring(key.length() + 1);
-        }
-      }
-      throw new AssertionError("no " + key + "= in: " + line);
-    }
-
-    @Override
-    public String toString() {
-      return line;
-    }
+  static LoaderEpoch epoch(ChildJvm.Result r, int n) {
+    return LoaderEpoch.of(r, n);
   }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm;
+import org.flodl.budget.agent.it.LoaderEpoch;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,7 +36,7 @@ class OverheadScenarioIT {
       assertEquals("true", r.value("exactly_once"), r.toString());
       assertEquals(bare.value("checksum"), r.value("checksum"), mode + ": same samples");
       assertEquals(bare.value("model"), r.value("model"), mode + ": same training result");
-      LoaderApp.Epoch e2 = LoaderApp.epoch(r, 2);
+      LoaderEpoch e2 = LoaderApp.epoch(r, 2);
       assertEquals(512, e2.get("cacheHits"), mode + ": everything cached, as without the agent");
       assertEquals(4, e2.get("depth"), mode + ": the requested depth is kept");
 

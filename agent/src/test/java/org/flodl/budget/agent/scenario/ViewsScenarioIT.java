@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm;
+import org.flodl.budget.agent.it.LoaderEpoch;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,7 +27,7 @@ class ViewsScenarioIT {
     ChildJvm.Result bare = LoaderApp.child("views-bare", "-Xmx640m")
         .run(LoaderApp.MAIN, LoaderApp.args(APP));
     assertEquals(0, bare.exitCode, bare.toString());
-    LoaderApp.Epoch bareEnd = LoaderApp.epoch(bare, 2);
+    LoaderEpoch bareEnd = LoaderApp.epoch(bare, 2);
     long cachedBytes = bareEnd.get("cacheBytes");
     assertEquals(31 * (64L << 10), cachedBytes, "31 samples of 64 KiB cached (ids 0, 100, ...)");
     assertTrue(bareEnd.get("heapLive") >= 3 * ROW_GROUP,
@@ -38,7 +39,7 @@ class ViewsScenarioIT {
     assertEquals(0, r.exitCode, r.toString());
     assertEquals("true", r.value("exactly_once"), r.toString());
     assertEquals(bare.value("checksum"), r.value("checksum"), "the copies hold the same bytes");
-    LoaderApp.Epoch end = LoaderApp.epoch(r, 2);
+    LoaderEpoch end = LoaderApp.epoch(r, 2);
     assertEquals(31, end.get("cacheSize"), "the budget never binds here: every put admitted");
     assertEquals(31, end.get("cacheHits"));
     assertTrue(end.get("heapLive") < 2 * ROW_GROUP,
