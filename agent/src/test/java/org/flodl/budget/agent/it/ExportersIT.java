@@ -105,10 +105,10 @@ class ExportersIT {
         "--epochs=4", "--batch-size=4", "--depth=8", "--compute-us=5000", "--linger=true");
     try {
       RecordingsIT.awaitLine(child, "epoch=1 ", 120);
-      Map<String, Long> during = site(scrape(port, "flodl_budget_site_declines_total"), "samples");
+      Map<String, Long> during = site(scrape(port), "samples");
       boolean stillTraining = !child.stdoutSoFar().contains("TRAINING COMPLETE");
       RecordingsIT.awaitLine(child, "LINGERING", 120);
-      String text = scrape(port, "flodl_budget_site_declines_total");
+      String text = scrape(port);
       Map<String, Long> after = site(text, "samples");
       Map<String, Long> feed = site(text, "feed");
       Map<String, Long> heap = series(text, "tier", "heap");
@@ -172,8 +172,13 @@ class ExportersIT {
     }
   }
 
-  /** Returns {@code /metrics} once it has {@code metric} (an exporter discovers MBeans late). */
-  static String scrape(int port, String metric) throws Exception {
+  /**
+   * Returns {@code /metrics} once it has every counter of {@link #COUNTERS} for the samples site:
+   * an exporter discovers MBeans late, and the OpenTelemetry agent registers each metric of its
+   * rules as its own instrument, so one scrape can hold some of a site's counters and not yet
+   * the others.
+   */
+  static String scrape(int port) throws Exception {
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     HttpRequest get = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
         .timeout(Duration.ofSeconds(10)).GET().build();
@@ -182,7 +187,8 @@ class ExportersIT {
       try {
         HttpResponse<String> res = http.send(get, HttpResponse.BodyHandlers.ofString());
         last = res.statusCode() + " " + res.body();
-        if (res.statusCode() == 200 && res.body().contains(metric + "{")) {
+        if (res.statusCode() == 200
+            && site(res.body(), "samples").keySet().containsAll(COUNTERS.keySet())) {
           return res.body();
         }
       } catch (IOException e) {
@@ -190,7 +196,8 @@ class ExportersIT {
       }
       Thread.sleep(200);
     }
-    throw new AssertionError("no " + metric + " at port " + port + " in 20 s: " + last);
+    throw new AssertionError("not every counter of " + COUNTERS.keySet()
+        + " for the samples site at port " + port + " in 20 s: " + last);
   }
 
   private static final Pattern SAMPLE = Pattern.compile("^(\\w+)\\{([^}]*)\\} (\\S+)$");

@@ -179,8 +179,7 @@ class OtherAgentsIT {
           String port = jvm.stream().filter(o -> o.startsWith("-Dflodl.it.port="))
               .map(o -> o.substring("-Dflodl.it.port=".length())).findFirst().orElse(null);
           if (scrape && port != null && p.isAlive()) {
-            run.scraped = ExportersIT.scrape(Integer.parseInt(port),
-                "flodl_budget_site_admissions_total");
+            run.scraped = ExportersIT.scrape(Integer.parseInt(port));
           }
           p.getOutputStream().close();
         }
