@@ -23,15 +23,8 @@ public interface LibraryCache {
   /** Returns how many samples the cache holds. */
   long size();
 
-  /** Returns the cache for {@code lib}, its loading cache built with {@code loader}. */
-  static LibraryCache of(String lib, IntFunction<byte[]> loader) throws Exception {
-    String name = switch (lib) {
-      case "caffeine" -> "com.acme.libs.CaffeineCache";
-      case "guava" -> "com.acme.libs.GuavaCache";
-      case "ehcache" -> "com.acme.libs.Ehcache3Cache";
-      case "jcache" -> "com.acme.libs.JCacheCache";
-      default -> throw new IllegalArgumentException(lib);
-    };
+  /** Returns the cache of class {@code name}, its loading cache built with {@code loader}. */
+  static LibraryCache of(String name, IntFunction<byte[]> loader) throws Exception {
     return (LibraryCache) Class.forName(name).getConstructor(IntFunction.class)
         .newInstance(loader);
   }

@@ -5,17 +5,17 @@ import java.util.zip.CRC32;
 /**
  * A training loop over a library cache: every sample of every epoch is read through the cache
  * (decoded on a miss) and trained on (a checksum of what it saw), so with an unbounded cache 200
- * samples of 1 MiB end in OutOfMemoryError at -Xmx128m. Options {@code --key=value}: lib
- * (caffeine, guava, ehcache, jcache), style (put: getIfPresent then put; get: get(key, loader);
- * loading: a loading cache's get), samples, bytes, epochs, overwrite (first put a 1 KiB v1 under
- * a key, then a 64 MiB v2, and print which one get returns). Prints {@code DELIVERED=}, {@code
+ * samples of 1 MiB end in OutOfMemoryError at -Xmx128m. Options {@code --key=value}: cache (the
+ * {@link LibraryCache} class, e.g. com.acme.libs.CaffeineCache), style (put: getIfPresent then
+ * put; get: get(key, loader); loading: a loading cache's get), samples, bytes, epochs, overwrite
+ * (first put a 1 KiB v1 under a key, then a 64 MiB v2, and print which one get returns). Prints {@code DELIVERED=}, {@code
  * CHECKSUM=}, {@code CACHED=} and {@code DONE}.
  */
 public final class LibraryTrain {
   private LibraryTrain() {}
 
   public static void main(String[] args) throws Exception {
-    String lib = "caffeine";
+    String cacheClass = CaffeineCache.class.getName();
     String style = "put";
     int samples = 200;
     int bytes = 1 << 20;
@@ -25,7 +25,7 @@ public final class LibraryTrain {
       String key = a.substring(2, a.indexOf('=') < 0 ? a.length() : a.indexOf('='));
       String value = a.indexOf('=') < 0 ? "true" : a.substring(a.indexOf('=') + 1);
       switch (key) {
-        case "lib" -> lib = value;
+        case "cache" -> cacheClass = value;
         case "style" -> style = value;
         case "samples" -> samples = Integer.parseInt(value);
         case "bytes" -> bytes = Integer.parseInt(value);
@@ -35,7 +35,7 @@ public final class LibraryTrain {
       }
     }
     int size = bytes;
-    LibraryCache cache = LibraryCache.of(lib, k -> decode(k, size));
+    LibraryCache cache = LibraryCache.of(cacheClass, k -> decode(k, size));
     if (overwrite) {
       cache.put(-1, new byte[1024]);
       byte[] v2 = new byte[64 << 20];

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
@@ -20,14 +21,12 @@ import org.flodl.budget.agent.config.Setting;
 import org.flodl.budget.agent.config.Text;
 import org.flodl.budget.agent.config.SiteSpec;
 import org.flodl.budget.agent.control.AgentControl;
-import org.flodl.budget.agent.djl.DjlCuda;
-import org.flodl.budget.agent.djl.DjlGate;
-import org.flodl.budget.agent.dl4j.JavaCpp;
 import org.flodl.budget.agent.gate.Gate;
 import org.flodl.budget.agent.gate.GateEngine;
 import org.flodl.budget.agent.gate.HostShareSource;
 import org.flodl.budget.agent.gate.Log;
 import org.flodl.budget.agent.gate.Recorder;
+import org.flodl.budget.agent.library.Library;
 import org.flodl.budget.agent.record.BudgetRecording;
 import org.flodl.budget.agent.weave.PointBinder;
 import org.flodl.budget.agent.weave.Rule;
@@ -104,6 +103,9 @@ final class Bootstrap {
         return refuse(e, e.strict(), attached);
       }
       Log.level(level(config.log()));
+      for (String problem : Library.problems()) {
+        Log.warn(problem);
+      }
       if (config.mode() == Mode.OFF) {
         Log.info("mode=off: nothing installed");
         return "off: mode=off, nothing installed";
@@ -167,8 +169,7 @@ final class Bootstrap {
         && vramProbe.trim().toLowerCase(java.util.Locale.ROOT).startsWith("fixed:")) {
       engine.expectDevice(); // a fixed reading costs nothing: the device tier has it from the start
     }
-    DjlGate djl = new DjlGate(vramProbe == null || vramProbe.trim().equalsIgnoreCase("auto"));
-    List<Rule> rules = SiteBinding.bind(engine, specs, djl);
+    List<Rule> rules = SiteBinding.bind(engine, specs, vramProbe);
     boolean stager = false;
     for (SiteSpec s : specs) {
       stager |= s.stager();
@@ -195,18 +196,7 @@ final class Bootstrap {
       public int bindSupertypeBody(Rule rule, String receiverType) {
         return engine.bindForReceivers(rule.id(), receiverType);
       }
-    }, new WeaveLog(engine), Map.<String, Consumer<ClassLoader>>of(DjlCuda.CUDA_UTILS,
-        new Consumer<ClassLoader>() {
-          @Override
-          public void accept(ClassLoader loader) {
-            DjlCuda.seen(loader);
-          }
-        }, JavaCpp.POINTER, new Consumer<ClassLoader>() {
-          @Override
-          public void accept(ClassLoader loader) {
-            JavaCpp.seen(loader);
-          }
-        }));
+    }, new WeaveLog(engine), watches());
     transformer.instrumentation(inst);
     inst.addTransformer(transformer, true);
     SiteBinding.warnMissingClasses(specs);
@@ -217,6 +207,22 @@ final class Bootstrap {
     }
     Log.info("enforcing in mode=" + config.mode().label() + " with " + specs.size()
         + " site block(s), " + rules.size() + " weaving rule(s)");
+  }
+
+  /** Returns the classes the libraries watch, each with what tells its library it loaded. */
+  private static Map<String, Consumer<ClassLoader>> watches() {
+    Map<String, Consumer<ClassLoader>> watches = new HashMap<>();
+    for (Library l : Library.all()) {
+      for (String name : l.watchedClasses()) {
+        watches.put(name, new Consumer<ClassLoader>() { // not a lambda: premain (see above)
+          @Override
+          public void accept(ClassLoader loader) {
+            l.loaded(name, loader);
+          }
+        });
+      }
+    }
+    return watches;
   }
 
   /**

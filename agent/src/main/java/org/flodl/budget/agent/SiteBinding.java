@@ -1,7 +1,9 @@
 package org.flodl.budget.agent;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.flodl.budget.agent.config.AgentConfig;
 import org.flodl.budget.agent.config.CacheAdmitSite;
 import org.flodl.budget.agent.config.ConfigException;
@@ -13,11 +15,11 @@ import org.flodl.budget.agent.config.Presets;
 import org.flodl.budget.agent.config.Scope;
 import org.flodl.budget.agent.config.SiteSpec;
 import org.flodl.budget.agent.config.SitesFile;
-import org.flodl.budget.agent.dl4j.Dl4jCaching;
 import org.flodl.budget.agent.gate.DepthAdapter;
 import org.flodl.budget.agent.gate.EntryHook;
 import org.flodl.budget.agent.gate.GateEngine;
 import org.flodl.budget.agent.gate.Log;
+import org.flodl.budget.agent.library.Library;
 import org.flodl.budget.agent.weave.Rule;
 
 /**
@@ -29,9 +31,10 @@ final class SiteBinding {
   private SiteBinding() {}
 
   /**
-   * Returns the sites of the sites file, then of the presets asked for, then DJL's ({@code
-   * djl=on}), without conflicts; each problem is one line. Under {@code strict=true} any problem
-   * with the sites file, a file with no usable site, and a conflict between sites fail the start.
+   * Returns the sites of the sites file, then of the presets asked for, then of the libraries on
+   * by default (DJL's, unless {@code djl=off}), without conflicts; each problem is one line.
+   * Under {@code strict=true} any problem with the sites file, a file with no usable site, and a
+   * conflict between sites fail the start.
    */
   static List<SiteSpec> sites(AgentConfig config) throws ConfigException {
     List<SiteSpec> all = new ArrayList<>();
@@ -49,13 +52,15 @@ final class SiteBinding {
       warnings.addAll(file.warnings());
       all.addAll(file.sites());
       for (String p : file.presets()) {
-        if (!presets.contains(p) && (config.djl() || !p.equals("djl"))) { // djl=off wins
+        if (!presets.contains(p) && (config.djl() || !onByDefault(p))) { // djl=off wins
           presets.add(p);
         }
       }
     }
-    if (config.djl() && !presets.contains("djl")) {
-      presets.add("djl");
+    for (Library l : Library.all()) {
+      if (config.djl() && l.onByDefault() && !presets.contains(l.name())) {
+        presets.add(l.name());
+      }
     }
     for (String p : presets) {
       SitesFile preset = Presets.load(p);
@@ -74,17 +79,29 @@ final class SiteBinding {
     return kept;
   }
 
-  /** Returns the weaving rules of every site, each bound to its gate point. */
-  static List<Rule> bind(GateEngine engine, List<SiteSpec> specs, DepthAdapter djl) {
+  private static boolean onByDefault(String preset) {
+    Library l = Library.named(preset);
+    return l != null && l.onByDefault();
+  }
+
+  /**
+   * Returns the weaving rules of every site, each bound to its gate point; a site with {@code
+   * adapter = NAME} takes library NAME's adapter (one for all its sites; {@code vramProbe} is the
+   * {@code vram_probe} setting), and a library's entry hook is woven once.
+   */
+  static List<Rule> bind(GateEngine engine, List<SiteSpec> specs, String vramProbe) {
     List<Rule> rules = new ArrayList<>();
-    boolean dl4jHooked = false;
+    Map<String, DepthAdapter> adapters = new HashMap<>();
+    List<String> hooked = new ArrayList<>();
     for (SiteSpec s : specs) {
       boolean preset = s.origin().startsWith("preset ");
-      if (s instanceof CacheAdmitSite c && "dl4j".equals(c.adapter()) && !dl4jHooked) {
-        dl4jHooked = true;
-        EntryHook hook = new Dl4jCaching();
-        rules.add(new Rule(engine.bindHook(c.name(), hook), c.name(), Rule.Role.HOOK,
-            MethodRef.parse(hook.method()), null, -1, null, -1, false, true));
+      if (s instanceof CacheAdmitSite c && c.adapter() != null && !hooked.contains(c.adapter())) {
+        hooked.add(c.adapter());
+        EntryHook hook = adapter(c.adapter(), EntryHook.class, vramProbe);
+        if (hook != null) {
+          rules.add(new Rule(engine.bindHook(c.name(), hook), c.name(), Rule.Role.HOOK,
+              MethodRef.parse(hook.method()), null, -1, null, -1, false, true));
+        }
       }
       if (s instanceof CacheAdmitSite c) {
         boolean returned = c.returned();
@@ -98,7 +115,14 @@ final class SiteBinding {
               preset));
         }
       } else if (s instanceof PrefetchDepthSite p) {
-        DepthAdapter adapter = p.adapter() != null ? djl : null;
+        DepthAdapter adapter = null;
+        if (p.adapter() != null) {
+          adapter = adapters.get(p.adapter());
+          if (adapter == null) {
+            adapter = adapter(p.adapter(), DepthAdapter.class, vramProbe);
+            adapters.put(p.adapter(), adapter);
+          }
+        }
         int id = engine.bindDepth(p.name(), p.device(), p.deviceIndex(), p.batchBytes(),
             p.activationReserve(), p.isCallSite(), adapter);
         rules.add(new Rule(id, p.name(),
@@ -111,6 +135,17 @@ final class SiteBinding {
       }
     }
     return rules;
+  }
+
+  /** Returns library {@code name}'s adapter of {@code type}, or null (said once) where it has none. */
+  private static <T> T adapter(String name, Class<T> type, String vramProbe) {
+    Library library = Library.named(name);
+    T adapter = library == null ? null : library.adapter(type, vramProbe);
+    if (adapter == null) {
+      Log.warn("adapter '" + name + "': the library gives no " + type.getSimpleName()
+          + "; its sites are bound the sites-file way");
+    }
+    return adapter;
   }
 
   /**

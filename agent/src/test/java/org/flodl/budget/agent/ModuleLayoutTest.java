@@ -16,6 +16,7 @@ import java.util.function.Predicate;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
+import org.flodl.budget.agent.library.Library;
 import org.flodl.budget.events.CacheAdmissionEvent;
 import org.flodl.budget.policy.BudgetPolicy;
 import org.flodl.budget.pricing.RetentionPricer;
@@ -100,6 +101,50 @@ class ModuleLayoutTest {
     assertTrue(references(HostShare.class).contains("java/lang/Thread"), "share's thread");
   }
 
+  @Test
+  void theGateNamesNoLibraryNorTheCommandsNorTheWeaver() throws Exception {
+    // Woven code calls the gate; the gate knows libraries only through library/Library.
+    Set<String> refs = references(Bootstrap.class, OWN + "agent/gate/");
+    assertTrue(refs.contains(OWN + "agent/library/Library"), "the scan reads the gate: " + refs);
+    List<String> banned = new ArrayList<>(List.of(OWN + "agent/report/", OWN + "agent/suggest/",
+        OWN + "agent/weave/", OWN + "agent/control/", OWN + "agent/record/"));
+    for (Library l : Library.all()) {
+      banned.add(l.getClass().getPackageName().replace('.', '/') + "/");
+    }
+    assertTrue(banned.size() >= 11, "the six libraries' packages: " + banned);
+    Set<String> named = new TreeSet<>();
+    for (String r : refs) {
+      for (String b : banned) {
+        if (r.startsWith(b)) {
+          named.add(r);
+        }
+      }
+    }
+    assertEquals(Set.of(), named, "the gate may not name these");
+  }
+
+  @Test
+  void aLibrarysNameIsWrittenInItsOwnSupportAlone() throws Exception {
+    // Adding a library is one support class and its resources: no other production file says
+    // its name as a string (the djl=on|off switch reads onByDefault(), not "djl").
+    Path main = Path.of("src/main/java");
+    assertTrue(Files.isDirectory(main), "run from the agent module: " + main.toAbsolutePath());
+    for (Library l : Library.all()) {
+      String own = l.getClass().getPackageName().replace('.', '/');
+      Set<String> naming = new TreeSet<>();
+      try (Stream<Path> files = Files.walk(main)) {
+        for (Path p : (Iterable<Path>) files::iterator) {
+          if (p.toString().endsWith(".java")
+              && Files.readString(p).contains("\"" + l.name() + "\"")) {
+            naming.add(main.relativize(p).toString().replace('\\', '/'));
+          }
+        }
+      }
+      assertTrue(naming.stream().allMatch(f -> f.startsWith(own + "/")),
+          l.name() + " is named outside " + own + ": " + naming);
+    }
+  }
+
   private static Predicate<String> ownPackages(String... modules) {
     return r -> {
       for (String m : modules) {
@@ -130,12 +175,21 @@ class ModuleLayoutTest {
    * {@code anchor}'s module name, the module read from its classes folder or its jar.
    */
   private static Set<String> references(Class<?> anchor) throws IOException, URISyntaxException {
+    return references(anchor, "");
+  }
+
+  /** Returns the references of the classes of {@code anchor}'s module under {@code prefix}. */
+  private static Set<String> references(Class<?> anchor, String prefix)
+      throws IOException, URISyntaxException {
     Path where = Path.of(anchor.getProtectionDomain().getCodeSource().getLocation().toURI());
     Set<String> refs = new TreeSet<>();
     Set<String> own = new TreeSet<>();
     int classes = 0;
     for (byte[] bytes : classFiles(where)) {
       ClassReader reader = new ClassReader(bytes);
+      if (!reader.getClassName().startsWith(prefix)) {
+        continue;
+      }
       own.add(reader.getClassName());
       reader.accept(new ClassRemapper(new ClassNode(), new Remapper(Opcodes.ASM9) {
         @Override

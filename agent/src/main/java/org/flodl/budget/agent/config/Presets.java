@@ -4,19 +4,18 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.flodl.budget.agent.library.Library;
 
 /**
- * The built-in site sets ({@code presets=caffeine:guava}): sites files shipped in the agent jar as
- * {@code META-INF/flodl-budget/presets/NAME.properties}, in the sites file's own format, each
- * budgeting every cache (or data pipeline) of one library as one site named after it. {@code java
- * -jar flodl-budget-agent.jar presets [NAME]} prints them.
+ * The site sets of the libraries the agent knows ({@code presets=caffeine:guava}): one for each
+ * {@link Library} found, shipped beside its support as a resource in the sites file's own format
+ * ({@code META-INF/flodl-budget/presets/NAME.properties} in the agent jar), each budgeting every
+ * cache (or data pipeline) of one library as one site named after it. {@code java -jar
+ * flodl-budget-agent.jar presets [NAME]} prints them.
  */
 public final class Presets {
   /** Every preset, in documentation order. {@code djl} is on unless {@code djl=off}. */
-  public static final List<String> NAMES =
-      List.of("caffeine", "guava", "jcache", "ehcache", "djl", "dl4j");
-
-  private static final String FOLDER = "META-INF/flodl-budget/presets/";
+  public static final List<String> NAMES = Library.names();
 
   private Presets() {}
 
@@ -31,8 +30,9 @@ public final class Presets {
       throw new ConfigException(Option.PRESETS.key(), "unknown preset '" + Text.clip(name, 40)
           + "' (known: " + String.join(", ", NAMES) + ")");
     }
-    String resource = FOLDER + name + ".properties";
-    try (InputStream in = open(resource)) {
+    Library library = Library.named(name);
+    String resource = library.presetResource();
+    try (InputStream in = open(library, resource)) {
       if (in == null) {
         throw new ConfigException(Option.PRESETS.key(), "preset '" + name + "' is missing from "
             + "the agent jar (" + resource + ")");
@@ -49,8 +49,8 @@ public final class Presets {
     return SitesFile.parse(text(name), "preset " + name);
   }
 
-  private static InputStream open(String resource) {
-    ClassLoader own = Presets.class.getClassLoader();
+  private static InputStream open(Library library, String resource) {
+    ClassLoader own = library.getClass().getClassLoader();
     // On the boot class path (the agent) the system loader finds it through the boot path.
     return own != null ? own.getResourceAsStream(resource)
         : ClassLoader.getSystemResourceAsStream(resource);

@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
+import org.flodl.budget.agent.library.Library;
 import org.flodl.budget.policy.Sizes;
 
 /**
@@ -61,10 +62,6 @@ public final class SitesFile {
   private static final Set<String> CACHE_ONLY = Set.of(VALUE, RELEASE, DECLINE, DECLINE_ARGS);
   private static final Set<String> PREFETCH_ONLY =
       Set.of(DEPTH, EXECUTOR, BATCH, BATCH_BYTES, ACTIVATION_RESERVE, DEVICE);
-  /** The frameworks whose epochs and batches the agent reads its own way. */
-  static final Set<String> ADAPTERS = Set.of("djl");
-  /** The frameworks whose caches the agent takes declined values back for. */
-  static final Set<String> CACHE_ADAPTERS = Set.of("dl4j");
 
   /** The one key outside the site blocks: the presets the file asks for. */
   static final String PRESETS_KEY = "presets";
@@ -403,7 +400,7 @@ public final class SitesFile {
       problems.add("decline needs an argument (decline_args, default 0, the key), and "
           + method + " takes none");
     }
-    String adapter = adapter(fields, CACHE_ADAPTERS, "dl4j on a cache-admit site", problems);
+    String adapter = adapter(fields, "cache-admit", problems);
     if (!problems.isEmpty() || method == null) {
       return null;
     }
@@ -411,17 +408,26 @@ public final class SitesFile {
         adapter, stager, origin);
   }
 
-  /** Returns the block's adapter in lower case, or null; one not in {@code known} is a problem. */
-  private static String adapter(Map<String, String> fields, Set<String> known, String expected,
-      List<String> problems) {
+  /**
+   * Returns the block's adapter in lower case, or null; one that no library serves on a site of
+   * {@code kind} is a problem.
+   */
+  private static String adapter(Map<String, String> fields, String kind, List<String> problems) {
     String adapter = fields.get(ADAPTER);
     if (adapter == null) {
       return null;
     }
     adapter = adapter.toLowerCase(Locale.ROOT);
+    List<String> known = new ArrayList<>();
+    for (Library l : Library.all()) {
+      if (kind.equals(l.adapterKind())) {
+        known.add(l.name());
+      }
+    }
     if (!known.contains(adapter)) {
-      problems.add("adapter '" + Text.clip(adapter, 40) + "': expected " + expected
-          + " (or no adapter)");
+      problems.add("adapter '" + Text.clip(adapter, 40) + "': expected "
+          + (known.isEmpty() ? "none" : String.join(" or ", known)) + " on a " + kind
+          + " site (or no adapter)");
       return null;
     }
     return adapter;
@@ -480,7 +486,7 @@ public final class SitesFile {
             + "': expected cpu or cuda:N, e.g. cuda:0");
       }
     }
-    String adapter = adapter(fields, ADAPTERS, "djl on a prefetch-depth site", problems);
+    String adapter = adapter(fields, "prefetch-depth", problems);
     if (adapter != null && in != null) {
       problems.add("adapter applies to method sites only (no in = ...)");
     }

@@ -9,7 +9,7 @@ import java.util.OptionalLong;
 import java.util.function.DoubleSupplier;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
-import org.flodl.budget.agent.dl4j.JavaCpp;
+import org.flodl.budget.agent.library.Library;
 import org.flodl.budget.policy.HeapAnchor;
 import org.flodl.budget.policy.RamBudget;
 import org.flodl.budget.policy.StagerSplit;
@@ -268,12 +268,12 @@ final class Budgets {
   }
 
   /**
-   * Returns host RAM's {@code available} bounded by what JavaCPP lets this process allocate, where
-   * it is loaded (ND4J's arrays): that limit throws first.
+   * Returns host RAM's {@code available} bounded by what the libraries let this process allocate
+   * natively (JavaCPP's limits, where ND4J is loaded): that limit throws first.
    */
-  private static long withJavaCpp(long available) {
-    long javaCpp = JavaCpp.available();
-    return javaCpp < 0 ? available : available < 0 ? javaCpp : Math.min(available, javaCpp);
+  private static long withLibraryBounds(long available) {
+    long bound = Library.nativeBound();
+    return bound < 0 ? available : available < 0 ? bound : Math.min(available, bound);
   }
 
   /** Starts the refresh thread once; later calls do nothing. */
@@ -432,7 +432,7 @@ final class Budgets {
       }
       MemoryProbes probes = probes();
       MemorySnapshot s = probes.refresh();
-      nativeAvailable = withJavaCpp(s.availableBytes(Tier.NATIVE)); // published with the snapshot
+      nativeAvailable = withLibraryBounds(s.availableBytes(Tier.NATIVE)); // published with the snapshot
       last = s;
       double share = share();
       for (Tier tier : Tier.values()) {

@@ -3,6 +3,7 @@ package org.flodl.budget.agent.suggest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.flodl.budget.agent.library.Library;
 
 /**
  * The libraries {@code suggest} knows: those it never scans for sites (their classes are no
@@ -15,17 +16,16 @@ final class Libraries {
   /** A library a preset budgets: the preset's name and the package its API is in. */
   record Preset(String name, String apiPackage, String marker, String covers) {}
 
-  static final List<Preset> PRESETS = List.of(
-      new Preset("caffeine", "com/github/benmanes/caffeine/cache/",
-          "com/github/benmanes/caffeine/cache/Cache", "every Caffeine cache's put and loads"),
-      new Preset("guava", "com/google/common/cache/", "com/google/common/cache/Cache",
-          "every Guava cache's put and loads"),
-      new Preset("jcache", "javax/cache/", "javax/cache/Cache", "every JCache cache's put"),
-      new Preset("ehcache", "org/ehcache/", "org/ehcache/Cache", "every Ehcache 3 cache's put"),
-      new Preset("djl", "ai/djl/training/dataset/", "ai/djl/training/dataset/DataIterable",
-          "DJL's DataIterable: each epoch's prefetch depth and batch prices"),
-      new Preset("dl4j", "org/nd4j/linalg/dataset/", "org/nd4j/linalg/dataset/AsyncDataSetIterator",
-          "Deeplearning4j's async iterators' depth and DataSet prices, InMemoryDataSetCache's bytes"));
+  /** Every library a preset budgets, as {@link Library#all} finds them. */
+  static final List<Preset> PRESETS = presets();
+
+  private static List<Preset> presets() {
+    List<Preset> out = new ArrayList<>();
+    for (Library l : Library.all()) {
+      out.add(new Preset(l.name(), l.apiPackage(), l.marker(), l.covers()));
+    }
+    return List.copyOf(out);
+  }
 
   /** Package prefixes (internal form) of libraries, never an application's own. */
   private static final List<String> KNOWN = List.of(
@@ -74,6 +74,11 @@ final class Libraries {
     }
     for (String s : SHADED) {
       if (name.contains(s)) {
+        return true;
+      }
+    }
+    for (Preset p : PRESETS) {
+      if (name.startsWith(p.apiPackage())) {
         return true;
       }
     }

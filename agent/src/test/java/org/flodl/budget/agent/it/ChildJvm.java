@@ -166,6 +166,12 @@ public final class ChildJvm {
     return this;
   }
 
+  /** Adds {@code entry} (a jar or a folder) to the end of the class path. */
+  public ChildJvm withClassPath(Path entry) {
+    this.classPath = classPath + java.io.File.pathSeparator + entry.toAbsolutePath();
+    return this;
+  }
+
   /** Runs the main class from the test classes and every jar of {@code folder}. */
   public ChildJvm withJarsOf(Path folder) throws IOException {
     List<String> entries = new ArrayList<>(List.of(APP_CLASSES.toAbsolutePath().toString()));

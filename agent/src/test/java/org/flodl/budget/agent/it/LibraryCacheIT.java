@@ -8,19 +8,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The agent on the caches people use, as a new user would set it up: Caffeine, Guava, Ehcache 3
- * and JCache (Ehcache's JSR-107 provider), each an unbounded cache of 1 MiB samples that dies of
+ * The agent on the caches people use, as a new user would set it up: each {@link CacheLibrary}
+ * (Caffeine, Guava, Ehcache 3, JCache with Ehcache's JSR-107 provider, and Commons Collections'
+ * LRUMap, the library a test adds), each an unbounded cache of 1 MiB samples that dies of
  * OutOfMemoryError at -Xmx128m without the agent. With sites written against each library's
  * public interface, and with {@code presets=...} (on the current and one older release), the
  * run completes: every sample delivered with the checksum of a big-heap run without the agent,
@@ -35,50 +39,79 @@ class LibraryCacheIT {
   private static final Map<String, String> REFERENCE = new ConcurrentHashMap<>();
 
   /** The sites file a user writes from docs/CONFIGURATION.md, against the public interface. */
-  static String interfaceSites(String lib, boolean loading) {
-    String[] api = switch (lib) {
-      case "caffeine" -> new String[] {"com.github.benmanes.caffeine.cache.Cache", "invalidate",
-          "get(java.lang.Object,java.util.function.Function)"};
-      case "guava" -> new String[] {"com.google.common.cache.Cache", "invalidate",
-          "get(java.lang.Object,java.util.concurrent.Callable)"};
-      case "ehcache" -> new String[] {"org.ehcache.Cache", "remove", null};
-      default -> new String[] {"javax.cache.Cache", "remove", null};
-    };
-    String decline = api[0] + "#" + api[1] + "(java.lang.Object)";
+  static String interfaceSites(CacheLibrary lib, boolean loading) {
+    String decline = lib.api + "#" + lib.remove + "(java.lang.Object)";
     if (loading) {
       return "site.loaded.kind = cache-admit\n"
-          + "site.loaded.method = " + api[0] + "#" + api[2] + "\n"
+          + "site.loaded.method = " + lib.api + "#" + lib.loadingCall + "\n"
           + "site.loaded.value = return\n"
           + "site.loaded.decline = " + decline + "\n";
     }
     return "site.samples.kind = cache-admit\n"
-        + "site.samples.method = " + api[0] + "#put(java.lang.Object,java.lang.Object)\n"
+        + "site.samples.method = " + lib.api + "#put(java.lang.Object,java.lang.Object)\n"
         + "site.samples.value = 1\n"
         + "site.samples.decline = " + decline + "\n";
   }
 
-  private static ChildJvm child(String name, String lib, String version) throws IOException {
-    Path jars = LIBS.resolve(lib.equals("jcache") ? "ehcache-" + version : lib + "-" + version);
+  private static ChildJvm child(String name, CacheLibrary lib, String version)
+      throws IOException {
+    Path jars = lib.jars(LIBS, version);
     assertTrue(Files.isDirectory(jars), "missing " + jars + " (dependency:copy library-jars)");
-    return ChildJvm.on(name, Jdk.JDK17).withJarsOf(jars).timeout(120);
+    ChildJvm c = ChildJvm.on(name, Jdk.JDK17).withJarsOf(jars).timeout(120);
+    return lib.support == null ? c : c.withClassPath(lib.support);
+  }
+
+  private static String[] app(CacheLibrary lib, String... more) {
+    List<String> args = new ArrayList<>(List.of("--cache=" + lib.appCache));
+    args.addAll(List.of(more));
+    return args.toArray(new String[0]);
+  }
+
+  /** The loading styles the preset bounds, each with its release: {@code (lib, style, version)}. */
+  static Stream<Arguments> presetLoads() {
+    List<Arguments> out = new ArrayList<>();
+    for (CacheLibrary lib : CacheLibrary.values()) {
+      for (String load : lib.presetLoads) {
+        String[] sv = load.split(":");
+        out.add(Arguments.of(lib, sv[0], sv[1]));
+      }
+    }
+    return out.stream();
+  }
+
+  /** The libraries with a loading call on their public interface. */
+  static Stream<CacheLibrary> withLoadingCalls() {
+    return Stream.of(CacheLibrary.values()).filter(l -> l.loadingCall != null);
+  }
+
+  /** Every library on every release it is tested on. */
+  static Stream<Arguments> releases() {
+    List<Arguments> out = new ArrayList<>();
+    for (CacheLibrary lib : CacheLibrary.values()) {
+      for (String v : CacheLibrary.VERSIONS) {
+        out.add(Arguments.of(lib, v));
+      }
+    }
+    return out.stream();
   }
 
   /** Returns the checksum of a run without the agent and heap enough for every sample. */
-  private static String reference(String lib, String style) throws Exception {
+  private static String reference(CacheLibrary lib, String style) throws Exception {
     String key = lib + "/" + style;
     String known = REFERENCE.get(key);
     if (known != null) {
       return known;
     }
-    ChildJvm.Result big = child("lib-reference-" + lib + "-" + style, lib, "current")
-        .jvm("-Xmx700m").run(APP, "--lib=" + lib, "--style=" + style);
+    ChildJvm.Result big = child("lib-reference-" + lib.preset + "-" + style, lib, "current")
+        .jvm("-Xmx700m").run(APP, app(lib, "--style=" + style));
     assertEquals(0, big.exitCode, big.toString());
     REFERENCE.put(key, big.value("CHECKSUM"));
     return big.value("CHECKSUM");
   }
 
   /** The promises of a bounded run: completed, everything delivered, declines, none over budget. */
-  private static void assertBounded(ChildJvm.Result r, String lib, String style, String site)
+  private static void assertBounded(ChildJvm.Result r, CacheLibrary lib, String style,
+      String site)
       throws Exception {
     assertEquals(0, r.exitCode, r.toString());
     assertEquals("400", r.value("DELIVERED"), r.toString());
@@ -106,54 +139,59 @@ class LibraryCacheIT {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"caffeine", "guava", "ehcache", "jcache"})
-  void withoutTheAgentEachUnboundedCacheDiesOfOutOfMemoryError(String lib) throws Exception {
-    ChildJvm.Result bare = child("lib-bare-" + lib, lib, "current").jvm("-Xmx128m")
-        .run(APP, "--lib=" + lib);
+  @EnumSource(CacheLibrary.class)
+  void withoutTheAgentEachUnboundedCacheDiesOfOutOfMemoryError(CacheLibrary lib)
+      throws Exception {
+    ChildJvm.Result bare = child("lib-bare-" + lib.preset, lib, "current").jvm("-Xmx128m")
+        .run(APP, app(lib));
     assertNotEquals(0, bare.exitCode, bare.toString());
     assertTrue(bare.stderr.contains("OutOfMemoryError"), bare.toString());
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"caffeine", "guava", "ehcache", "jcache"})
-  void sitesOnThePublicInterfaceBoundTheCacheAndADeclinedPutLeavesNoOlderValue(String lib)
+  @EnumSource(CacheLibrary.class)
+  void sitesOnThePublicInterfaceBoundTheCacheAndADeclinedPutLeavesNoOlderValue(CacheLibrary lib)
       throws Exception {
-    Path sites = Sites.write("lib-" + lib, interfaceSites(lib, false));
-    ChildJvm.Result r = child("lib-interface-" + lib, lib, "current")
+    Path sites = Sites.write("lib-" + lib.preset, interfaceSites(lib, false));
+    ChildJvm.Result r = child("lib-interface-" + lib.preset, lib, "current")
         .jvm("-Xmx128m", "-Xverify:all").agent("sites=" + sites).record()
-        .run(APP, "--lib=" + lib, "--overwrite");
+        .run(APP, app(lib, "--overwrite"));
     assertBounded(r, lib, "put", "samples");
     assertNotEquals("v1", r.value("OVERWRITE"), "get(k) after a declined put(k, v2): " + r);
   }
 
   @ParameterizedTest
-  @CsvSource({"caffeine,current", "caffeine,older", "guava,current", "guava,older",
-      "ehcache,current", "ehcache,older", "jcache,current", "jcache,older"})
-  void presetsBoundTheCacheOnTheCurrentAndAnOlderRelease(String lib, String version)
+  @MethodSource("releases")
+  void presetsBoundTheCacheOnTheCurrentAndAnOlderRelease(CacheLibrary lib, String version)
       throws Exception {
-    ChildJvm.Result r = child("lib-preset-" + lib + "-" + version, lib, version)
-        .jvm("-Xmx128m", "-Xverify:all").agent("presets=" + lib).record()
-        .run(APP, "--lib=" + lib, "--overwrite");
-    assertBounded(r, lib, "put", lib);
+    ChildJvm.Result r = child("lib-preset-" + lib.preset + "-" + version, lib, version)
+        .jvm("-Xmx128m", "-Xverify:all").agent("presets=" + lib.preset).record()
+        .run(APP, app(lib, "--overwrite"));
+    assertBounded(r, lib, "put", lib.preset);
     assertNotEquals("v1", r.value("OVERWRITE"), "get(k) after a declined put(k, v2): " + r);
     assertTrue(r.events("flodl.agent.Instrumented").stream().anyMatch(e -> e.getString("outcome")
-        .equals("WOVEN") && e.getString("site").equals(lib)), "woven in the library itself");
+        .equals("WOVEN") && e.getString("site").equals(lib.preset)),
+        "woven in the library itself");
   }
 
   @ParameterizedTest
-  @CsvSource({"caffeine,current,get,interface", "guava,current,get,interface",
-      "caffeine,current,get,preset", "caffeine,older,loading,preset",
-      "guava,current,loading,preset", "guava,older,get,preset"})
-  void loadingCallsAreBoundedWithValueReturn(String lib, String version, String style,
-      String how) throws Exception {
-    ChildJvm c = child("lib-loading-" + lib + "-" + version + "-" + style + "-" + how, lib,
-        version).jvm("-Xmx128m", "-Xverify:all").record();
-    if (how.equals("preset")) {
-      c.agent("presets=" + lib);
-    } else {
-      c.agent("sites=" + Sites.write("lib-loading-" + lib, interfaceSites(lib, true)));
-    }
-    ChildJvm.Result r = c.run(APP, "--lib=" + lib, "--style=" + style);
-    assertBounded(r, lib, style, how.equals("preset") ? lib : "loaded");
+  @MethodSource("withLoadingCalls")
+  void loadingCallsOnThePublicInterfaceAreBoundedWithValueReturn(CacheLibrary lib)
+      throws Exception {
+    ChildJvm.Result r = child("lib-loading-" + lib.preset + "-interface", lib, "current")
+        .jvm("-Xmx128m", "-Xverify:all").record()
+        .agent("sites=" + Sites.write("lib-loading-" + lib.preset, interfaceSites(lib, true)))
+        .run(APP, app(lib, "--style=get"));
+    assertBounded(r, lib, "get", "loaded");
+  }
+
+  @ParameterizedTest
+  @MethodSource("presetLoads")
+  void presetsBoundTheLoadingCalls(CacheLibrary lib, String style, String version)
+      throws Exception {
+    ChildJvm.Result r = child("lib-loading-" + lib.preset + "-" + version + "-" + style, lib,
+        version).jvm("-Xmx128m", "-Xverify:all").record().agent("presets=" + lib.preset)
+        .run(APP, app(lib, "--style=" + style));
+    assertBounded(r, lib, style, lib.preset);
   }
 }

@@ -1,0 +1,58 @@
+package org.flodl.budget.agent.dl4j;
+
+import java.util.List;
+import org.flodl.budget.agent.gate.EntryHook;
+import org.flodl.budget.agent.library.Library;
+
+/**
+ * Deeplearning4j: preset {@code dl4j} ({@code docs/presets/dl4j.md}); its entry hook ({@link
+ * Dl4jCaching}) has a caching iterator read a declined DataSet from its source again, and where
+ * JavaCPP is loaded ({@link JavaCpp}) its limits bound the native tier.
+ */
+public final class Dl4jSupport implements Library {
+  @Override
+  public String name() {
+    return "dl4j";
+  }
+
+  @Override
+  public String covers() {
+    return "Deeplearning4j's async iterators' depth and DataSet prices, InMemoryDataSetCache's "
+        + "bytes";
+  }
+
+  @Override
+  public String apiPackage() {
+    return "org/nd4j/linalg/dataset/";
+  }
+
+  @Override
+  public String marker() {
+    return "org/nd4j/linalg/dataset/AsyncDataSetIterator";
+  }
+
+  @Override
+  public String adapterKind() {
+    return "cache-admit";
+  }
+
+  @Override
+  public <T> T adapter(Class<T> type, String vramProbe) {
+    return type == EntryHook.class ? type.cast(new Dl4jCaching()) : null;
+  }
+
+  @Override
+  public List<String> watchedClasses() {
+    return List.of(JavaCpp.POINTER);
+  }
+
+  @Override
+  public void loaded(String internalName, ClassLoader loader) {
+    JavaCpp.seen(loader);
+  }
+
+  @Override
+  public long nativeAvailable() {
+    return JavaCpp.available();
+  }
+}

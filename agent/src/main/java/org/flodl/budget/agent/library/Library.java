@@ -1,0 +1,117 @@
+package org.flodl.budget.agent.library;
+
+import java.util.List;
+
+/**
+ * One library the agent budgets as a unit ({@code presets=NAME}), found by {@link
+ * java.util.ServiceLoader} in {@code META-INF/services/org.flodl.budget.agent.library.Library}:
+ * its preset (a sites file shipped as a resource), what {@code suggest} looks for on a class path,
+ * and, where the sites-file way is not enough, its adapter, the classes whose loading it watches
+ * and its bound on native memory. Every list of libraries the agent has (presets, {@code suggest},
+ * adapters, watches, native bounds) is derived from the libraries found. A library's support
+ * class is small and does no work when constructed; it names only the JDK and, for its adapter,
+ * the gate's adapter interfaces.
+ */
+public interface Library {
+  /** The folder of the built-in presets' resources. */
+  String PRESETS = "META-INF/flodl-budget/presets/";
+
+  /** Returns the preset's name ({@code presets=NAME}, {@code adapter = NAME}): lower case. */
+  String name();
+
+  /** Returns what the preset budgets, in one line ({@code suggest} prints it). */
+  String covers();
+
+  /** Returns the package (internal form, ending in {@code /}) of the API the preset budgets. */
+  String apiPackage();
+
+  /** Returns a class (internal form) whose presence on a class path means the library is there. */
+  String marker();
+
+  /** Returns the resource of the preset, in the sites file's format. */
+  default String presetResource() {
+    return PRESETS + name() + ".properties";
+  }
+
+  /**
+   * Returns whether the preset is on without being asked for (DJL's: {@code djl=off} turns it
+   * off); no other library's is.
+   */
+  default boolean onByDefault() {
+    return false;
+  }
+
+  /**
+   * Returns the kind of site ({@code cache-admit} or {@code prefetch-depth}) whose {@code adapter
+   * = NAME} this library serves, or null when it has no adapter.
+   */
+  default String adapterKind() {
+    return null;
+  }
+
+  /**
+   * Returns the library's adapter of type {@code type} (the gate's {@code DepthAdapter} or {@code
+   * EntryHook}), or null; {@code vramProbe} is the {@code vram_probe} setting (null: auto).
+   */
+  default <T> T adapter(Class<T> type, String vramProbe) {
+    return null;
+  }
+
+  /** Returns the classes (internal form) whose loading the agent tells {@link #loaded} of. */
+  default List<String> watchedClasses() {
+    return List.of();
+  }
+
+  /** Notes that {@code loader} defined watched class {@code internalName}. */
+  default void loaded(String internalName, ClassLoader loader) {}
+
+  /**
+   * Returns the bytes of native memory the library lets this process allocate before it throws, or
+   * -1 when it sets no bound (or is not loaded); the native tier is bounded by the least.
+   */
+  default long nativeAvailable() {
+    return -1;
+  }
+
+  /** Returns every library found, the agent's own first, in their order; each name once. */
+  static List<Library> all() {
+    return Registry.ALL;
+  }
+
+  /** Returns the names of {@link #all}, in order. */
+  static List<String> names() {
+    return Registry.NAMES;
+  }
+
+  /** Returns the library named {@code name}, or null. */
+  static Library named(String name) {
+    for (Library l : Registry.ALL) {
+      if (l.name().equals(name)) {
+        return l;
+      }
+    }
+    return null;
+  }
+
+  /** Returns the lines that say which library supports could not be loaded (none: empty). */
+  static List<String> problems() {
+    return Registry.PROBLEMS;
+  }
+
+  /** Returns the least of the libraries' {@link #nativeAvailable} bounds, or -1 for none. */
+  static long nativeBound() {
+    long least = -1;
+    for (Library l : Registry.ALL) {
+      long b;
+      try {
+        b = l.nativeAvailable();
+      } catch (RuntimeException | LinkageError e) {
+        continue; // a support that cannot read its own bound sets none
+      }
+      if (b >= 0 && (least < 0 || b < least)) {
+        least = b;
+      }
+    }
+    return least;
+  }
+}
