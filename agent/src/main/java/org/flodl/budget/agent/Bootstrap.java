@@ -44,10 +44,6 @@ import org.flodl.budget.probes.MemoryProbes;
  * line and the application runs on.
  */
 final class Bootstrap {
-  /** The argument the attach command passes first, naming where the outcome is left. */
-  static final String ATTACH_ID = "attach-id";
-  /** The prefix of the system property the outcome of an attach is left in. */
-  static final String OUTCOME_PREFIX = "flodl.budget.attach.";
 
   private static volatile boolean started;
 
@@ -68,7 +64,7 @@ final class Bootstrap {
     }
     if (id != null) {
       try {
-        System.setProperty(OUTCOME_PREFIX + id, Text.clip(outcome, 600));
+        System.setProperty(FlodlBudgetAgent.OUTCOME_PREFIX + id, Text.clip(outcome, 600));
       } catch (Throwable e) {
         Log.warn(NO_OUTCOME);
       }

@@ -9,6 +9,11 @@ import java.lang.instrument.Instrumentation;
  * strict=true} asks for.
  */
 public final class FlodlBudgetAgent {
+  /** The argument the attach command passes first, naming where the outcome is left. */
+  public static final String ATTACH_ID = "attach-id";
+  /** The prefix of the system property the outcome of an attach is left in. */
+  public static final String OUTCOME_PREFIX = "flodl.budget.attach.";
+
   private FlodlBudgetAgent() {}
 
   /** Starts the agent before the application's main method. */
@@ -29,9 +34,9 @@ public final class FlodlBudgetAgent {
     try {
       String args = agentArgs;
       String id = null;
-      if (args != null && args.startsWith(Bootstrap.ATTACH_ID + "=")) {
+      if (args != null && args.startsWith(ATTACH_ID + "=")) {
         int comma = args.indexOf(',');
-        id = args.substring(Bootstrap.ATTACH_ID.length() + 1, comma < 0 ? args.length() : comma);
+        id = args.substring(ATTACH_ID.length() + 1, comma < 0 ? args.length() : comma);
         args = comma < 0 ? null : args.substring(comma + 1);
       }
       Bootstrap.attach(args, inst, id);

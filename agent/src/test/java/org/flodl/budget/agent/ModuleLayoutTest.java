@@ -79,6 +79,8 @@ class ModuleLayoutTest {
   void shareAndTheEventsStandOnTheJdk() throws Exception {
     assertOnly(references(HostShare.class), "share", ownPackages("share"));
     assertOnly(references(CacheAdmissionEvent.class), "jfr-events", ownPackages("events"));
+    assertOnly(references(org.flodl.budget.testing.ChildProcess.class), "test-support",
+        ownPackages("testing"));
   }
 
   @Test

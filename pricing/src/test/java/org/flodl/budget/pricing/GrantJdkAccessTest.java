@@ -12,6 +12,7 @@ import java.util.jar.Attributes;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 import java.util.stream.Collectors;
+import org.flodl.budget.testing.ChildProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,8 +36,8 @@ class GrantJdkAccessTest {
       // a manifest alone: the agent class itself comes from the class path
       new JarOutputStream(out, manifest).close();
     }
-    ChildJvm.Result r = ChildJvm.run(GrantAgentMain.class, "-javaagent:" + agent);
-    assertEquals(0, r.exit(), r.stderr());
+    ChildProcess.Output r = ChildJvm.run(GrantAgentMain.class, "-javaagent:" + agent);
+    assertEquals(0, r.exitCode(), r.stderr());
     Map<String, String> seen =
         Arrays.stream(r.stdout().split("\\R"))
             .filter(l -> l.contains("="))

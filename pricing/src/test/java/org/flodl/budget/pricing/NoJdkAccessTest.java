@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.flodl.budget.testing.ChildProcess;
 
 /**
  * What the pricer does in a JVM the way it starts, with nothing of java.base exported to it (a
@@ -26,8 +27,8 @@ class NoJdkAccessTest {
 
   @Test
   void withoutTheExportDirectViewsAreChargedWhatTheyShowAndThePricerSaysSoOnce() throws Exception {
-    ChildJvm.Result r = ChildJvm.run(NoJdkAccessMain.class);
-    assertEquals(0, r.exit(), r.stderr());
+    ChildProcess.Output r = ChildJvm.run(NoJdkAccessMain.class);
+    assertEquals(0, r.exitCode(), r.stderr());
     Map<String, String> seen = lines(r.stdout());
     assertTrue(seen.get("limitation").contains("does not export sun.nio.ch"), seen.get("limitation"));
     for (int i = 0; i < 3; i++) {
@@ -45,13 +46,13 @@ class NoJdkAccessTest {
 
   @Test
   void aCopyThatCannotBeHadDeclinesTheAdmission() throws Exception {
-    ChildJvm.Result r =
+    ChildProcess.Output r =
         ChildJvm.run(
             DirectExhaustedMain.class,
             "-XX:MaxDirectMemorySize=1m",
             "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
             "--add-opens=java.base/java.nio=ALL-UNNAMED");
-    assertEquals(0, r.exit(), r.stderr());
+    assertEquals(0, r.exitCode(), r.stderr());
     Map<String, String> seen = lines(r.stdout());
     assertEquals((300 << 10) + ",true", seen.get("estimate"), r.stdout());
     assertTrue(seen.containsKey("declined"), r.stdout());

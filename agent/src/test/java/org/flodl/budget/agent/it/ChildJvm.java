@@ -1,15 +1,14 @@
 package org.flodl.budget.agent.it;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
+import org.flodl.budget.testing.ChildProcess;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 
@@ -216,26 +215,10 @@ public final class ChildJvm {
 
   /**
    * Starts {@code command} as the child {@code name}: its stdout and stderr in WORK/NAME.out and
-   * WORK/NAME.err, its environment {@link #clean cleaned}.
+   * WORK/NAME.err, its environment cleaned ({@link ChildProcess#start}).
    */
   static Process launch(String name, List<String> command) throws IOException {
-    Files.createDirectories(WORK);
-    ProcessBuilder pb = new ProcessBuilder(command);
-    pb.redirectOutput(WORK.resolve(name + ".out").toFile());
-    pb.redirectError(WORK.resolve(name + ".err").toFile());
-    clean(pb.environment());
-    return pb.start();
-  }
-
-  /**
-   * Removes from a child's environment what would change it behind the test's back: the agent's
-   * own {@code FLODL_BUDGET_*} settings, and the JVM options a runner may set for every JVM
-   * ({@code JAVA_TOOL_OPTIONS}, {@code _JAVA_OPTIONS}, {@code JDK_JAVA_OPTIONS}: each makes the
-   * JVM print a line on stderr and take options no test chose).
-   */
-  static void clean(java.util.Map<String, String> env) {
-    env.keySet().removeIf(k -> k.startsWith("FLODL_BUDGET_") || k.equals("JAVA_TOOL_OPTIONS")
-        || k.equals("_JAVA_OPTIONS") || k.equals("JDK_JAVA_OPTIONS"));
+    return ChildProcess.start(name, command, WORK);
   }
 
   /** Runs {@code mainClass} to the end; returns what it printed and recorded. */
@@ -246,22 +229,13 @@ public final class ChildJvm {
 
   /** Waits for {@code p} (killed on timeout) and returns its result. */
   public Result await(Process p) throws IOException, InterruptedException {
-    if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-      p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      throw new AssertionError(name + " ran past " + timeoutSeconds + " s and was killed; stdout:\n"
-          + read(WORK.resolve(name + ".out")) + "\nstderr:\n" + read(WORK.resolve(name + ".err")));
-    }
-    return new Result(name, p.exitValue(), read(WORK.resolve(name + ".out")),
-        read(WORK.resolve(name + ".err")), recording);
+    ChildProcess.Output out = ChildProcess.await(name, p, WORK, timeoutSeconds);
+    return new Result(name, out.exitCode(), out.stdout(), out.stderr(), recording);
   }
 
   /** Returns the text of this child's stdout so far. */
   public String stdoutSoFar() throws IOException {
-    return read(WORK.resolve(name + ".out"));
-  }
-
-  private static String read(Path p) throws IOException {
-    return Files.exists(p) ? Files.readString(p, StandardCharsets.UTF_8) : "";
+    return ChildProcess.printed(name, ".out", WORK);
   }
 
   /** What a child printed, its exit code and its recording. */

@@ -22,6 +22,55 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class PackagingIT {
 
+  /** Where the jar keeps its command line's classes, off its class path. */
+  static final String CLI = "META-INF/flodl-budget/cli/";
+
+  /** The command line's packages: report, suggest, attach, and the findings the report draws. */
+  static final List<String> COMMAND_LINE = List.of("org/flodl/budget/agent/report/",
+      "org/flodl/budget/agent/suggest/", "org/flodl/budget/agent/cli/",
+      "org/flodl/budget/findings/");
+
+  @Test
+  void theCommandLineIsOffTheClassPathThatWovenCodeSees() throws Exception {
+    List<String> onClassPath = new ArrayList<>();
+    List<String> apart = new ArrayList<>();
+    int boot = 0;
+    try (JarFile jar = new JarFile(ChildJvm.AGENT_JAR.toFile())) {
+      Enumeration<JarEntry> entries = jar.entries();
+      while (entries.hasMoreElements()) {
+        String name = entries.nextElement().getName();
+        if (!name.endsWith(".class")) {
+          continue;
+        }
+        for (String p : COMMAND_LINE) {
+          if (name.startsWith(p)) {
+            onClassPath.add(name);
+          } else if (name.startsWith(CLI + p) && !apart.contains(p)) {
+            apart.add(p);
+          }
+        }
+        boot += name.startsWith("META-INF/") ? 0 : 1;
+      }
+    }
+    assertEquals(List.of(), onClassPath, "command-line classes on the jar's class path");
+    assertEquals(COMMAND_LINE.size(), apart.size(), "each command-line package apart: " + apart);
+    System.out.println("the jar's boot-visible classes: " + boot);
+
+    // An application class (as a woven one would) sees the gate and none of the command line.
+    ChildJvm.Result r = ChildJvm.on("classes-seen", Jdk.JDK17)
+        .agent("sites=" + Sites.write("store", Sites.STORE))
+        .run("com.acme.it.ClassesSeen", "org.flodl.budget.agent.gate.Gate",
+            "org.flodl.budget.agent.report.ReportCommand",
+            "org.flodl.budget.agent.suggest.SuggestCommand",
+            "org.flodl.budget.agent.cli.AttachCommand", "org.flodl.budget.findings.Findings");
+    assertEquals(0, r.exitCode, r.toString());
+    assertEquals("yes", r.value("org.flodl.budget.agent.gate.Gate"), r.toString());
+    for (String hidden : List.of("agent.report.ReportCommand", "agent.suggest.SuggestCommand",
+        "agent.cli.AttachCommand", "findings.Findings")) {
+      assertEquals("no", r.value("org.flodl.budget." + hidden), r.toString());
+    }
+  }
+
   @Test
   void everyClassInTheJarIsUnderTheAgentsPackage() throws Exception {
     List<String> foreign = new ArrayList<>();
@@ -31,6 +80,9 @@ class PackagingIT {
       Enumeration<JarEntry> entries = jar.entries();
       while (entries.hasMoreElements()) {
         String name = entries.nextElement().getName();
+        if (name.startsWith(CLI)) {
+          name = name.substring(CLI.length());
+        }
         if (name.endsWith(".class") && !name.startsWith("org/flodl/budget/")) {
           foreign.add(name);
         }

@@ -26,6 +26,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
+import org.flodl.budget.testing.ChildProcess;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -63,7 +64,7 @@ class ReleaseIT {
     }
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(copy.toFile())
         .redirectErrorStream(true).redirectOutput(log.toFile());
-    ChildJvm.clean(pb.environment());
+    ChildProcess.clean(pb.environment());
     Process p = pb.start();
     if (!p.waitFor(540, TimeUnit.SECONDS)) {
       p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);

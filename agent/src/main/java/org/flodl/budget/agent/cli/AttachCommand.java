@@ -1,4 +1,4 @@
-package org.flodl.budget.agent;
+package org.flodl.budget.agent.cli;
 
 import com.sun.tools.attach.AgentInitializationException;
 import com.sun.tools.attach.VirtualMachine;
@@ -6,16 +6,18 @@ import java.io.File;
 import java.io.PrintStream;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
+import org.flodl.budget.agent.FlodlBudgetAgent;
 
 /**
  * {@code attach PID [args]}: loads this jar as an agent into the running JVM {@code PID} with the
  * JDK's attach API; the agent's {@code agentmain} retransforms the site classes already loaded and
  * starts deciding without a restart. Returns 0 when the agent started, 1 when not.
  */
-final class AttachCommand {
+public final class AttachCommand {
   private AttachCommand() {}
 
-  static int run(String[] args, PrintStream out, PrintStream err) {
+  /** Returns the exit code of {@code attach} with {@code args}. */
+  public static int run(String[] args, PrintStream out, PrintStream err) {
     if (args.length < 1 || args.length > 2) {
       err.println("usage: java -jar flodl-budget-agent.jar attach PID [key=value,...]");
       return 2;
@@ -43,9 +45,10 @@ final class AttachCommand {
     }
     try {
       String id = Long.toString(ProcessHandle.current().pid()) + "-" + System.nanoTime();
-      vm.loadAgent(jar.toString(), Bootstrap.ATTACH_ID + "=" + id
+      vm.loadAgent(jar.toString(), FlodlBudgetAgent.ATTACH_ID + "=" + id
           + (agentArgs == null || agentArgs.isBlank() ? "" : "," + agentArgs));
-      String outcome = vm.getSystemProperties().getProperty(Bootstrap.OUTCOME_PREFIX + id);
+      String outcome =
+          vm.getSystemProperties().getProperty(FlodlBudgetAgent.OUTCOME_PREFIX + id);
       if (outcome == null) {
         err.println("flodl-budget: attach: the agent in " + pid + " said nothing of how it "
             + "started; see that process's stderr");
@@ -79,10 +82,10 @@ final class AttachCommand {
     }
   }
 
-  /** Returns the path of the jar this class came from. */
+  /** Returns the path of the jar the agent's entry points came from. */
   static Path agentJar() {
     try {
-      java.security.CodeSource cs = AttachCommand.class.getProtectionDomain().getCodeSource();
+      java.security.CodeSource cs = FlodlBudgetAgent.class.getProtectionDomain().getCodeSource();
       if (cs == null || cs.getLocation() == null) {
         throw new IllegalStateException("cannot tell which jar the agent runs from");
       }
