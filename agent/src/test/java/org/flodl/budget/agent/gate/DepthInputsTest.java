@@ -28,7 +28,7 @@ class DepthInputsTest {
     int id = e.bindDepth("feed", "cpu", -1, 2176, 0, false, null);
     DepthSite site = ((Point.Depth) e.point(id)).site();
     long available = e.refreshAtEpoch().host().availableBytes();
-    DepthDecision.Inputs fromSites = e.depthInputs(site, 8);
+    DepthDecision.Inputs fromSites = Depths.inputs(e, site, 8);
     DepthDecision.Inputs fromDjl = DjlGate.inputs(false, 8, 2176, 0, false, null,
         OptionalLong.of(available), e.knob(Knob.RAM_MAX_USAGE), e.knob(Knob.VRAM_MAX_USAGE), e.cacheActive(), false,
         e.stagerStreamBytes());
@@ -45,7 +45,7 @@ class DepthInputsTest {
     DepthSite site = ((Point.Depth) e.point(id)).site();
     e.refreshAtEpoch();
     VramReading v = e.vram(0);
-    DepthDecision.Inputs fromSites = e.depthInputs(site, 8);
+    DepthDecision.Inputs fromSites = Depths.inputs(e, site, 8);
     DepthDecision.Inputs fromDjl = DjlGate.inputs(true, 8, 16384, 0, false, v, OptionalLong.empty(),
         e.knob(Knob.RAM_MAX_USAGE), e.knob(Knob.VRAM_MAX_USAGE), e.cacheActive(), false, OptionalLong.empty());
     assertEquals(DepthDecision.decide(fromSites), DepthDecision.decide(fromDjl));

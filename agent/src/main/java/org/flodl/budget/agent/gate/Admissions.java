@@ -1,0 +1,299 @@
+package org.flodl.budget.agent.gate;
+
+import org.flodl.budget.agent.config.Mode;
+import org.flodl.budget.agent.config.Text;
+import org.flodl.budget.events.CacheAdmissionEvent;
+import org.flodl.budget.events.InstrumentedEvent;
+import org.flodl.budget.policy.Tier;
+import org.flodl.budget.policy.TierLedger;
+import org.flodl.budget.pricing.Priced;
+import org.flodl.budget.pricing.Retained;
+import org.flodl.budget.probes.VramReading;
+
+/**
+ * The answers at a cache-admit site's points, for {@link GateEngine}: an admission prices the
+ * value, reserves its charge against the tier's anchored budget atomically and admits (with the
+ * owned copy of an over-slack view) or declines, committing its event when the site's sampler says
+ * one is due; a release, or a decline call, hands back what was retained; a hook runs its adapter.
+ * {@code observe} takes the same decisions, books only what {@code enforce} would have admitted,
+ * records declines as {@code WOULD_DECLINE} and changes nothing the application sees. Static, on
+ * the engine's own fields: the hot path reads no object more than the engine's.
+ */
+final class Admissions {
+  private Admissions() {}
+
+  /** Returns the value to retain at body point {@code a}, or {@link Gate#DECLINED}. */
+  static Object admit(GateEngine e, Point.Admit a, Object receiver, Object value) {
+    GateThread t = GateThread.current();
+    int outer = t.enter(a.site().index());
+    if (outer > 0 || t.inGate || value == null || !a.decidesFor(receiver)) {
+      return value; // nested in a woven body of the same site, or inside the gate: pass through
+    }
+    Object r = admission(e, t, a.site(), value, true, true);
+    if (r == Gate.DECLINED) {
+      t.leave(a.site().index()); // the woven method returns at once, without its exits
+    }
+    return r;
+  }
+
+  /** Returns whether {@code value}, returned at body point {@code a}, was declined. */
+  static boolean returned(GateEngine e, Point.Admit a, Object receiver, Object value) {
+    GateThread t = GateThread.current();
+    int before = t.leave(a.site().index());
+    if (before > 1 || t.inGate || value == null || !a.decidesFor(receiver)) {
+      return false;
+    }
+    return returnedDecision(e, t, a, value);
+  }
+
+  /** Returns the value a call at call point {@code a} should pass on, or {@link Gate#DECLINED}. */
+  static Object admitCall(GateEngine e, Point.Admit a, Object value) {
+    GateThread t = GateThread.current();
+    if (t.inGate || value == null) {
+      return value;
+    }
+    return admission(e, t, a.site(), value, true, true);
+  }
+
+  /** Returns whether a call's returned {@code value} was declined at call point {@code a}. */
+  static boolean returnedCall(GateEngine e, Point.Admit a, Object value) {
+    GateThread t = GateThread.current();
+    if (t.inGate || value == null) {
+      return false;
+    }
+    return returnedDecision(e, t, a, value);
+  }
+
+  /**
+   * A returned value cannot be replaced by a copy (the cache keeps what it returned): it is
+   * priced as it is, and, declined, evicted by the site's decline call when there is one. Without
+   * one the decision is recorded as {@code WOULD_DECLINE} and nothing changes.
+   */
+  private static boolean returnedDecision(GateEngine e, GateThread t, Point.Admit a,
+      Object value) {
+    if (e.holdings.holds(value)) {
+      return false; // a hit: the value was admitted when it was loaded
+    }
+    boolean evict = a.decline() != null;
+    Object r = admission(e, t, a.site(), value, false, evict);
+    return r == Gate.DECLINED && evict && e.mode() == Mode.ENFORCE;
+  }
+
+  /** Calls the decline method of {@code a} on {@code receiver}; what it let go is released. */
+  static void decline(Holdings holdings, Point.Admit a, Object receiver, Object[] args) {
+    GateThread t = GateThread.current();
+    if (t.inGate) {
+      return;
+    }
+    t.inGate = true;
+    try {
+      Object older = a.decline().call(receiver, args);
+      if (older != null) {
+        holdings.release(older); // remove(key) returns the value it let go
+      }
+    } catch (Throwable e) {
+      String msg = "site '" + a.site().name() + "': the decline call " + a.decline().method()
+          + " failed (" + Text.clip(String.valueOf(e), 160) + "); declined values stay cached";
+      if (Log.warnOnceSaid("decline-" + a.site().name(), msg) && Recorder.on()) {
+        InstrumentedEvent.emit(receiver.getClass().getName(),
+            Loaders.name(receiver.getClass().getClassLoader()), a.site().name(), "DECLINE_FAILED",
+            msg);
+      }
+    } finally {
+      t.inGate = false;
+    }
+  }
+
+  /** Releases what {@code returned} or, when it held nothing, {@code arguments} retained. */
+  static void release(Holdings holdings, Object[] arguments, Object returned) {
+    GateThread t = GateThread.current();
+    if (t.inGate) {
+      return;
+    }
+    t.inGate = true;
+    try {
+      if (holdings.release(returned) > 0) {
+        return; // the common shape: evict(key) returns the value it let go
+      }
+      if (arguments != null) {
+        for (Object a : arguments) {
+          holdings.release(a);
+        }
+      }
+    } finally {
+      t.inGate = false;
+    }
+  }
+
+  /** Runs hook point {@code h}'s adapter on {@code receiver}, inside the gate. */
+  static void hook(Point.Hook h, Object receiver) {
+    GateThread t = GateThread.current();
+    if (t.inGate) {
+      return;
+    }
+    t.inGate = true;
+    try {
+      h.hook().enter(receiver);
+    } finally {
+      t.inGate = false;
+    }
+  }
+
+  /**
+   * Prices {@code value}, reserves its charge and returns the value to retain (or its copy) or
+   * {@link Gate#DECLINED}. In observe mode every answer is the value itself; {@code declinable}
+   * false (a returned value with no way to evict it) records a decline as {@code WOULD_DECLINE}.
+   */
+  private static Object admission(GateEngine e, GateThread t, CacheSite site, Object value,
+      boolean mayCopy, boolean declinable) {
+    t.inGate = true;
+    try {
+      return decide(e, site, value, mayCopy, declinable);
+    } finally {
+      t.inGate = false;
+    }
+  }
+
+  private static Object decide(GateEngine e, CacheSite site, Object value, boolean mayCopy,
+      boolean declinable) {
+    e.start(); // the probe thread and the periodic events, at the first decision
+    Budgets budgets = e.budgets;
+    budgets.guard().check(); // a container near its limit: reclaim before this value adds to it
+    e.cacheDecided();
+    e.consumed();
+    boolean observe = e.mode() == Mode.OBSERVE || !declinable;
+    Priced price;
+    try {
+      price = e.pricer().estimate(value);
+    } catch (Throwable x) {
+      return unpriced(e, site, value, x, observe);
+    }
+    if (!mayCopy && price.materialize()) {
+      // A value that cannot be replaced pins what it pins: its whole storage, uncopied.
+      price = new Priced(price.tier(), price.valueType(), price.logicalBytes(),
+          price.storageBytes(), Math.max(price.storageBytes(), price.logicalBytes()), false,
+          price.estimated(), price.extrapolatedBytes());
+    }
+    Tier tier = price.tier();
+    budgets.ensureRefreshed(tier);
+    long charged = price.chargedBytes();
+    if (tier == Tier.HEAP) {
+      charged = budgets.heapFootprint(value, charged);
+    }
+    TierLedger ledger = budgets.ledger(tier);
+    // The budget this decision is taken against, and reported with: a refresh on the probe
+    // thread may move the ledger's meanwhile.
+    long budget = ledger.budget();
+    long heldAfter = ledger.reserve(charged, budget);
+    if (heldAfter < 0) {
+      if (e.holdings.holds(value)) {
+        // Retained already (put again, or a put nested in another site's): charged once.
+        record(e, site, CacheSite.ALREADY_HELD, price, 0, false, ledger, -1, ledger.budget());
+        return value;
+      }
+      record(e, site, observe ? CacheSite.WOULD_DECLINE : CacheSite.DECLINE, price, charged, false,
+          ledger, TierLedger.declinedAt(heldAfter), budget);
+      return observe ? value : Gate.DECLINED;
+    }
+    Object stored = value;
+    boolean copied = false;
+    if (price.materialize() && !observe) {
+      try {
+        Retained r = e.pricer().retain(value);
+        stored = r.value();
+        copied = r.materialized();
+      } catch (Exception | LinkageError x) {
+        ledger.giveBack(charged);
+        Log.warnOnce("retain-" + site.name(), "site '" + site.name() + "': copying a "
+            + value.getClass().getName() + " failed (" + Text.clip(String.valueOf(x), 120)
+            + "); such values are declined");
+        record(e, site, CacheSite.DECLINE, price, charged, false, ledger, -1, ledger.budget());
+        return Gate.DECLINED;
+      }
+    }
+    if (!e.holdings.track(stored, ledger, charged, site)) {
+      // the same object is retained already, and charged once: the reservation was given back
+      record(e, site, CacheSite.ALREADY_HELD, price, 0, false, ledger, -1, ledger.budget());
+      return stored;
+    }
+    if (tier == Tier.HEAP) {
+      budgets.grew(tier, heldAfter, budget);
+    }
+    // The ledger's answer is at most what is held; the event says what is (summed only then).
+    record(e, site, price.materialize() ? CacheSite.MATERIALIZED : CacheSite.ADMIT, price,
+        charged, copied, ledger, heldAfter, budget);
+    return stored;
+  }
+
+  /**
+   * A value the pricer could not price (its own failure, an exception from the value's code, a
+   * change under the walk) is not admitted unbooked: declined in enforce, {@code WOULD_DECLINE} in
+   * observe, said once per site and reason.
+   */
+  private static Object unpriced(GateEngine e, CacheSite site, Object value, Throwable x,
+      boolean observe) {
+    String type = value.getClass().getName();
+    String reason = x instanceof org.flodl.budget.pricing.PricingException p ? p.reason()
+        : x.getClass().getSimpleName();
+    String msg = "site '" + site.name() + "': a " + Text.clip(type, 80) + " could not be priced ("
+        + Text.clip(String.valueOf(x), 120) + "); "
+        + (observe ? "recorded as WOULD_DECLINE" : "such values are declined");
+    if (Log.warnOnceSaid("unpriced-" + site.name() + "-" + reason, msg) && Recorder.on()) {
+      InstrumentedEvent.emit(type, Loaders.name(value.getClass().getClassLoader()), site.name(),
+          "PRICER_FAILED", msg);
+    }
+    Tier tier = site.lastTier();
+    int kind = observe ? CacheSite.UNPRICED_WOULD_DECLINE : CacheSite.UNPRICED_DECLINE;
+    long weight = site.count(tier, kind, 0, false, Recorder.on());
+    if (weight > 0) {
+      TierLedger l = e.budgets.ledger(tier);
+      long available = available(e.budgets, tier);
+      commit(e, site, tier, kind, type, 0, 0, 0, false, false, l.held(), l.budget(), available,
+          weight);
+    }
+    return observe ? value : Gate.DECLINED;
+  }
+
+  /**
+   * Counts one decision of {@code kind} in the site's ledger and, when its sampler says one is
+   * due, commits its event standing for the decisions since the last: {@code held} is the tier's
+   * held bytes after it (-1: read the ledger), {@code budget} the budget it was taken against.
+   */
+  private static void record(GateEngine e, CacheSite site, int kind, Priced p, long charged,
+      boolean copied, TierLedger ledger, long held, long budget) {
+    Tier tier = p.tier();
+    boolean on = Recorder.on();
+    long weight = site.count(tier, kind, charged, p.estimated(), on);
+    if (weight == 0) {
+      return;
+    }
+    // An admission's answer from the ledger is at most what is held; a decline says where the
+    // ledger stood when it refused.
+    long heldNow = held < 0 ? ledger.held()
+        : kind == CacheSite.ADMIT || kind == CacheSite.MATERIALIZED ? Math.min(held, ledger.held())
+        : held;
+    commit(e, site, tier, kind, p.valueType(), p.logicalBytes(), p.storageBytes(), charged,
+        copied, p.estimated(), heldNow, budget, available(e.budgets, tier), weight);
+  }
+
+  /** Commits a decision's event standing for {@code weight}; sampled, it is its kind's last. */
+  private static void commit(GateEngine e, CacheSite site, Tier tier, int kind, String type,
+      long logical, long storage, long charged, boolean copied, boolean estimated, long held,
+      long budget, long available, long weight) {
+    if (CacheAdmissionEvent.emit(site.name(), Labels.of(tier), type, logical, storage, charged,
+        copied, estimated, CacheSite.NAMES[kind], held, budget, available, weight)) {
+      site.sampled(kind, new CacheSite.Sample(type, logical, storage, charged, copied, estimated,
+          held, budget, available));
+      e.admissionEvents.increment();
+    }
+  }
+
+  /** Returns the bytes {@code tier} has available by the last probe, -1 when unknown. */
+  static long available(Budgets budgets, Tier tier) {
+    if (tier == Tier.DEVICE) {
+      VramReading v = budgets.vram(0);
+      return v == null || v.failed() ? -1 : Math.max(0, v.totalBytes() - v.usedBytes());
+    }
+    return budgets.available(tier);
+  }
+}

@@ -1,0 +1,108 @@
+package org.flodl.budget.agent.gate;
+
+import java.util.OptionalLong;
+import org.flodl.budget.agent.config.Mode;
+import org.flodl.budget.policy.DepthDecision;
+import org.flodl.budget.policy.Saturating;
+import org.flodl.budget.policy.Tier;
+import org.flodl.budget.pricing.Priced;
+import org.flodl.budget.probes.VramReading;
+
+/**
+ * The answers at a prefetch-depth site's points, for {@link GateEngine}: a depth sizes the host
+ * ring or the VRAM depth from the last probe and the last batch price, commits its events and, on
+ * the host, books the ring it builds ({@code observe} builds what was requested); a batch point
+ * prices the batches the depth is sized by. A site with a framework adapter decides the adapter's
+ * way. Static, on the engine's own fields, as the admissions are.
+ */
+final class Depths {
+  private Depths() {}
+
+  /** Returns the depth to use at {@code site} for a call that requested {@code requested}. */
+  static int depth(GateEngine e, DepthSite site, int requested, Object[] arguments) {
+    GateThread t = GateThread.current();
+    if (t.inGate) {
+      return requested;
+    }
+    t.inGate = true;
+    try {
+      if (site.adapter() != null) {
+        return site.adapter().depth(e, requested, arguments);
+      }
+      return decide(e, site, requested);
+    } finally {
+      t.inGate = false;
+    }
+  }
+
+  private static int decide(GateEngine e, DepthSite site, int requested) {
+    e.start(); // the probe thread and the periodic events, at the first decision
+    e.budgets.ensureRefreshed();
+    DepthDecision.Decision d = DepthDecision.decide(inputs(e, site, requested));
+    DecisionEvents.depth(site.name(), site.device(), requested, d);
+    int built = e.mode() == Mode.OBSERVE ? requested : d.applied();
+    long batch = site.batchBytes();
+    if (!site.cuda() && batch > 0) {
+      e.budgets.ring(site.name(), site.batchTier(), Saturating.mul(built, batch));
+    }
+    return built;
+  }
+
+  /**
+   * Returns the policy's inputs at a sites-file depth site: its device's VRAM reading and its
+   * activation reserve (the first decision's only), or the memory its batches live in (the heap
+   * for heap batches, host RAM otherwise, the stager's flow quarter when this JVM splits); no
+   * epoch length is known here.
+   */
+  static DepthDecision.Inputs inputs(GateEngine e, DepthSite site, int requested) {
+    Budgets budgets = e.budgets;
+    long batch = site.batchBytes();
+    if (site.cuda()) {
+      VramReading v = budgets.vram(site.deviceIndex());
+      return new DepthDecision.Inputs(true, requested, batch, 0,
+          v == null ? Long.MAX_VALUE : v.usedBytes(), v == null ? 0 : v.totalBytes(),
+          budgets.vramMaxUsage(), site.takeActivationReserve(), OptionalLong.empty(),
+          budgets.ramMaxUsage(), e.cacheActive(), e.prefetchAuto(), OptionalLong.empty(),
+          site.callSite());
+    }
+    // The ring holds batches where they live: heap batches are sized from the heap (what the
+    // last probe left available, after the caches), others from host RAM.
+    boolean heap = site.batchTier() == Tier.HEAP;
+    OptionalLong available;
+    if (heap || site.batchTier() == Tier.NATIVE) {
+      // native batches (ND4J's) are bounded by JavaCPP's limits too, where it is loaded
+      long a = budgets.available(site.batchTier());
+      available = a < 0 ? OptionalLong.empty() : OptionalLong.of(a);
+    } else {
+      available = budgets.hostAvailable();
+    }
+    return new DepthDecision.Inputs(false, requested, batch, 0, Long.MAX_VALUE, 0,
+        budgets.vramMaxUsage(), 0, available,
+        heap ? budgets.heapMaxUsage() : budgets.ramMaxUsage(), e.cacheActive(), e.prefetchAuto(),
+        budgets.stager() && !heap ? OptionalLong.of(budgets.streamBytes()) : OptionalLong.empty(),
+        site.callSite());
+  }
+
+  /** Prices {@code batch}, returned on {@code receiver}, for {@code site}'s next depth. */
+  static void batch(GateEngine e, DepthSite site, Object receiver, Object batch) {
+    GateThread t = GateThread.current();
+    if (t.inGate) {
+      return;
+    }
+    t.inGate = true;
+    try {
+      if (site.adapter() != null) {
+        site.adapter().batch(e, receiver, batch);
+        return;
+      }
+      e.consumed();
+      Priced p = e.pricer().estimate(batch);
+      long bytes = site.cuda() ? p.logicalBytes()
+          : p.tier() == Tier.HEAP ? e.budgets.heapFootprint(batch, p.chargedBytes())
+          : p.chargedBytes();
+      site.batchPriced(bytes, p.tier());
+    } finally {
+      t.inGate = false;
+    }
+  }
+}
