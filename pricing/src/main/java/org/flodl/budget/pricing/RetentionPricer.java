@@ -13,6 +13,7 @@ import java.util.ServiceLoader;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import org.flodl.budget.policy.Saturating;
 import org.flodl.budget.policy.BudgetPolicy;
 import org.flodl.budget.policy.Tier;
 
@@ -437,7 +438,7 @@ public final class RetentionPricer {
     if (payload < 0) {
       payload = 2L * s.length(); // the coder unseen: as if UTF16, the most it takes
     }
-    long total = Walk.saturatedAdd(shallow.size(s), layout.array(payload, 1));
+    long total = Saturating.add(shallow.size(s), layout.array(payload, 1));
     return new Priced(Tier.HEAP, k.typeName, payload, total, total, false);
   }
 

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
+import org.flodl.budget.policy.Saturating;
 import org.flodl.budget.policy.Tier;
 
 /**
@@ -270,7 +271,7 @@ final class Walk {
       throws RetentionException {
     add(price);
     if (price.estimated()) {
-      extrapolated = saturatedAdd(extrapolated, price.extrapolatedBytes());
+      extrapolated = Saturating.add(extrapolated, price.extrapolatedBytes());
     }
     if (!price.materialize()) {
       return value;
@@ -300,7 +301,7 @@ final class Walk {
     if (k.nodeReferences > 0 && size > 0) {
       long node = layout.align(layout.arrayHeader - 4 + 4L * k.nodeInts
           + layout.referenceBytes * k.nodeReferences);
-      bytes = saturatedAdd(bytes, node > Long.MAX_VALUE / size ? Long.MAX_VALUE : node * size);
+      bytes = Saturating.add(bytes, Saturating.mul(node, size));
     }
     return bytes;
   }
@@ -320,16 +321,16 @@ final class Walk {
         : walkedChildren > 0 ? (double) charged / walkedChildren : 0;
     double guess = mean * left;
     long bytes = guess >= Long.MAX_VALUE ? Long.MAX_VALUE : (long) guess;
-    extrapolated = saturatedAdd(extrapolated, bytes);
+    extrapolated = Saturating.add(extrapolated, bytes);
     add(f.tier, bytes);
   }
 
   private void add(Priced p) {
-    logical = saturatedAdd(logical, p.logicalBytes());
-    storage = saturatedAdd(storage, p.storageBytes());
-    charged = saturatedAdd(charged, p.chargedBytes());
+    logical = Saturating.add(logical, p.logicalBytes());
+    storage = Saturating.add(storage, p.storageBytes());
+    charged = Saturating.add(charged, p.chargedBytes());
     int t = p.tier().ordinal();
-    chargedByTier[t] = saturatedAdd(chargedByTier[t], p.chargedBytes());
+    chargedByTier[t] = Saturating.add(chargedByTier[t], p.chargedBytes());
     if (!stack.isEmpty()) {
       Frame top = stack.get(stack.size() - 1);
       if (p.chargedBytes() > top.largest) {
@@ -351,11 +352,6 @@ final class Walk {
       }
     }
     return TIERS[best];
-  }
-
-  static long saturatedAdd(long a, long b) {
-    long r = a + b;
-    return r < 0 ? Long.MAX_VALUE : r;
   }
 
   // ------------------------------------------------------------------------------ frames

@@ -7,15 +7,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.function.DoubleSupplier;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.flodl.budget.agent.library.Library;
 import org.flodl.budget.policy.HeapAnchor;
 import org.flodl.budget.policy.RamBudget;
-import org.flodl.budget.policy.StagerSplit;
 import org.flodl.budget.policy.Tier;
 import org.flodl.budget.policy.TierBudget;
 import org.flodl.budget.policy.TierLedger;
+import org.flodl.budget.pricing.HeapFootprint;
 import org.flodl.budget.probes.HeapMemory;
 import org.flodl.budget.probes.MemoryProbes;
 import org.flodl.budget.probes.MemorySnapshot;
@@ -28,7 +27,11 @@ import org.flodl.budget.probes.VramReading;
  * held; {@code direct}, {@code native}, {@code mapped}: {@code ram_max_usage}; {@code device}:
  * {@code vram_max_usage} of device 0's free VRAM plus held), recording a {@code RamBudget} event
  * when a budget moves. The hot path reads ledgers and the last snapshot, never a file. Until the
- * first refresh every budget is 0; the gate makes that refresh before its first decision.
+ * first refresh every budget is 0; the gate makes that refresh before its first decision. Its one
+ * job, each tier's budget at each refresh, brings the probes, anchors, knobs, host share, rings
+ * and stager split together, which is what makes it long; the thread ({@link ProbeThread}), the
+ * rings ({@link RingBook}), the split ({@link StagerSplits}) and the heap's region arithmetic
+ * ({@code pricing.HeapFootprint}) are their own.
  */
 final class Budgets {
   private final Map<Tier, TierLedger> ledgers = new EnumMap<>(Tier.class);
@@ -42,23 +45,18 @@ final class Budgets {
   private final Map<Tier, Long> lastRecorded = new EnumMap<>(Tier.class);
   private volatile MemorySnapshot last;
   private volatile boolean refreshed;
-  private volatile Thread thread;
+  private final ProbeThread thread;
   private final long[] heldAtRefresh = new long[Tier.values().length];
-  private volatile boolean refreshRequested;
   /** Whether a device was asked about: until then no refresh reads VRAM (no GPU probe loads). */
   private volatile boolean deviceAsked;
   private volatile long g1RegionBytes = -1;
   private final HeapAnchor heapAnchor = new HeapAnchor();
-  private volatile boolean stager;
+  private final StagerSplits stager = new StagerSplits();
   private final ContainerGuard guard;
-  private final java.util.concurrent.ConcurrentHashMap<String, long[]> rings =
-      new java.util.concurrent.ConcurrentHashMap<>();
-  private volatile long streamBytes;
-  private long lastSplitTotal = -1;
+  private final RingBook rings = new RingBook();
   private volatile long quickHeapAvailable = -1;
   /** The native tier's available bytes as the last refresh budgeted it (JavaCPP's bound in). */
   private volatile long nativeAvailable = -1;
-  private static final long ARRAY_HEADER_MAX = 24;
 
   Budgets(Supplier<MemoryProbes> probeFactory, Duration interval, double ramMaxUsage,
       double heapMaxUsage, double vramMaxUsage, DoubleSupplier hostShare) {
@@ -68,6 +66,7 @@ final class Budgets {
     this.heapMaxUsage = heapMaxUsage;
     this.vramMaxUsage = vramMaxUsage;
     this.hostShare = hostShare;
+    this.thread = new ProbeThread(this, intervalMillis);
     for (Tier t : Tier.values()) {
       ledgers.put(t, new TierLedger(t, 0));
     }
@@ -95,40 +94,27 @@ final class Budgets {
    * 3:1, the pinned three quarters for its caches, the flow quarter of host RAM for its prefetch.
    */
   void stager(boolean on) {
-    stager = on;
+    stager.on(on);
   }
 
   /** Returns whether a stager site splits the budgets. */
   boolean stager() {
-    return stager;
+    return stager.on();
   }
 
-  /** Returns the flow quarter of the host-RAM stager budget (0 until a stager refresh). */
   /**
-   * Sets the bytes the host ring of depth site {@code site} holds in {@code tier} (slots × batch
-   * bytes; 0 lets it go) and refreshes the budgets: the ring is cut from the tier's cache budget
-   * first, as the seed's {@code sample_cache_budget} does (both draw on the same share).
+   * Sets the bytes the host ring of depth site {@code site} holds in {@code tier} (see {@link
+   * RingBook}) and, when that changed, refreshes the budgets.
    */
   void ring(String site, Tier tier, long bytes) {
-    long[] previous = rings.put(site, new long[] {tier.ordinal(), Math.max(0, bytes)});
-    if (previous == null || previous[0] != tier.ordinal() || previous[1] != bytes) {
+    if (rings.book(site, tier, bytes)) {
       refresh();
     }
   }
 
-  /** Returns the bytes the host rings hold in {@code tier}. */
-  long ringBytes(Tier tier) {
-    long sum = 0;
-    for (long[] r : rings.values()) {
-      if (r[0] == tier.ordinal()) {
-        sum = sum + r[1] < sum ? Long.MAX_VALUE : sum + r[1]; // both non-negative
-      }
-    }
-    return sum;
-  }
-
+  /** Returns the flow quarter of the host-RAM stager budget (0 until a stager refresh). */
   long streamBytes() {
-    return streamBytes;
+    return stager.streamBytes();
   }
 
   /** Returns the ledger of {@code tier}. */
@@ -251,7 +237,7 @@ final class Budgets {
     List<Runnable> events = new ArrayList<>(1);
     long held = ledger.held();
     setBudget(Tier.HEAP, ledger, TierBudget.of(Tier.HEAP, available, held, held, heapMaxUsage,
-        1.0, ringBytes(Tier.HEAP)), events);
+        1.0, rings.bytes(Tier.HEAP)), events);
     for (Runnable e : events) {
       e.run();
     }
@@ -276,53 +262,9 @@ final class Budgets {
     return bound < 0 ? available : available < 0 ? bound : Math.min(available, bound);
   }
 
-  /** Starts the refresh thread once; later calls do nothing. */
-  synchronized void start(Runnable afterFirstRefresh) {
-    if (thread != null) {
-      return;
-    }
-    Thread t = new Thread(new Runnable() {
-      @Override
-      public void run() {
-        loop(afterFirstRefresh);
-      }
-    }, "flodl-budget-probe");
-    t.setDaemon(true);
-    thread = t;
-    t.start();
-  }
-
-  private void loop(Runnable afterFirstRefresh) {
-    refresh();
-    // The MBean server and the recorder's periodic hooks take a while to start: off this thread,
-    // so the budgets keep up with a cache that fills in its first second.
-    Thread later = new Thread(new Runnable() { // no lambda: start-up (StartPathIT)
-      @Override
-      public void run() {
-        try {
-          afterFirstRefresh.run();
-        } catch (Throwable e) {
-          Log.warn("start-up after the first probe failed: " + e);
-        }
-      }
-    }, "flodl-budget-start");
-    later.setDaemon(true);
-    later.start();
-    while (!Thread.currentThread().isInterrupted()) {
-      long deadline = System.nanoTime() + intervalMillis * 1_000_000L;
-      while (!refreshRequested) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          break;
-        }
-        LockSupport.parkNanos(this, left);
-        if (Thread.currentThread().isInterrupted()) {
-          return;
-        }
-      }
-      refreshRequested = false;
-      refresh();
-    }
+  /** Starts the probe thread once ({@link ProbeThread}); later calls do nothing. */
+  void start(Runnable afterFirstRefresh) {
+    thread.start(afterFirstRefresh);
   }
 
   /**
@@ -333,76 +275,18 @@ final class Budgets {
    * when read. The caller never waits and never reads a file.
    */
   void grew(Tier tier, long heldNow, long budget) {
-    if (heldNow - heldAtRefresh[tier.ordinal()] > budget / 8 && !refreshRequested) {
-      refreshRequested = true;
-      Thread t = thread;
-      if (t != null) {
-        LockSupport.unpark(t);
-      }
+    if (heldNow - heldAtRefresh[tier.ordinal()] > budget / 8) {
+      thread.request();
     }
   }
 
-  /**
-   * Returns what retaining a heap value of {@code charged} bytes costs the heap: under G1 an
-   * object of half a region or more is humongous and takes whole regions (measured: a 1 MiB
-   * {@code byte[]} at {@code -Xmx256m}, 1 MiB regions, takes 2 MiB: its header tips it over one
-   * region), so a single array's allocation (a heap buffer's with its array's header) is rounded
-   * up to whole regions; a list or array of such arrays (a batch of 1 MiB rows) is rounded
-   * element by element, at the mean element's size; anything else costs its charge.
-   */
+  /** Returns what retaining heap value {@code value} of {@code charged} bytes costs the heap. */
   long heapFootprint(Object value, long charged) {
     long region = g1RegionBytes;
-    if (region < 0) {
-      region = ergonomicG1Region(); // until the first probe reads the real one
+    if (region < 0) { // until the first probe reads the real one
+      region = HeapFootprint.ergonomicRegion(Runtime.getRuntime().maxMemory());
     }
-    if (region <= 0 || charged < region / 2) {
-      return charged;
-    }
-    if (value.getClass().isArray() && value.getClass().getComponentType().isPrimitive()) {
-      return regions(charged, region); // its whole allocation already
-    }
-    if (value instanceof java.nio.ByteBuffer) {
-      return regions(charged + ARRAY_HEADER_MAX, region); // its array's payload, and the header
-    }
-    int n = value instanceof java.util.Collection<?> c ? c.size()
-        : value instanceof Object[] a ? a.length : 0;
-    long mean = n > 0 ? charged / n : 0;
-    if (mean < region / 2) {
-      return charged;
-    }
-    long each = regions(mean, region);
-    return each > Long.MAX_VALUE / n ? charged : Math.max(charged, each * n);
-  }
-
-  private static long regions(long allocation, long region) {
-    long regions = (allocation + region - 1) / region;
-    return regions > Long.MAX_VALUE / region ? allocation : regions * region;
-  }
-
-  /** Returns G1's default region size for this max heap: maxHeap/2048 as a power of 2, 1..32 MiB. */
-  private static long ergonomicG1Region() {
-    long target = Runtime.getRuntime().maxMemory() / 2048;
-    long region = Long.highestOneBit(Math.max(1, target));
-    return Math.max(1L << 20, Math.min(32L << 20, region));
-  }
-
-  private static long g1RegionSize() {
-    try {
-      boolean g1 = false;
-      for (java.lang.management.GarbageCollectorMXBean gc :
-          java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
-        g1 |= gc.getName().startsWith("G1 ");
-      }
-      if (!g1) {
-        return 0;
-      }
-      com.sun.management.HotSpotDiagnosticMXBean hs =
-          java.lang.management.ManagementFactory.getPlatformMXBean(
-              com.sun.management.HotSpotDiagnosticMXBean.class);
-      return Long.parseLong(hs.getVMOption("G1HeapRegionSize").getValue());
-    } catch (Throwable t) {
-      return 0;
-    }
+    return HeapFootprint.of(value, charged, region);
   }
 
   /**
@@ -428,7 +312,7 @@ final class Budgets {
   private void refreshLocked(List<Runnable> events) {
     try {
       if (g1RegionBytes < 0) {
-        g1RegionBytes = g1RegionSize();
+        g1RegionBytes = HeapFootprint.g1Region();
       }
       MemoryProbes probes = probes();
       MemorySnapshot s = probes.refresh();
@@ -457,9 +341,9 @@ final class Budgets {
           }
         }
         RamBudget b = TierBudget.of(tier, available, held, anchor, knob(tier), share,
-            ringBytes(tier));
-        if (stager && tier != Tier.DEVICE && available >= 0) {
-          b = split(tier, b, events);
+            rings.bytes(tier));
+        if (stager.on() && tier != Tier.DEVICE && available >= 0) {
+          b = stager.split(tier, b, events);
         }
         setBudget(tier, ledger, b, events);
       }
@@ -468,29 +352,6 @@ final class Budgets {
       Log.warnOnce("refresh", "reading the memory probes failed, budgets kept as they were: " + e);
       refreshed = true;
     }
-  }
-
-  /**
-   * Returns {@code b} with its budget cut to the pinned three quarters of the stager split; the
-   * native tier's (host RAM) flow quarter becomes the prefetch's budget, recorded as a
-   * {@code StagerSplit} event when it moves.
-   */
-  private RamBudget split(Tier tier, RamBudget b, List<Runnable> events) {
-    TierBudget.Staged staged = TierBudget.staged(b);
-    StagerSplit split = staged.split();
-    if (tier == Tier.NATIVE) {
-      streamBytes = split.streamBytes();
-      if (split.totalBytes() != lastSplitTotal) {
-        lastSplitTotal = split.totalBytes();
-        events.add(new Runnable() {
-          @Override
-          public void run() {
-            DecisionEvents.split(split);
-          }
-        });
-      }
-    }
-    return staged.budget();
   }
 
   /** Returns the current value of {@code tier}'s knob. */

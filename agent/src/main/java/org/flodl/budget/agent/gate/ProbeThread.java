@@ -1,0 +1,80 @@
+package org.flodl.budget.agent.gate;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The {@code flodl-budget-probe} daemon thread: refreshes the budgets every {@code
+ * probe_interval}, and at once when {@link #request asked}; after its first refresh it starts the
+ * rest of the agent's start-up ({@code flodl-budget-start}) off itself, so the budgets keep up
+ * with a cache that fills in its first second. The thread that asks never waits.
+ */
+final class ProbeThread {
+  private final Budgets budgets;
+  private final long intervalNanos;
+  private volatile Thread thread;
+  private volatile boolean requested;
+
+  ProbeThread(Budgets budgets, long intervalMillis) {
+    this.budgets = budgets;
+    this.intervalNanos = intervalMillis * 1_000_000L;
+  }
+
+  /** Starts the thread once; later calls do nothing. */
+  synchronized void start(Runnable afterFirstRefresh) {
+    if (thread != null) {
+      return;
+    }
+    Thread t = new Thread(new Runnable() { // no lambda: start-up (StartPathIT)
+      @Override
+      public void run() {
+        loop(afterFirstRefresh);
+      }
+    }, "flodl-budget-probe");
+    t.setDaemon(true);
+    thread = t;
+    t.start();
+  }
+
+  /** Asks for a refresh now (once until it is made); never waits. */
+  void request() {
+    if (!requested) {
+      requested = true;
+      Thread t = thread;
+      if (t != null) {
+        LockSupport.unpark(t);
+      }
+    }
+  }
+
+  private void loop(Runnable afterFirstRefresh) {
+    budgets.refresh();
+    // The MBean server and the recorder's periodic hooks take a while to start: off this thread.
+    Thread later = new Thread(new Runnable() { // no lambda: start-up (StartPathIT)
+      @Override
+      public void run() {
+        try {
+          afterFirstRefresh.run();
+        } catch (Throwable e) {
+          Log.warn("start-up after the first probe failed: " + e);
+        }
+      }
+    }, "flodl-budget-start");
+    later.setDaemon(true);
+    later.start();
+    while (!Thread.currentThread().isInterrupted()) {
+      long deadline = System.nanoTime() + intervalNanos;
+      while (!requested) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          break;
+        }
+        LockSupport.parkNanos(this, left);
+        if (Thread.currentThread().isInterrupted()) {
+          return;
+        }
+      }
+      requested = false;
+      budgets.refresh();
+    }
+  }
+}
