@@ -148,7 +148,7 @@ final class Weaver {
     if (r.scope().method() == null || !name.equals(r.scope().method().methodName())) {
       return true; // a class or package scope, or a lambda body of the named method
     }
-    return Planner.parametersMatch(descriptor, r.scope().method().parameterTypes());
+    return MethodMatcher.parametersMatch(descriptor, r.scope().method().parameterTypes());
   }
 
   /** Returns each method's max locals (a class without frames: spill slots start past them). */
@@ -605,7 +605,7 @@ final class Weaver {
       }
       for (Rule r : calls) {
         if (r.method().methodName().equals(name)
-            && Planner.parametersMatch(descriptor, r.method().parameterTypes())
+            && MethodMatcher.parametersMatch(descriptor, r.method().parameterTypes())
             && (name.equals("<init>") ? callOwner.equals(r.type())
                 : owners.isSubtype(callOwner, r.type()))) {
           return r;
