@@ -217,7 +217,8 @@ final class Weaver {
     private List<Plan.BodyInsert> checked(List<Plan.BodyInsert> all, String name) {
       List<Plan.BodyInsert> ok = new ArrayList<>();
       for (Plan.BodyInsert b : all) {
-        String why = refusal(b.rule(), name.equals("<init>"));
+        String why = ShapeRules.bodyProblem(b.rule(), params, returns, isStatic,
+            name.equals("<init>"), methodText);
         if (why == null) {
           ok.add(b);
           done.put(b.rule(), b.rule().role().label() + " at " + methodText);
@@ -226,88 +227,6 @@ final class Weaver {
         }
       }
       return ok;
-    }
-
-    private String refusal(Rule r, boolean constructor) {
-      int i = r.argument();
-      switch (r.role()) {
-        case ADMIT_ARG: {
-          if (constructor) {
-            return "cache-admit cannot skip a constructor; name the method that stores the value";
-          }
-          String bad = argumentProblem(i, "value");
-          if (bad != null) {
-            return bad;
-          }
-          if (!isReference(params[i])) {
-            return "argument " + i + " of " + methodText + " is a " + params[i].getClassName()
-                + ", not a retained value";
-          }
-          return declineProblem(r);
-        }
-        case ADMIT_RETURN:
-          if (!isReference(returns)) {
-            return "value = return needs " + methodText + " to return an object, it returns "
-                + returns.getClassName();
-          }
-          return declineProblem(r);
-        case DEPTH_ARG: {
-          String bad = argumentProblem(i, "depth");
-          if (bad != null) {
-            return bad;
-          }
-          if (params[i].getSort() != Type.INT) {
-            return "depth argument " + i + " of " + methodText + " is a "
-                + params[i].getClassName() + ", expected int";
-          }
-          if (r.executor() >= 0) {
-            bad = argumentProblem(r.executor(), "executor");
-            if (bad != null) {
-              return bad;
-            }
-            if (!isReference(params[r.executor()])) {
-              return "executor argument " + r.executor() + " of " + methodText + " is a "
-                  + params[r.executor()].getClassName() + ", expected an object";
-            }
-          }
-          return null;
-        }
-        case DEPTH_RETURN:
-          return returns.getSort() == Type.INT ? null : "depth = return needs " + methodText
-              + " to return int, it returns " + returns.getClassName();
-        case HOOK:
-          return isStatic ? "an adapter hook needs a receiver, and " + methodText + " is static"
-              : null;
-        case BATCH:
-          return isReference(returns) ? null : "batch site " + methodText + " returns "
-              + (returns.getSort() == Type.VOID ? "nothing to price" : "a "
-                  + returns.getClassName() + ", expected the batch object");
-        default:
-          return null;
-      }
-    }
-
-    private String argumentProblem(int i, String what) {
-      if (i < 0 || i >= params.length) {
-        return what + " argument index " + i + " is out of range for " + methodText
-            + ", which takes " + params.length + " argument(s)";
-      }
-      return null;
-    }
-
-    private String declineProblem(Rule r) {
-      if (r.declineArgs() == null) {
-        return null;
-      }
-      if (isStatic) {
-        return "decline is called on the receiver, and " + methodText + " is static";
-      }
-      for (int a : r.declineArgs()) {
-        if (a < 0 || a >= params.length) {
-          return "decline_args index " + a + " is out of range for " + methodText;
-        }
-      }
-      return null;
     }
 
     // ------------------------------------------------------------------------------ bodies
@@ -563,7 +482,7 @@ final class Weaver {
       Type[] args = Type.getArgumentTypes(descriptor);
       Type returns = Type.getReturnType(descriptor);
       boolean receiver = opcode != Opcodes.INVOKESTATIC;
-      String problem = callProblem(r, args, returns, receiver, name);
+      String problem = ShapeRules.callProblem(r, args, returns, receiver, name.equals("<init>"));
       if (problem != null) {
         failures.add(new Plan.Failure(r, problem + " (a call in " + methodText + ")"));
         super.visitMethodInsn(opcode, callOwner, name, descriptor, isInterface);
@@ -609,54 +528,6 @@ final class Weaver {
             && (name.equals("<init>") ? callOwner.equals(r.type())
                 : owners.isSubtype(callOwner, r.type()))) {
           return r;
-        }
-      }
-      return null;
-    }
-
-    private String callProblem(Rule r, Type[] args, Type returns, boolean receiver, String name) {
-      int i = r.argument();
-      switch (r.role()) {
-        case ADMIT_ARG:
-          if (name.equals("<init>")) {
-            return "a constructor call cannot be skipped";
-          }
-          if (i < 0 || i >= args.length || !isReference(args[i])) {
-            return "argument " + i + " of the call is not an object";
-          }
-          break;
-        case ADMIT_RETURN:
-          if (!isReference(returns)) {
-            return "value = return needs the call to return an object";
-          }
-          break;
-        case DEPTH_ARG:
-          if (i < 0 || i >= args.length || args[i].getSort() != Type.INT) {
-            return "argument " + i + " of the call is not an int depth";
-          }
-          break;
-        case DEPTH_RETURN:
-          if (returns.getSort() != Type.INT) {
-            return "depth = return needs the call to return int";
-          }
-          break;
-        case BATCH:
-          if (!isReference(returns)) {
-            return "batch needs the call to return the batch object";
-          }
-          break;
-        default:
-          break;
-      }
-      if (r.declineArgs() != null && (r.role() == Rule.Role.ADMIT_ARG
-          || r.role() == Rule.Role.ADMIT_RETURN)) {
-        if (!receiver) {
-          return "decline is called on the receiver, and the call is static";
-        }
-        for (int a : r.declineArgs()) {
-          if (a < 0 || a >= args.length) {
-            return "decline_args index " + a + " is out of range for the call";
-          }
         }
       }
       return null;
@@ -1052,7 +923,7 @@ final class Weaver {
     }
 
     private static boolean isReference(Type t) {
-      return t.getSort() == Type.OBJECT || t.getSort() == Type.ARRAY;
+      return ShapeRules.isReference(t);
     }
 
     private static String typeList(Type[] types) {
