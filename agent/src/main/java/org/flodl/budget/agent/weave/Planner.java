@@ -10,11 +10,6 @@ import java.util.function.BiConsumer;
 import org.flodl.budget.agent.config.JdkTypes;
 import org.flodl.budget.agent.config.MethodRef;
 import org.flodl.budget.agent.config.Scope;
-import org.objectweb.asm.ClassReader;
-import org.objectweb.asm.ClassVisitor;
-import org.objectweb.asm.MethodVisitor;
-import org.objectweb.asm.Opcodes;
-import org.objectweb.asm.Type;
 
 /**
  * Decides, for each class as it loads, what the rules weave into it, from the class files alone:
@@ -158,7 +153,8 @@ final class Planner {
     List<Pending> forThis = pending.get(name);
     if (forThis != null) {
       for (Pending p : forThis) {
-        ClassInfo.Method m = declared(info, p.rule().method(), bytes, failures, p.rule(), false);
+        ClassInfo.Method m = MethodMatcher.declared(info, p.rule().method(), bytes, failures,
+            p.rule(), false);
         if (m != null && m.hasBody() && !m.isStatic()) {
           body.add(new Plan.BodyInsert(p.rule(), p.point(), m, p.receiverType()));
         }
@@ -168,7 +164,8 @@ final class Planner {
     for (Rule r : callRules) {
       if (r.scope().covers(name)) {
         calls.add(r);
-        if (r.scope().kind() == Scope.Kind.METHOD && !declaresScopeMethod(info, r.scope())) {
+        if (r.scope().kind() == Scope.Kind.METHOD
+            && !MethodMatcher.declaresScopeMethod(info, r.scope())) {
           failures.add(new Plan.Failure(r, "no method " + r.scope().method() + " declared in "
               + dotted(name) + where(loader, info, r.scope().method())));
         }
@@ -185,7 +182,7 @@ final class Planner {
     boolean self = name.equals(r.type());
     if (ref.isConstructor()) {
       if (self) {
-        ClassInfo.Method m = declared(info, ref, null, failures, r, true);
+        ClassInfo.Method m = MethodMatcher.declared(info, ref, null, failures, r, true);
         if (m != null) {
           body.add(new Plan.BodyInsert(r, r.id(), m, null));
         }
@@ -199,7 +196,7 @@ final class Planner {
     if (!graph.isSubtype(loader, name, r.type())) {
       return;
     }
-    ClassInfo.Method m = declared(info, ref, bytes, failures, r, false);
+    ClassInfo.Method m = MethodMatcher.declared(info, ref, bytes, failures, r, false);
     if (m != null && m.isStatic() && !self) {
       m = null; // a static method is not inherited: only T's own counts
     }
@@ -223,7 +220,7 @@ final class Planner {
           || graph.isSubtype(loader, d.name(), r.type())) {
         continue;
       }
-      ClassInfo.Method dm = matching(d, ref);
+      ClassInfo.Method dm = MethodMatcher.matching(d, ref);
       if (dm == null || !dm.hasBody() || dm.isStatic()) {
         continue;
       }
@@ -260,96 +257,10 @@ final class Planner {
     return kept;
   }
 
-  /**
-   * Returns the method of {@code info} that {@code ref} names, a bridge followed to the method it
-   * calls, or null (adding a failure when the name is ambiguous, or, for {@code required}, when
-   * there is none).
-   */
-  private static ClassInfo.Method declared(ClassInfo info, MethodRef ref, byte[] bytes,
-      List<Plan.Failure> failures, Rule r, boolean required) {
-    List<ClassInfo.Method> found = new ArrayList<>();
-    for (ClassInfo.Method m : info.methods()) {
-      if (m.name().equals(ref.methodName()) && parametersMatch(m.descriptor(), ref.parameterTypes())) {
-        found.add(m);
-      }
-    }
-    if (found.isEmpty()) {
-      if (required) {
-        failures.add(new Plan.Failure(r, "no " + (ref.isConstructor() ? "constructor " : "method ")
-            + ref + " declared in " + dotted(info.name())));
-      }
-      return null;
-    }
-    List<ClassInfo.Method> declared = new ArrayList<>();
-    for (ClassInfo.Method m : found) {
-      if (!m.isBridge()) {
-        declared.add(m);
-      }
-    }
-    if (declared.size() == 1) {
-      return declared.get(0);
-    }
-    if (declared.isEmpty() && found.size() == 1) {
-      ClassInfo.Method target = bytes == null ? null : bridgeTarget(bytes, info, found.get(0));
-      return target != null ? target : found.get(0);
-    }
-    List<String> shapes = new ArrayList<>();
-    for (ClassInfo.Method m : found) {
-      shapes.add(m.name() + m.descriptor());
-    }
-    failures.add(new Plan.Failure(r, ref + " matches " + found.size() + " methods of "
-        + dotted(info.name()) + ", give the parameter types: " + shapes));
-    return null;
-  }
-
-  /** Returns the method {@code bridge} calls on its own class (javac's bridges call one). */
-  private static ClassInfo.Method bridgeTarget(byte[] bytes, ClassInfo info,
-      ClassInfo.Method bridge) {
-    String[] target = new String[1];
-    new ClassReader(bytes).accept(new ClassVisitor(Opcodes.ASM9) {
-      @Override
-      public MethodVisitor visitMethod(int access, String name, String descriptor,
-          String signature, String[] exceptions) {
-        if (!name.equals(bridge.name()) || !descriptor.equals(bridge.descriptor())) {
-          return null;
-        }
-        return new MethodVisitor(Opcodes.ASM9) {
-          @Override
-          public void visitMethodInsn(int opcode, String owner, String mName, String mDesc,
-              boolean itf) {
-            if (owner.equals(info.name()) && mName.equals(bridge.name())
-                && !mDesc.equals(bridge.descriptor())) {
-              target[0] = mDesc;
-            }
-          }
-        };
-      }
-    }, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
-    if (target[0] == null) {
-      return null;
-    }
-    for (ClassInfo.Method m : info.methods()) {
-      if (m.name().equals(bridge.name()) && m.descriptor().equals(target[0])) {
-        return m;
-      }
-    }
-    return null;
-  }
-
-  private static ClassInfo.Method matching(ClassInfo info, MethodRef ref) {
-    for (ClassInfo.Method m : info.methods()) {
-      if (m.name().equals(ref.methodName()) && !m.isBridge()
-          && parametersMatch(m.descriptor(), ref.parameterTypes())) {
-        return m;
-      }
-    }
-    return null;
-  }
-
   /** Returns the nearest supertype of {@code name} that declares {@code ref}, or null. */
   private String declaredInSupertype(ClassLoader loader, String name, MethodRef ref) {
     for (ClassInfo d : graph.supertypes(loader, name)) {
-      if (matching(d, ref) != null) {
+      if (MethodMatcher.matching(d, ref) != null) {
         return d.name();
       }
     }
@@ -360,51 +271,6 @@ final class Planner {
     String in = declaredInSupertype(loader, info.name(), ref);
     return in == null ? "" : " (it is declared in " + dotted(in) + ", a supertype of "
         + dotted(info.name()) + ": name in = " + dotted(in) + "#" + ref.methodName() + ")";
-  }
-
-  private static boolean declaresScopeMethod(ClassInfo info, Scope scope) {
-    MethodRef m = scope.method();
-    for (ClassInfo.Method d : info.methods()) {
-      if (d.name().equals(m.methodName()) && parametersMatch(d.descriptor(), m.parameterTypes())) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Returns whether the descriptor's parameters are {@code wanted} (null: any). */
-  static boolean parametersMatch(String descriptor, List<String> wanted) {
-    if (wanted == null) {
-      return true;
-    }
-    Type[] params = Type.getArgumentTypes(descriptor);
-    if (params.length != wanted.size()) {
-      return false;
-    }
-    for (int i = 0; i < params.length; i++) {
-      if (!names(params[i]).contains(wanted.get(i).trim())) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /**
-   * The names a sites file may give a parameter type: {@code java.util.Map$Entry}, {@code
-   * java.util.Map.Entry}, {@code Entry}, {@code byte[]}, {@code [B}.
-   */
-  private static List<String> names(Type t) {
-    String name = t.getClassName(); // int, byte[], java.util.Map$Entry
-    String canonical = name.replace('$', '.');
-    String simple = canonical.substring(canonical.lastIndexOf('.') + 1);
-    List<String> names = new ArrayList<>(List.of(name, canonical, simple));
-    if (t.getSort() == Type.ARRAY) {
-      names.add(t.getDescriptor().replace('/', '.')); // Class.getName(): [B, [Ljava.lang.String;
-      String element = t.getElementType().getClassName().replace('$', '.');
-      names.add(element.substring(element.lastIndexOf('.') + 1)
-          + "[]".repeat(t.getDimensions()));
-    }
-    return names;
   }
 
   static String dotted(String internalName) {
