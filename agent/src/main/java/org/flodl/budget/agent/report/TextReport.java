@@ -175,23 +175,23 @@ final class TextReport {
       RecordedEvent last = e.getValue();
       b.append("  budget computed for ").append(Format.orElse(e.getKey(), "?")).append(' ')
           .append(Format.count(r.budgetCounts.get(e.getKey()))).append(" times, last ")
-          .append(Format.bytes(BudgetReport.num(last, "budgetBytes"))).append(" = ")
-          .append(Format.fraction(BudgetReport.fraction(last, "maxUsage"))).append(" of (")
-          .append(Format.bytes(BudgetReport.num(last, "availableBytes"))).append(" available + ")
-          .append(Format.bytes(BudgetReport.num(last, "heldBytes"))).append(" held)");
-      double share = BudgetReport.fraction(last, "hostShare");
+          .append(Format.bytes(EventReader.num(last, "budgetBytes"))).append(" = ")
+          .append(Format.fraction(EventReader.fraction(last, "maxUsage"))).append(" of (")
+          .append(Format.bytes(EventReader.num(last, "availableBytes"))).append(" available + ")
+          .append(Format.bytes(EventReader.num(last, "heldBytes"))).append(" held)");
+      double share = EventReader.fraction(last, "hostShare");
       if (!Double.isNaN(share) && share != 1.0) {
         b.append(" x host share ").append(Format.fraction(share));
       }
-      if (BudgetReport.num(last, "ringBytes") > 0) {
-        b.append(" - ring ").append(Format.bytes(BudgetReport.num(last, "ringBytes")));
+      if (EventReader.num(last, "ringBytes") > 0) {
+        b.append(" - ring ").append(Format.bytes(EventReader.num(last, "ringBytes")));
       }
       b.append('\n');
     }
     if (r.lastSplit != null) {
-      b.append("  stager split: ").append(Format.bytes(BudgetReport.num(r.lastSplit, "totalBytes")))
-          .append(" = pinned ").append(Format.bytes(BudgetReport.num(r.lastSplit, "pinnedBytes")))
-          .append(" + stream ").append(Format.bytes(BudgetReport.num(r.lastSplit, "streamBytes"))).append('\n');
+      b.append("  stager split: ").append(Format.bytes(EventReader.num(r.lastSplit, "totalBytes")))
+          .append(" = pinned ").append(Format.bytes(EventReader.num(r.lastSplit, "pinnedBytes")))
+          .append(" + stream ").append(Format.bytes(EventReader.num(r.lastSplit, "streamBytes"))).append('\n');
     }
     if (rows.size() > 1 || !r.lastBudget.isEmpty() || r.lastSplit != null) {
       b.append('\n');
