@@ -4,13 +4,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.flodl.budget.agent.report.BudgetReport.CacheSite;
-import org.flodl.budget.agent.report.BudgetReport.DepthPoint;
-import org.flodl.budget.agent.report.BudgetReport.DepthSite;
-import org.flodl.budget.agent.report.BudgetReport.PerDecision;
-import org.flodl.budget.agent.report.BudgetReport.Point;
-import org.flodl.budget.agent.report.BudgetReport.Setting;
-import org.flodl.budget.agent.report.BudgetReport.TierSeries;
 
 /**
  * The report as one self-contained HTML page: inline CSS and inline SVG charts (held against
@@ -104,8 +97,8 @@ final class HtmlReport {
         + "<th>materialized</th><th>bytes admitted</th><th>bytes declined</th><th>released</th>"
         + "<th class=\"l\">peak held / budget</th></tr>\n");
     List<String> notes = new ArrayList<>();
-    for (CacheSite site : r.cacheSites.values()) {
-      PerDecision c = site.counts();
+    for (CacheLedger site : r.cacheSites.values()) {
+      DecisionCounts c = site.counts();
       b.append("<tr><td>").append(Format.html(site.name)).append("</td><td class=\"l\">")
           .append(Format.html(site.tier)).append("</td><td>").append(Format.count(c.admissions))
           .append("</td><td>").append(Format.count(c.declines)).append("</td><td>")
@@ -119,7 +112,7 @@ final class HtmlReport {
         notes.add(site.name + ": counts from " + Format.count(site.summaryCount)
             + " periodic site summaries (the per-decision events were off).");
       }
-      for (String note : BudgetReport.notes(site, c)) {
+      for (String note : site.notes(c)) {
         notes.add(note + ".");
       }
     }
@@ -157,7 +150,7 @@ final class HtmlReport {
       List<double[]> held = new ArrayList<>();
       List<double[]> budget = new ArrayList<>();
       List<double[]> available = new ArrayList<>();
-      for (Point p : t.best()) {
+      for (Reading p : t.best()) {
         double x = r.at(p.time);
         if (p.held >= 0) {
           held.add(new double[] {x, p.held});
@@ -166,7 +159,7 @@ final class HtmlReport {
           budget.add(new double[] {x, p.budget});
         }
       }
-      for (Point p : t.available()) {
+      for (Reading p : t.available()) {
         available.add(new double[] {r.at(p.time), p.available});
       }
       boolean probe = t.best() == t.probes;
@@ -187,9 +180,9 @@ final class HtmlReport {
     }
   }
 
-  private static List<double[]> xy(BudgetReport r, List<Point> points) {
+  private static List<double[]> xy(BudgetReport r, List<Reading> points) {
     List<double[]> out = new ArrayList<>(points.size());
-    for (Point p : points) {
+    for (Reading p : points) {
       out.add(new double[] {r.at(p.time), p.held});
     }
     return out;
@@ -202,11 +195,11 @@ final class HtmlReport {
     b.append("<h2>Prefetch depth over time</h2>\n");
     List<SvgChart.Series> series = new ArrayList<>();
     int i = 0;
-    for (DepthSite site : r.prefetchSites.values()) {
+    for (DepthHistory site : r.prefetchSites.values()) {
       String color = COLORS[i++ % COLORS.length];
       List<double[]> depth = new ArrayList<>();
       List<double[]> asked = new ArrayList<>();
-      for (DepthPoint p : site.points) {
+      for (DepthChoice p : site.points) {
         depth.add(new double[] {r.at(p.time), p.depth});
         if (p.requested >= 0) {
           asked.add(new double[] {r.at(p.time), p.requested});
@@ -231,20 +224,21 @@ final class HtmlReport {
     depthTable(r.ringSites, false, b);
   }
 
-  private static void depthTable(Map<String, DepthSite> sites, boolean prefetch, StringBuilder b) {
+  private static void depthTable(Map<String, DepthHistory> sites, boolean prefetch,
+      StringBuilder b) {
     b.append("<table><tr><th>site</th><th>").append(prefetch ? "depth" : "slots")
         .append(prefetch ? "</th><th>asked" : "")
         .append("</th><th>decisions</th><th class=\"l\">reason</th><th class=\"l\">why</th></tr>\n");
-    for (DepthSite site : sites.values()) {
+    for (DepthHistory site : sites.values()) {
       Map<String, long[]> counts = new LinkedHashMap<>();
-      Map<String, DepthPoint> firsts = new LinkedHashMap<>();
-      for (DepthPoint p : site.points) {
+      Map<String, DepthChoice> firsts = new LinkedHashMap<>();
+      for (DepthChoice p : site.points) {
         String key = p.depth + "|" + p.requested + "|" + p.reason;
         counts.computeIfAbsent(key, k -> new long[1])[0]++;
         firsts.putIfAbsent(key, p);
       }
-      for (Map.Entry<String, DepthPoint> g : firsts.entrySet()) {
-        DepthPoint p = g.getValue();
+      for (Map.Entry<String, DepthChoice> g : firsts.entrySet()) {
+        DepthChoice p = g.getValue();
         b.append("<tr><td>").append(Format.html(site.name + (site.device.isEmpty() ? "" : " (" + site.device + ")")))
             .append("</td><td>").append(p.depth);
         if (prefetch) {
@@ -267,7 +261,7 @@ final class HtmlReport {
       return;
     }
     b.append("<table style=\"width:auto\"><tr><th>key</th><th class=\"l\">value</th><th class=\"l\">source</th></tr>\n");
-    for (Setting s : r.configuration.values()) {
+    for (RecordedSetting s : r.configuration.values()) {
       b.append("<tr><td>").append(Format.html(s.key)).append("</td><td class=\"l\">")
           .append(Format.html(s.value)).append("</td><td class=\"l\">").append(Format.html(s.source))
           .append("</td></tr>\n");

@@ -8,12 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import jdk.jfr.consumer.RecordedEvent;
-import org.flodl.budget.agent.report.BudgetReport.CacheSite;
-import org.flodl.budget.agent.report.BudgetReport.DepthPoint;
-import org.flodl.budget.agent.report.BudgetReport.DepthSite;
-import org.flodl.budget.agent.report.BudgetReport.PerDecision;
-import org.flodl.budget.agent.report.BudgetReport.Setting;
-import org.flodl.budget.agent.report.BudgetReport.TierSeries;
 
 /**
  * The report a person reads in ten seconds: per cache site the decisions and bytes and the peak
@@ -79,8 +73,8 @@ final class TextReport {
     rows.add(new String[] {"Cache sites", "tier", "admitted", "declined", "materialized",
         "bytes admitted", "bytes declined", "released", "peak held / budget", ""});
     List<String> notes = new ArrayList<>();
-    for (CacheSite site : r.cacheSites.values()) {
-      PerDecision c = site.counts();
+    for (CacheLedger site : r.cacheSites.values()) {
+      DecisionCounts c = site.counts();
       rows.add(new String[] {
         "  " + site.name, site.tier, Format.count(c.admissions), Format.count(c.declines),
         Format.count(c.materialized), Format.bytes(c.admittedBytes), Format.bytes(c.declinedBytes),
@@ -92,7 +86,7 @@ final class TextReport {
         notes.add(site.name + ": counts from " + Format.count(site.summaryCount)
             + " site summaries (per-decision events off)");
       }
-      notes.addAll(BudgetReport.notes(site, c));
+      notes.addAll(site.notes(c));
       if (!site.releasedByCause().isEmpty()) {
         StringBuilder causes = new StringBuilder();
         site.releasedByCause().forEach((cause, bytes) ->
@@ -107,13 +101,14 @@ final class TextReport {
     b.append('\n');
   }
 
-  private static void depthSites(String title, Map<String, DepthSite> sites, boolean prefetch, StringBuilder b) {
+  private static void depthSites(String title, Map<String, DepthHistory> sites, boolean prefetch,
+      StringBuilder b) {
     if (sites.isEmpty()) {
       return;
     }
     b.append(title).append('\n');
-    for (DepthSite site : sites.values()) {
-      DepthPoint last = site.points.get(site.points.size() - 1);
+    for (DepthHistory site : sites.values()) {
+      DepthChoice last = site.points.get(site.points.size() - 1);
       b.append("  ").append(site.name);
       if (!site.device.isEmpty()) {
         b.append(" (").append(site.device).append(')');
@@ -123,15 +118,15 @@ final class TextReport {
           .append(", last ").append(prefetch ? "depth " : "").append(last.depth)
           .append(prefetch ? "" : " slots").append('\n');
       Map<String, long[]> groups = new LinkedHashMap<>();
-      Map<String, DepthPoint> firsts = new LinkedHashMap<>();
-      for (DepthPoint p : site.points) {
+      Map<String, DepthChoice> firsts = new LinkedHashMap<>();
+      for (DepthChoice p : site.points) {
         String key = p.depth + "|" + p.requested + "|" + p.reason;
         groups.computeIfAbsent(key, k -> new long[1])[0]++;
         firsts.putIfAbsent(key, p);
       }
       List<String[]> rows = new ArrayList<>();
-      for (Map.Entry<String, DepthPoint> g : firsts.entrySet()) {
-        DepthPoint p = g.getValue();
+      for (Map.Entry<String, DepthChoice> g : firsts.entrySet()) {
+        DepthChoice p = g.getValue();
         String what = prefetch
             ? "depth " + p.depth + (p.requested >= 0 ? " (asked " + p.requested + ")" : "")
             : p.depth + " slots";
@@ -180,23 +175,23 @@ final class TextReport {
       RecordedEvent last = e.getValue();
       b.append("  budget computed for ").append(Format.orElse(e.getKey(), "?")).append(' ')
           .append(Format.count(r.budgetCounts.get(e.getKey()))).append(" times, last ")
-          .append(Format.bytes(BudgetReport.num(last, "budgetBytes"))).append(" = ")
-          .append(Format.fraction(BudgetReport.fraction(last, "maxUsage"))).append(" of (")
-          .append(Format.bytes(BudgetReport.num(last, "availableBytes"))).append(" available + ")
-          .append(Format.bytes(BudgetReport.num(last, "heldBytes"))).append(" held)");
-      double share = BudgetReport.fraction(last, "hostShare");
+          .append(Format.bytes(EventReader.num(last, "budgetBytes"))).append(" = ")
+          .append(Format.fraction(EventReader.fraction(last, "maxUsage"))).append(" of (")
+          .append(Format.bytes(EventReader.num(last, "availableBytes"))).append(" available + ")
+          .append(Format.bytes(EventReader.num(last, "heldBytes"))).append(" held)");
+      double share = EventReader.fraction(last, "hostShare");
       if (!Double.isNaN(share) && share != 1.0) {
         b.append(" x host share ").append(Format.fraction(share));
       }
-      if (BudgetReport.num(last, "ringBytes") > 0) {
-        b.append(" - ring ").append(Format.bytes(BudgetReport.num(last, "ringBytes")));
+      if (EventReader.num(last, "ringBytes") > 0) {
+        b.append(" - ring ").append(Format.bytes(EventReader.num(last, "ringBytes")));
       }
       b.append('\n');
     }
     if (r.lastSplit != null) {
-      b.append("  stager split: ").append(Format.bytes(BudgetReport.num(r.lastSplit, "totalBytes")))
-          .append(" = pinned ").append(Format.bytes(BudgetReport.num(r.lastSplit, "pinnedBytes")))
-          .append(" + stream ").append(Format.bytes(BudgetReport.num(r.lastSplit, "streamBytes"))).append('\n');
+      b.append("  stager split: ").append(Format.bytes(EventReader.num(r.lastSplit, "totalBytes")))
+          .append(" = pinned ").append(Format.bytes(EventReader.num(r.lastSplit, "pinnedBytes")))
+          .append(" + stream ").append(Format.bytes(EventReader.num(r.lastSplit, "streamBytes"))).append('\n');
     }
     if (rows.size() > 1 || !r.lastBudget.isEmpty() || r.lastSplit != null) {
       b.append('\n');
@@ -211,7 +206,7 @@ final class TextReport {
     }
     List<String[]> rows = new ArrayList<>();
     rows.add(new String[] {"Configuration", "value", "source"});
-    for (Setting s : r.configuration.values()) {
+    for (RecordedSetting s : r.configuration.values()) {
       rows.add(new String[] {"  " + s.key, s.value, s.source});
     }
     table(rows, b, 0, 1, 2);

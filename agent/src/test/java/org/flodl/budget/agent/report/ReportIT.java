@@ -98,17 +98,17 @@ class ReportIT {
     assertTrue(m.find(), run.out());
     String[] row = m.group().trim().split(" {2,}");
     // The ledger is the site summaries; the sampled per-decision events' weights add up to it.
-    long admitted = sum(BudgetReport.SITE_SUMMARY, "admissions", null);
-    long declined = sum(BudgetReport.SITE_SUMMARY, "declines", null);
+    long admitted = sum(EventReader.SITE_SUMMARY, "admissions", null);
+    long declined = sum(EventReader.SITE_SUMMARY, "declines", null);
     assertEquals(400, admitted + declined, "one decision per put");
-    assertEquals(admitted, sum(BudgetReport.CACHE_ADMISSION, "decisions", "ADMIT"));
-    assertEquals(declined, sum(BudgetReport.CACHE_ADMISSION, "decisions", "DECLINE"));
+    assertEquals(admitted, sum(EventReader.CACHE_ADMISSION, "decisions", "ADMIT"));
+    assertEquals(declined, sum(EventReader.CACHE_ADMISSION, "decisions", "DECLINE"));
     assertTrue(admitted > 0 && declined > 0, "at -Xmx256m the cache keeps part of 400 MiB");
     assertEquals(Format.count(admitted), row[2], run.out());
     assertEquals(Format.count(declined), row[3], run.out());
-    assertEquals(Format.bytes(sum(BudgetReport.SITE_SUMMARY, "admittedBytes", null)), row[5], run.out());
-    assertEquals(Format.bytes(sum(BudgetReport.SITE_SUMMARY, "declinedBytes", null)), row[6], run.out());
-    assertEquals(Format.bytes(sum(BudgetReport.SITE_SUMMARY, "releasedBytes", null)), row[7], run.out());
+    assertEquals(Format.bytes(sum(EventReader.SITE_SUMMARY, "admittedBytes", null)), row[5], run.out());
+    assertEquals(Format.bytes(sum(EventReader.SITE_SUMMARY, "declinedBytes", null)), row[6], run.out());
+    assertEquals(Format.bytes(sum(EventReader.SITE_SUMMARY, "releasedBytes", null)), row[7], run.out());
     assertTrue(run.out().contains("record "), "the effective configuration lists record=: " + run.out());
     assertTrue(Pattern.compile("(?m)^Instrumented: \\d+ WOVEN").matcher(run.out()).find(), run.out());
     String page = Files.readString(html, StandardCharsets.UTF_8);

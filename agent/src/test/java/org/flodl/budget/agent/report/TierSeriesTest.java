@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Instant;
-import org.flodl.budget.agent.report.BudgetReport.Point;
-import org.flodl.budget.agent.report.BudgetReport.TierSeries;
 import org.junit.jupiter.api.Test;
 
 /** A cache that decides millions of times: the tier's series stays bounded and keeps its peak. */
@@ -18,7 +16,7 @@ class TierSeriesTest {
     int spike = 777_777;
     for (int i = 0; i < n; i++) {
       long held = i == spike ? 10_000_000 : i % 1000;
-      series.addDecision(new Point(t0.plusNanos(i * 1000L), held, 5_000_000));
+      series.addDecision(new Reading(t0.plusNanos(i * 1000L), held, 5_000_000));
     }
     assertTrue(series.decisions.size() < TierSeries.MAX_DECISION_POINTS, "size " + series.decisions.size());
     assertEquals(10_000_000, series.peakHeld(), "the spike survives the merging");
