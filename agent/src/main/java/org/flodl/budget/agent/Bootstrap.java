@@ -27,6 +27,7 @@ import org.flodl.budget.agent.gate.HostShareSource;
 import org.flodl.budget.agent.gate.Log;
 import org.flodl.budget.agent.gate.Recorder;
 import org.flodl.budget.agent.library.Library;
+import org.flodl.budget.agent.library.WatchedClass;
 import org.flodl.budget.agent.record.BudgetRecording;
 import org.flodl.budget.agent.weave.PointBinder;
 import org.flodl.budget.agent.weave.Rule;
@@ -41,7 +42,8 @@ import org.flodl.budget.probes.MemoryProbes;
  * already loaded are retransformed), and leave the rest (probes, periodic events, the MBean) to
  * the first woven class. A bad argument or an unreadable sites file is one line on stderr and the
  * agent stays off ({@code strict=true}: the start fails); anything else that goes wrong is one
- * line and the application runs on.
+ * line and the application runs on. Over 300 lines for one job, the start in order, with each of
+ * its refusals said in one line; the sites are read and bound in {@link SiteBinding}.
  */
 final class Bootstrap {
 
@@ -209,11 +211,11 @@ final class Bootstrap {
   private static Map<String, Consumer<ClassLoader>> watches() {
     Map<String, Consumer<ClassLoader>> watches = new HashMap<>();
     for (Library l : Library.all()) {
-      for (String name : l.watchedClasses()) {
-        watches.put(name, new Consumer<ClassLoader>() { // not a lambda: premain (see above)
+      for (WatchedClass w : l.watched()) {
+        watches.put(w.internalName(), new Consumer<ClassLoader>() { // not a lambda: premain
           @Override
           public void accept(ClassLoader loader) {
-            l.loaded(name, loader);
+            w.seen(loader);
           }
         });
       }

@@ -12,7 +12,9 @@ import java.util.OptionalLong;
  * Long#MAX_VALUE} stands in for {@code u64::MAX}. The arithmetic saturates as the seed's does, so
  * no input, however large, yields a negative or wrapped budget or depth. A NaN knob is rejected
  * with an {@link IllegalArgumentException} naming the knob; other values outside (0, 1] keep the
- * seed's meaning (a share above 0.90 is ceilinged, a share at or below 0 buys nothing).
+ * seed's meaning (a share above 0.90 is ceilinged, a share at or below 0 buys nothing). Over 300
+ * lines for one job, the seed's functions side by side as {@code budget.rs} has them, so that the
+ * port can be read against it.
  */
 public final class BudgetPolicy {
   private BudgetPolicy() {}

@@ -1,8 +1,8 @@
 package org.flodl.budget.agent.djl;
 
 import java.lang.management.MemoryUsage;
-import java.lang.ref.WeakReference;
 import java.lang.reflect.Method;
+import org.flodl.budget.agent.library.WatchedClass;
 import org.flodl.budget.probes.VramReading;
 
 /**
@@ -13,25 +13,16 @@ import org.flodl.budget.probes.VramReading;
  * reading ({@code -Dai.djl.util.cuda.fork=true}). Returns null whenever it cannot answer; the
  * agent's own probe chain then reads.
  */
-public final class DjlCuda {
-  public static final String CUDA_UTILS = "ai/djl/util/cuda/CudaUtils";
-  private static volatile WeakReference<ClassLoader> loader;
+final class DjlCuda {
+  /** DJL's CUDA bindings, watched for as they load. */
+  static final WatchedClass CUDA_UTILS = new WatchedClass("ai/djl/util/cuda/CudaUtils");
   private static volatile Method[] methods;
-  private static volatile boolean broken;
 
   private DjlCuda() {}
 
-  /** Notes the loader that defined DJL's CudaUtils (the transformer saw it load). */
-  public static void seen(ClassLoader definingLoader) {
-    if (definingLoader != null) {
-      loader = new WeakReference<>(definingLoader);
-    }
-  }
-
   /** Returns whether DJL's CUDA bindings are loaded in this process. */
   static boolean available() {
-    WeakReference<ClassLoader> l = loader;
-    return l != null && l.get() != null && !broken;
+    return CUDA_UTILS.loader() != null;
   }
 
   /** Returns DJL's reading of {@code device} (a DJL Device on a GPU), or null. */
@@ -42,7 +33,7 @@ public final class DjlCuda {
     try {
       Method[] m = methods;
       if (m == null) {
-        Class<?> cu = Class.forName(CUDA_UTILS.replace('/', '.'), false, loader.get());
+        Class<?> cu = Class.forName(CUDA_UTILS.binaryName(), false, CUDA_UTILS.loader());
         Class<?> dev = Class.forName("ai.djl.Device", false, cu.getClassLoader());
         m = new Method[] {cu.getMethod("hasCuda"), cu.getMethod("getGpuMemory", dev)};
         methods = m;
@@ -56,7 +47,7 @@ public final class DjlCuda {
       }
       return new VramReading(Math.max(0, mu.getUsed()), mu.getMax(), "djl", null);
     } catch (Throwable t) {
-      broken = true;
+      CUDA_UTILS.broken();
       org.flodl.budget.agent.gate.Log.warnOnce("djl-cuda", "DJL's CUDA bindings could not be "
           + "read (" + t + "); the agent's own VRAM probes answer instead");
       return null;

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Locale;
 import org.flodl.budget.agent.gate.DepthAdapter;
 import org.flodl.budget.agent.library.Library;
+import org.flodl.budget.agent.library.WatchedClass;
 
 /**
  * DJL: preset {@code djl} ({@code docs/presets/djl.md}), on unless {@code djl=off}; its depth
@@ -52,12 +53,7 @@ public final class DjlSupport implements Library {
   }
 
   @Override
-  public List<String> watchedClasses() {
+  public List<WatchedClass> watched() {
     return List.of(DjlCuda.CUDA_UTILS);
-  }
-
-  @Override
-  public void loaded(String internalName, ClassLoader loader) {
-    DjlCuda.seen(loader);
   }
 }

@@ -3,6 +3,7 @@ package org.flodl.budget.agent.dl4j;
 import java.util.List;
 import org.flodl.budget.agent.gate.EntryHook;
 import org.flodl.budget.agent.library.Library;
+import org.flodl.budget.agent.library.WatchedClass;
 
 /**
  * Deeplearning4j: preset {@code dl4j} ({@code docs/presets/dl4j.md}); its entry hook ({@link
@@ -42,13 +43,8 @@ public final class Dl4jSupport implements Library {
   }
 
   @Override
-  public List<String> watchedClasses() {
+  public List<WatchedClass> watched() {
     return List.of(JavaCpp.POINTER);
-  }
-
-  @Override
-  public void loaded(String internalName, ClassLoader loader) {
-    JavaCpp.seen(loader);
   }
 
   @Override

@@ -1,8 +1,8 @@
 package org.flodl.budget.agent.dl4j;
 
-import java.lang.ref.WeakReference;
 import java.lang.reflect.Method;
 import org.flodl.budget.agent.gate.Log;
+import org.flodl.budget.agent.library.WatchedClass;
 
 /**
  * JavaCPP's own limits, where ND4J (or any JavaCPP library) is loaded: ND4J's CPU arrays are
@@ -13,22 +13,13 @@ import org.flodl.budget.agent.gate.Log;
  * least of host RAM's and these. The class is read by name in the loader that defined it (the
  * transformer sees it load), so the agent carries no JavaCPP.
  */
-public final class JavaCpp {
+final class JavaCpp {
   /** The class whose loading the transformer watches for. */
-  public static final String POINTER = "org/bytedeco/javacpp/Pointer";
+  static final WatchedClass POINTER = new WatchedClass("org/bytedeco/javacpp/Pointer");
 
-  private static volatile WeakReference<ClassLoader> loader;
   private static volatile Method[] methods;
-  private static volatile boolean broken;
 
   private JavaCpp() {}
-
-  /** Notes the loader that defined JavaCPP's Pointer. */
-  public static void seen(ClassLoader definingLoader) {
-    if (definingLoader != null) {
-      loader = new WeakReference<>(definingLoader);
-    }
-  }
 
   /**
    * Returns the bytes JavaCPP lets this process allocate before it throws: the least of {@code
@@ -36,15 +27,14 @@ public final class JavaCpp {
    * or -1 when JavaCPP is not loaded or cannot be read.
    */
   public static long available() {
-    WeakReference<ClassLoader> ref = loader;
-    ClassLoader l = ref == null ? null : ref.get();
-    if (l == null || broken) {
+    ClassLoader l = POINTER.loader();
+    if (l == null) {
       return -1;
     }
     try {
       Method[] m = methods;
       if (m == null) {
-        Class<?> pointer = Class.forName(POINTER.replace('/', '.'), false, l);
+        Class<?> pointer = Class.forName(POINTER.binaryName(), false, l);
         m = new Method[] {pointer.getMethod("maxBytes"), pointer.getMethod("totalBytes"),
             pointer.getMethod("maxPhysicalBytes"), pointer.getMethod("physicalBytes")};
         methods = m;
@@ -65,7 +55,7 @@ public final class JavaCpp {
       }
       return available == Long.MAX_VALUE ? -1 : available;
     } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-      broken = true;
+      POINTER.broken();
       Log.warnOnce("javacpp", "JavaCPP's limits cannot be read (" + e + "); the native tier is "
           + "sized from host RAM alone");
       return -1;

@@ -57,13 +57,10 @@ public interface Library {
     return null;
   }
 
-  /** Returns the classes (internal form) whose loading the agent tells {@link #loaded} of. */
-  default List<String> watchedClasses() {
+  /** Returns the classes whose loading the agent tells the library of (their defining loader). */
+  default List<WatchedClass> watched() {
     return List.of();
   }
-
-  /** Notes that {@code loader} defined watched class {@code internalName}. */
-  default void loaded(String internalName, ClassLoader loader) {}
 
   /**
    * Returns the bytes of native memory the library lets this process allocate before it throws, or

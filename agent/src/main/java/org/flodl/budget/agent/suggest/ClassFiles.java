@@ -109,7 +109,8 @@ final class ClassFiles {
         try (Stream<Path> walk = Files.walk(p)) {
           for (Path f : (Iterable<Path>) walk::iterator) {
             String rel = p.relativize(f).toString().replace(File.separatorChar, '/');
-            if (rel.endsWith(".class") && Files.isRegularFile(f)) {
+            // As in a jar, META-INF/ is no class path (the agent keeps its command line there).
+            if (rel.endsWith(".class") && !rel.startsWith("META-INF/") && Files.isRegularFile(f)) {
               add(rel, keep, () -> Files.size(f), () -> Files.readAllBytes(f));
             }
           }

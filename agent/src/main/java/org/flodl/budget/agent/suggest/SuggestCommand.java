@@ -25,7 +25,9 @@ import org.objectweb.asm.tree.MethodNode;
  * for the application in them: each cache-admit and prefetch-depth site its bytecode shows,
  * commented with the evidence and where it is, strongest first, and a {@code presets} line for
  * the libraries a preset covers. {@code --check} then says, on stderr, whether the agent would
- * take each site. Exit 0 done, 1 a check failed, 2 bad usage.
+ * take each site. Exit 0 done, 1 a check failed, 2 bad usage. Over 300 lines for one job, the
+ * command's output: the finding itself is {@link SiteFinder}'s; here each block is written with
+ * its evidence, and checked.
  */
 public final class SuggestCommand {
   static final String USAGE =
