@@ -8,11 +8,13 @@
 # (medians).
 #
 #   mvn -B -q -pl agent -am package -DskipTests
-#   benchmarks/startup.sh [RUNS]        (default 15; run from anywhere; JAVA=... picks the JVM)
+#   benchmarks/startup.sh [RUNS]        (default 15; run from anywhere; JAVA=... picks the JVM;
+#                                        BEFORE=old.jar adds an earlier build's two site runs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-15}
 JAR=$PWD/agent/target/flodl-budget-agent.jar
+BEFORE=${BEFORE:-}   # an earlier build's jar: its two site runs are measured side by side too
 [ -f "$JAR" ] || { echo "startup.sh: build the agent first: mvn -B -q -pl agent -am package -DskipTests" >&2; exit 2; }
 JAVA=${JAVA:-java}
 W=$(mktemp -d)
@@ -80,6 +82,11 @@ CMDS=(
   "$JAVA -javaagent:$JAR=sites=$W/sites.properties $CP"
   "$JAVA -javaagent:$JAR=sites=$W/cuda.properties $CP"
 )
+if [ -n "$BEFORE" ]; then
+  NAMES+=("before: one woven class" "before: cuda:0 depth site")
+  CMDS+=("$JAVA -javaagent:$BEFORE=sites=$W/sites.properties $CP"
+    "$JAVA -javaagent:$BEFORE=sites=$W/cuda.properties $CP")
+fi
 # shellcheck disable=SC2086
 $JAVA -javaagent:"$JAR"=sites="$W/sites.properties",log=info $CP > "$W/check.log" 2>&1 || true
 if ! grep -q "wove site 'store' into demo.Store" "$W/check.log"; then

@@ -1,5 +1,7 @@
 package org.flodl.budget.benchmarks;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,8 +14,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import jdk.jfr.consumer.RecordingFile;
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -59,7 +59,8 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  * need 10 to 15 s of warm-up on 2 loaded cores, hence {@code -wi 15}). {@code java -jar
  * benchmarks.jar CacheAdmitBenchmark} alone runs only the fork without the agent. {@code
  * -Dflodl.bench.variants=plainPut,wovenPut} and {@code -Dflodl.bench.forks=agent} (of {@code
- * none}, {@code agent}, {@code recording}) narrow the run; with JMH's {@code -t N} each variant
+ * none}, {@code agent}, {@code recording}) narrow the run; {@code -Dflodl.bench.beforeJar=JAR}
+ * adds a fork with an earlier build of the agent, for a change measured side by side; with JMH's {@code -t N} each variant
  * runs on N threads, each with its own cache (the agent's ledger and identity table shared), the
  * scaling runs of docs/BENCHMARKS.md.
  */
@@ -172,6 +173,11 @@ public class CacheAdmitBenchmark {
     Map<String, String[]> forks = new LinkedHashMap<>();
     if (wanted.contains("none")) {
       forks.put("no agent", new String[0]);
+    }
+    String before = System.getProperty("flodl.bench.beforeJar", "");
+    if (!before.isEmpty() && wanted.contains("agent")) { // an earlier build, side by side
+      forks.put("before, no recording", new String[] {"-javaagent:"
+          + Path.of(before).toAbsolutePath() + "=sites=" + sites + ",presets=caffeine"});
     }
     if (wanted.contains("agent")) {
       forks.put("agent, no recording", new String[] {javaagent});

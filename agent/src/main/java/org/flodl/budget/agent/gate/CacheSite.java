@@ -3,6 +3,8 @@ package org.flodl.budget.agent.gate;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicLongArray;
+import org.flodl.budget.events.Decision;
+import org.flodl.budget.events.ReleaseCause;
 import org.flodl.budget.events.SiteSummaryEvent;
 import org.flodl.budget.policy.Tier;
 import org.flodl.budget.policy.TierLedger;
@@ -40,9 +42,11 @@ final class CacheSite {
   /** The first kind of release: kinds before it are CacheAdmission events, from it Release ones. */
   static final int FIRST_RELEASE = RELEASE_SITE;
 
-  /** Each kind's name in its event's decision (or cause) field. */
-  static final String[] NAMES = {"ADMIT", "ADMIT_MATERIALIZED", "DECLINE", "WOULD_DECLINE",
-      "ALREADY_HELD", "DECLINE", "WOULD_DECLINE", "RELEASE_SITE", "COLLECTED"};
+  /** Each kind's name in its event's decision (or cause) field, as jfr-events spells them. */
+  static final String[] NAMES = {Decision.ADMIT.name(), Decision.ADMIT_MATERIALIZED.name(),
+      Decision.DECLINE.name(), Decision.WOULD_DECLINE.name(), Decision.ALREADY_HELD.name(),
+      Decision.DECLINE.name(), Decision.WOULD_DECLINE.name(), ReleaseCause.RELEASE_SITE.name(),
+      ReleaseCause.COLLECTED.name()};
 
   private static final int TIERS = Tier.values().length;
   // A row, per tier: each kind's count and bytes, the estimated count, each kind's mark.

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.flodl.budget.events.ReleaseCause;
 
 /**
  * What a recording says of one cache site: its decisions counted twice (from the per-decision
@@ -89,10 +90,10 @@ final class CacheLedger {
     if (summaryReleases > 0) {
       Map<String, Long> m = new TreeMap<>();
       if (summaryCollectedBytes > 0) {
-        m.put("COLLECTED", summaryCollectedBytes);
+        m.put(ReleaseCause.COLLECTED.name(), summaryCollectedBytes);
       }
       if (summaryReleasedBytes - summaryCollectedBytes > 0) {
-        m.put("RELEASE_SITE", summaryReleasedBytes - summaryCollectedBytes);
+        m.put(ReleaseCause.RELEASE_SITE.name(), summaryReleasedBytes - summaryCollectedBytes);
       }
       return m;
     }

@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.Locale;
 import java.util.Map;
 import jdk.jfr.consumer.RecordedEvent;
+import org.flodl.budget.events.Decision;
 
 /**
  * Reads a recording's events, one at a time, into a {@link BudgetReport}: each cache decision,
@@ -112,29 +113,28 @@ final class EventReader {
     if (e.hasField("estimated") && e.getBoolean("estimated")) {
       d.estimated += w;
     }
-    boolean admitted = decision.equals("ADMIT") || decision.equals("ADMIT_MATERIALIZED");
-    boolean declined = decision.equals("DECLINE") || decision.equals("WOULD_DECLINE");
-    if (admitted) {
+    Decision kind = Decision.of(decision);
+    if (kind != null && kind.admitted()) {
       d.admissions += w;
       d.admittedBytes += charged * w;
-      if (decision.equals("ADMIT_MATERIALIZED")) {
+      if (kind == Decision.ADMIT_MATERIALIZED) {
         d.materialized += w;
         d.materializedBytes += charged * w;
       }
-    } else if (declined) {
+    } else if (kind != null && kind.declined()) {
       // WOULD_DECLINE: observe mode admitted it anyway; counted with the declines
       d.declines += w;
       d.declinedBytes += charged * w;
-      d.wouldDeclines += decision.equals("WOULD_DECLINE") ? w : 0;
+      d.wouldDeclines += kind == Decision.WOULD_DECLINE ? w : 0;
       // a value priced at nothing always fits: a decline at 0 bytes is one the pricer could
       // not price
       d.unpriced += charged == 0 && num(e, "logicalBytes") == 0 ? w : 0;
-    } else if (decision.equals("ALREADY_HELD")) {
+    } else if (kind == Decision.ALREADY_HELD) {
       d.alreadyHeld += w;
     } else {
       d.other += w;
     }
-    if (!decision.equals("DECLINE")) {
+    if (kind != Decision.DECLINE) {
       // held grows by what is kept: the peak is such a decision, with the budget it was taken
       // against (a decline at the same held bytes may report a budget a probe shrank since)
       site.decisionPeak(held, budget);

@@ -9,6 +9,7 @@ import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.events.Decision;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -39,9 +40,11 @@ class CacheAdmitIT {
 
     List<RecordedEvent> admissions = r.events("flodl.budget.CacheAdmission");
     assertEquals(400, admissions.size(), "one decision per put");
-    long admits = admissions.stream().filter(e -> e.getString("decision").startsWith("ADMIT"))
+    long admits = admissions.stream().filter(e -> e.getString("decision").startsWith(
+        Decision.ADMIT.name()))
         .count();
-    long declines = admissions.stream().filter(e -> e.getString("decision").equals("DECLINE"))
+    long declines = admissions.stream().filter(e -> e.getString("decision").equals(
+        Decision.DECLINE.name()))
         .count();
     assertEquals(cached, admits, "what the cache kept is what was admitted");
     assertEquals(400 - cached, declines);
@@ -49,7 +52,7 @@ class CacheAdmitIT {
       assertEquals("samples", e.getString("site"));
       assertEquals("heap", e.getString("tier"));
       assertEquals(1 << 20, e.getLong("logicalBytes"));
-      if (e.getString("decision").startsWith("ADMIT")) {
+      if (e.getString("decision").startsWith(Decision.ADMIT.name())) {
         assertTrue(e.getLong("heldBytes") <= e.getLong("budgetBytes"),
             "admission over budget: " + e);
       }
@@ -57,7 +60,8 @@ class CacheAdmitIT {
     assertEquals("heap=0", r.value("HELD_AFTER_EVICT"), "every admitted byte released: " + r);
     long released = r.events("flodl.budget.Release").stream()
         .mapToLong(e -> e.getLong("bytes")).sum();
-    long charged = admissions.stream().filter(e -> e.getString("decision").startsWith("ADMIT"))
+    long charged = admissions.stream().filter(e -> e.getString("decision").startsWith(
+        Decision.ADMIT.name()))
         .mapToLong(e -> e.getLong("chargedBytes")).sum();
     assertEquals(charged, released, "released exactly what was admitted");
   }

@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.events.Decision;
+import org.flodl.budget.events.ReleaseCause;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -31,13 +33,14 @@ class ConcurrencyIT {
     assertEquals("2000", r.value("DELIVERED"));
     List<RecordedEvent> admissions = r.events("flodl.budget.CacheAdmission");
     assertEquals(2000, admissions.size());
-    assertTrue(admissions.stream().anyMatch(e -> e.getString("decision").equals("DECLINE")),
+    assertTrue(admissions.stream().anyMatch(e -> e.getString("decision").equals(
+        Decision.DECLINE.name())),
         "the budget was reached");
     long threads = admissions.stream().map(e -> e.getThread().getJavaName()).distinct().count();
     assertEquals(8, threads, "all 8 threads admitted");
     long charged = 0;
     for (RecordedEvent e : admissions) {
-      if (e.getString("decision").startsWith("ADMIT")) {
+      if (e.getString("decision").startsWith(Decision.ADMIT.name())) {
         assertTrue(e.getLong("heldBytes") <= e.getLong("budgetBytes"), "over budget: " + e);
         charged += e.getLong("chargedBytes");
       }
@@ -45,7 +48,8 @@ class ConcurrencyIT {
     assertEquals("heap=0", r.value("HELD_AFTER_EVICT"), r.toString());
     List<RecordedEvent> releases = r.events("flodl.budget.Release");
     assertEquals(charged, releases.stream().mapToLong(e -> e.getLong("bytes")).sum());
-    assertTrue(releases.stream().allMatch(e -> e.getString("cause").equals("RELEASE_SITE")));
+    assertTrue(releases.stream().allMatch(e -> e.getString("cause").equals(
+        ReleaseCause.RELEASE_SITE.name())));
   }
 
   @Test
@@ -58,12 +62,13 @@ class ConcurrencyIT {
     assertEquals(0, r.exitCode, r.toString());
     assertEquals("heap=0", r.value("HELD_AFTER_CLEAR"), r.toString());
     long admitted = r.events("flodl.budget.CacheAdmission").stream()
-        .filter(e -> e.getString("decision").startsWith("ADMIT"))
+        .filter(e -> e.getString("decision").startsWith(Decision.ADMIT.name()))
         .mapToLong(e -> e.getLong("chargedBytes")).sum();
     List<RecordedEvent> releases = r.events("flodl.budget.Release");
     assertTrue(admitted > 0);
     assertEquals(admitted, releases.stream().mapToLong(e -> e.getLong("bytes")).sum());
-    assertTrue(releases.stream().allMatch(e -> e.getString("cause").equals("COLLECTED")),
+    assertTrue(releases.stream().allMatch(e -> e.getString("cause").equals(
+        ReleaseCause.COLLECTED.name())),
         "no release site saw them");
   }
 
@@ -82,7 +87,7 @@ class ConcurrencyIT {
     List<RecordedEvent> admissions = r.events("flodl.budget.CacheAdmission");
     for (int i = 50; i < admissions.size(); i++) {
       RecordedEvent e = admissions.get(i);
-      assertEquals("DECLINE", e.getString("decision"), e.toString());
+      assertEquals(Decision.DECLINE.name(), e.getString("decision"), e.toString());
       assertTrue(e.getLong("heldBytes") > e.getLong("budgetBytes"), "held over the new budget");
     }
     assertTrue(r.events("flodl.agent.Configuration").stream()

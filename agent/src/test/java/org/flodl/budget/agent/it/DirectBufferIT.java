@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.events.Decision;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -31,8 +32,8 @@ class DirectBufferIT {
       assertEquals("direct", e.getString("tier"), e.toString());
       assertEquals(1 << 20, e.getLong("logicalBytes"));
       assertEquals(16 << 20, e.getLong("storageBytes"), "priced by the owner: " + e);
-      if (e.getString("decision").startsWith("ADMIT")) {
-        assertEquals("ADMIT_MATERIALIZED", e.getString("decision"));
+      if (e.getString("decision").startsWith(Decision.ADMIT.name())) {
+        assertEquals(Decision.ADMIT_MATERIALIZED.name(), e.getString("decision"));
         assertTrue(e.getBoolean("materialized"));
       }
     }

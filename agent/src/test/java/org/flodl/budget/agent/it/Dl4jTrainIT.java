@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
+import org.flodl.budget.events.Decision;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -94,10 +95,10 @@ class Dl4jTrainIT {
       long charged = e.getLong("chargedBytes");
       assertTrue(charged > DATA_SET_BYTES && charged < DATA_SET_BYTES + 4096, e.toString());
       String d = e.getString("decision");
-      if (d.equals("ADMIT")) {
+      if (d.equals(Decision.ADMIT.name())) {
         admitted++;
         assertTrue(e.getLong("heldBytes") <= e.getLong("budgetBytes"), e.toString());
-      } else if (d.equals("DECLINE")) {
+      } else if (d.equals(Decision.DECLINE.name())) {
         declined++;
       }
     }
@@ -184,13 +185,13 @@ class Dl4jTrainIT {
       assertTrue(e.getLong("logicalBytes") >= DATA_SET_BYTES
           && e.getLong("logicalBytes") < DATA_SET_BYTES + DATA_SET_OBJECT, e.toString());
       String d = e.getString("decision");
-      if (d.equals("ADMIT_MATERIALIZED")) {
+      if (d.equals(Decision.ADMIT_MATERIALIZED.name())) {
         materialized++;
         assertTrue(e.getBoolean("materialized"), e.toString());
         assertEquals(e.getLong("logicalBytes"), e.getLong("chargedBytes"), e.toString());
         assertTrue(e.getLong("heldBytes") <= e.getLong("budgetBytes"), e.toString());
       } else {
-        assertEquals("DECLINE", d, e.toString());
+        assertEquals(Decision.DECLINE.name(), d, e.toString());
         declined++;
       }
     }

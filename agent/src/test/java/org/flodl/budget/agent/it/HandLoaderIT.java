@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.events.Decision;
+import org.flodl.budget.events.ReleaseCause;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -59,19 +61,20 @@ class HandLoaderIT {
       assertFalse(r.stderr.contains(broken), broken + ": " + r);
     }
     List<RecordedEvent> decisions = r.events("flodl.budget.CacheAdmission");
-    long admits = decisions.stream().filter(e -> e.getString("decision").startsWith("ADMIT"))
+    long admits = decisions.stream().filter(e -> e.getString("decision").startsWith(
+        Decision.ADMIT.name()))
         .count();
     assertTrue(admits > 0 && admits < decisions.size(), "admits and declines: " + decisions.size());
     for (RecordedEvent e : decisions) {
       assertEquals("rows", e.getString("site"));
-      if (e.getString("decision").startsWith("ADMIT")) {
+      if (e.getString("decision").startsWith(Decision.ADMIT.name())) {
         assertTrue(e.getLong("heldBytes") <= e.getLong("budgetBytes"), e.toString());
       }
     }
     assertEquals(admits, Long.parseLong(r.value("CACHED")), "the map keeps what was admitted");
     assertEquals(admits, Long.parseLong(r.value("DROPPED")));
     long released = r.events("flodl.budget.Release").stream()
-        .filter(e -> e.getString("cause").equals("RELEASE_SITE")).count();
+        .filter(e -> e.getString("cause").equals(ReleaseCause.RELEASE_SITE.name())).count();
     assertEquals(admits, released, "every remove released its row, through the JDK's Map");
 
     List<RecordedEvent> depths = r.events("flodl.budget.PrefetchDepth");

@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.events.Decision;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -122,14 +123,16 @@ class LibraryCacheIT {
     }
     List<RecordedEvent> decisions = r.events("flodl.budget.CacheAdmission");
     assertFalse(decisions.isEmpty(), r.toString());
-    long declines = decisions.stream().filter(e -> e.getString("decision").equals("DECLINE"))
+    long declines = decisions.stream().filter(e -> e.getString("decision").equals(
+        Decision.DECLINE.name()))
         .count();
-    long admits = decisions.stream().filter(e -> e.getString("decision").startsWith("ADMIT"))
+    long admits = decisions.stream().filter(e -> e.getString("decision").startsWith(
+        Decision.ADMIT.name()))
         .count();
     assertTrue(declines > 0 && admits > 0, admits + " admitted, " + declines + " declined: " + r);
     for (RecordedEvent e : decisions) {
       assertEquals(site, e.getString("site"), e.toString());
-      if (e.getString("decision").startsWith("ADMIT")) {
+      if (e.getString("decision").startsWith(Decision.ADMIT.name())) {
         assertTrue(e.getLong("heldBytes") <= e.getLong("budgetBytes"), "over budget: " + e);
       }
     }

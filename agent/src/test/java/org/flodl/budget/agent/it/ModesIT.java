@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.events.Decision;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -44,10 +45,12 @@ class ModesIT {
     List<RecordedEvent> e = enforce.events("flodl.budget.CacheAdmission");
     List<RecordedEvent> o = observe.events("flodl.budget.CacheAdmission");
     assertEquals(600, o.size());
-    assertTrue(o.stream().noneMatch(x -> x.getString("decision").equals("DECLINE")));
-    long wouldDecline = o.stream().filter(x -> x.getString("decision").equals("WOULD_DECLINE"))
+    assertTrue(o.stream().noneMatch(x -> x.getString("decision").equals(Decision.DECLINE.name())));
+    long wouldDecline = o.stream().filter(x -> x.getString("decision").equals(
+        Decision.WOULD_DECLINE.name()))
         .count();
-    long declined = e.stream().filter(x -> x.getString("decision").equals("DECLINE")).count();
+    long declined = e.stream().filter(x -> x.getString("decision").equals(Decision.DECLINE.name(
+        ))).count();
     assertTrue(wouldDecline > 0, "observe records what enforce would decline");
     // The same rule in both modes: admit exactly when the charge fits under the budget.
     for (RecordedEvent x : e) {
@@ -66,7 +69,7 @@ class ModesIT {
     assertTrue(Math.abs(wouldDecline - declined) <= 600 / 10,
         "enforce declined " + declined + ", observe would have declined " + wouldDecline);
     for (RecordedEvent x : o) {
-      if (x.getString("decision").startsWith("ADMIT")) {
+      if (x.getString("decision").startsWith(Decision.ADMIT.name())) {
         assertTrue(x.getLong("heldBytes") <= x.getLong("budgetBytes"), x.toString());
       }
     }
@@ -74,7 +77,7 @@ class ModesIT {
 
   private static int firstDecline(List<RecordedEvent> events) {
     for (int i = 0; i < events.size(); i++) {
-      if (events.get(i).getString("decision").endsWith("DECLINE")) {
+      if (events.get(i).getString("decision").endsWith(Decision.DECLINE.name())) {
         return i;
       }
     }
@@ -84,7 +87,7 @@ class ModesIT {
   private static void sameRule(RecordedEvent x) {
     long held = x.getLong("heldBytes");
     long budget = x.getLong("budgetBytes");
-    if (x.getString("decision").startsWith("ADMIT")) {
+    if (x.getString("decision").startsWith(Decision.ADMIT.name())) {
       assertTrue(held <= budget, "admitted over budget: " + x);
     } else {
       assertTrue(held + x.getLong("chargedBytes") > budget, "declined what fit: " + x);

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.events.Decision;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -71,7 +72,7 @@ class PricingBoundsIT {
     }
     for (String unpriceable : List.of("endless", "ring-1M", "nested-lists-100k")) {
       RecordedEvent e = decided.get(unpriceable);
-      assertEquals("DECLINE", e.getString("decision"), e.toString());
+      assertEquals(Decision.DECLINE.name(), e.getString("decision"), e.toString());
       assertEquals(0, e.getLong("chargedBytes"), e.toString());
       assertTrue(r.stdout.contains("PUT " + unpriceable + " ") && r.stdout.contains(
           "PUT " + unpriceable + " ns=" + with.get(unpriceable) + " cached=false"), r.stdout);
@@ -101,7 +102,7 @@ class PricingBoundsIT {
     within(decided.get("samples-10k"), 24 + 16 + 40_000 + 10_000L * (16 + 1024));
     within(decided.get("objects-10M"), 16 + 40_000_000L + 10_000_000L * 16);
     RecordedEvent mutated = decided.get("mutated");
-    assertTrue(mutated.getString("decision").equals("DECLINE")
+    assertTrue(mutated.getString("decision").equals(Decision.DECLINE.name())
         || mutated.getLong("chargedBytes") > 100_000L * 16, "declined, or priced: " + mutated);
   }
 

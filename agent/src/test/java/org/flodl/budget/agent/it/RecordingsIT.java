@@ -18,6 +18,8 @@ import java.util.concurrent.TimeUnit;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.events.Decision;
+import org.flodl.budget.events.ReleaseCause;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -70,13 +72,15 @@ class RecordingsIT {
     assertEquals(released, l.sum("releases"), "summaries: releases");
     assertEquals(0, l.sum("collected"), "every value was evicted: none released by collection");
     assertEquals(l.sum("admittedBytes"), l.sum("releasedBytes"), "every admitted byte came back");
-    assertEquals(admitted, l.weights.getOrDefault("ADMIT", 0L), "events' weights: ADMIT");
-    assertEquals(declined, l.weights.getOrDefault("DECLINE", 0L), "events' weights: DECLINE");
-    assertEquals(released, l.weights.getOrDefault("RELEASE_SITE", 0L),
+    assertEquals(admitted, l.weights.getOrDefault(Decision.ADMIT.name(), 0L),
+        "events' weights: ADMIT");
+    assertEquals(declined, l.weights.getOrDefault(Decision.DECLINE.name(), 0L),
+        "events' weights: DECLINE");
+    assertEquals(released, l.weights.getOrDefault(ReleaseCause.RELEASE_SITE.name(), 0L),
         "events' weights: RELEASE_SITE");
-    assertTrue(l.events.getOrDefault("DECLINE", 0L) > 100,
+    assertTrue(l.events.getOrDefault(Decision.DECLINE.name(), 0L) > 100,
         "declines are sampled on their own, not crowded out: " + l.events);
-    assertTrue(l.events.getOrDefault("ADMIT", 0L) < admitted / 100,
+    assertTrue(l.events.getOrDefault(Decision.ADMIT.name(), 0L) < admitted / 100,
         "and the admissions are sampled: " + l.events);
     assertEquals(puts, l.samplingDecisions, "the chunk's sampling account: every decision");
   }

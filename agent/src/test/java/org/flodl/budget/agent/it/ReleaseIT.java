@@ -131,9 +131,12 @@ class ReleaseIT {
         if (!e.getName().endsWith(".class")) {
           continue;
         }
+        // The command line's classes, off the class path (PackagingIT), belong as they would.
+        String name = e.getName().startsWith(PackagingIT.CLI)
+            ? e.getName().substring(PackagingIT.CLI.length()) : e.getName();
         String owner = null;
         for (Map.Entry<String, String> r : roots.entrySet()) {
-          if (e.getName().startsWith(r.getKey())) {
+          if (name.startsWith(r.getKey())) {
             owner = r.getValue();
             break;
           }

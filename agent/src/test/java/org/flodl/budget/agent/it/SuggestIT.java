@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.events.Decision;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -85,10 +86,11 @@ class SuggestIT {
     assertEquals("600", r.value("DELIVERED"), r.toString());
     assertEquals(big.value("CHECKSUM"), r.value("CHECKSUM"), "the same rows trained on");
     List<RecordedEvent> decisions = r.events("flodl.budget.CacheAdmission");
-    assertTrue(decisions.stream().anyMatch(e -> e.getString("decision").equals("DECLINE")),
+    assertTrue(decisions.stream().anyMatch(e -> e.getString("decision").equals(
+        Decision.DECLINE.name())),
         "declines: " + decisions.size());
     for (RecordedEvent e : decisions) {
-      if (e.getString("decision").startsWith("ADMIT")) {
+      if (e.getString("decision").startsWith(Decision.ADMIT.name())) {
         assertTrue(e.getLong("heldBytes") <= e.getLong("budgetBytes"), e.toString());
       }
     }
@@ -116,7 +118,8 @@ class SuggestIT {
     assertTrue(r.stdout.contains("TRAINING COMPLETE samples_delivered=1200")
         && r.stdout.contains("exactly_once=true"), r.toString());
     assertTrue(r.events("flodl.budget.CacheAdmission").stream()
-        .anyMatch(e -> e.getString("decision").equals("DECLINE")), "declines recorded");
+        .anyMatch(e -> e.getString("decision").equals(Decision.DECLINE.name())),
+            "declines recorded");
     assertDepthsFollowThePolicy(r, "prefetchingloader-queue", 8, null);
   }
 

@@ -17,6 +17,7 @@ import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 import org.flodl.budget.events.CacheAdmissionEvent;
 import org.flodl.budget.events.ConfigurationEvent;
+import org.flodl.budget.events.Decision;
 import org.flodl.budget.events.MemoryProbeEvent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -83,7 +84,8 @@ class BudgetRecordingTest {
       assertEquals(BudgetRecording.NAME, r.recording().getName());
       assertTrue(r.recording().isToDisk());
       assertTrue(r.recording().getDumpOnExit());
-      CacheAdmissionEvent.emit("here", "heap", "byte[]", 1, 1, 1, false, false, "ADMIT", 1, 2, 3);
+      CacheAdmissionEvent.emit("here", "heap", "byte[]", 1, 1, 1, false, false, Decision.ADMIT.name(
+          ), 1, 2, 3);
       r.dump();
       assertTrue(RecordingFile.readAllEvents(r.file()).stream()
           .anyMatch(e -> e.getEventType().getName().equals(CacheAdmissionEvent.NAME)));
@@ -128,7 +130,8 @@ class BudgetRecordingTest {
       assertTrue(!Files.exists(file) || Files.size(file) == 0,
           "an old recording of that name is gone at start");
       assertFalse(Files.exists(r.chunks().resolve("old.jfr")), "and an older run's chunks");
-      CacheAdmissionEvent.emit("here", "heap", "byte[]", 1, 1, 1, false, false, "ADMIT", 1, 2, 3);
+      CacheAdmissionEvent.emit("here", "heap", "byte[]", 1, 1, 1, false, false, Decision.ADMIT.name(
+          ), 1, 2, 3);
       long end = System.currentTimeMillis() + 10_000;
       while (chunkFiles(r.chunks()) == 0 && System.currentTimeMillis() < end) {
         Thread.sleep(100);

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.flodl.budget.events.CacheAdmissionEvent;
 import org.flodl.budget.events.ConfigurationEvent;
+import org.flodl.budget.events.Decision;
 
 /**
  * A child JVM's main for {@link BudgetRecordingTest}: starts a {@link BudgetRecording}, commits
@@ -19,7 +20,8 @@ public final class RecordingExitMain {
     BudgetRecording.start(Path.of(args[1]));
     ConfigurationEvent.register(() -> ConfigurationEvent.emit("record", args[1], "AGENT_ARGS"));
     for (int i = 0; i < 3; i++) {
-      CacheAdmissionEvent.emit("exit-" + how, "heap", "byte[]", 100, 100, 100, false, false, "ADMIT",
+      CacheAdmissionEvent.emit("exit-" + how, "heap", "byte[]", 100, 100, 100, false, false,
+          Decision.ADMIT.name(),
           100L * (i + 1), 1000, 5000);
     }
     System.out.println("committed");

@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import jdk.jfr.Recording;
+import org.flodl.budget.events.Decision;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -149,9 +150,9 @@ class ReportCommandTest {
       r.enable(org.flodl.budget.events.CacheAdmissionEvent.NAME);
       r.start();
       org.flodl.budget.events.CacheAdmissionEvent.emit("samples", "heap", "byte[]", 600, 600, 600,
-          false, false, "ADMIT", 600, 1000, 4000);
+          false, false, Decision.ADMIT.name(), 600, 1000, 4000);
       org.flodl.budget.events.CacheAdmissionEvent.emit("samples", "heap", "byte[]", 600, 600, 600,
-          false, false, "WOULD_DECLINE", 1200, 1000, 4000);
+          false, false, Decision.WOULD_DECLINE.name(), 1200, 1000, 4000);
       r.stop();
       r.dump(file);
     }

@@ -17,6 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
+import org.flodl.budget.events.Decision;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmc.common.item.IItemCollection;
@@ -101,8 +102,8 @@ class ReportIT {
     long admitted = sum(EventReader.SITE_SUMMARY, "admissions", null);
     long declined = sum(EventReader.SITE_SUMMARY, "declines", null);
     assertEquals(400, admitted + declined, "one decision per put");
-    assertEquals(admitted, sum(EventReader.CACHE_ADMISSION, "decisions", "ADMIT"));
-    assertEquals(declined, sum(EventReader.CACHE_ADMISSION, "decisions", "DECLINE"));
+    assertEquals(admitted, sum(EventReader.CACHE_ADMISSION, "decisions", Decision.ADMIT.name()));
+    assertEquals(declined, sum(EventReader.CACHE_ADMISSION, "decisions", Decision.DECLINE.name()));
     assertTrue(admitted > 0 && declined > 0, "at -Xmx256m the cache keeps part of 400 MiB");
     assertEquals(Format.count(admitted), row[2], run.out());
     assertEquals(Format.count(declined), row[3], run.out());

@@ -10,8 +10,10 @@ import org.flodl.budget.agent.gate.DecisionEvents;
 import org.flodl.budget.agent.record.BudgetRecording;
 import org.flodl.budget.events.CacheAdmissionEvent;
 import org.flodl.budget.events.ConfigurationEvent;
+import org.flodl.budget.events.Decision;
 import org.flodl.budget.events.InstrumentedEvent;
 import org.flodl.budget.events.MemoryProbeEvent;
+import org.flodl.budget.events.ReleaseCause;
 import org.flodl.budget.events.ReleaseEvent;
 import org.flodl.budget.events.SiteSummaryEvent;
 import org.flodl.budget.policy.BudgetPolicy;
@@ -156,7 +158,8 @@ final class TrainingScenario {
       boolean materialize = BudgetPolicy.shouldMaterialize(logical, storage);
       long charged = BudgetPolicy.retainedCost(logical, storage);
       TierLedger.Admission a = heap.tryReserve(charged);
-      String decision = !a.admitted() ? "DECLINE" : materialize ? "ADMIT_MATERIALIZED" : "ADMIT";
+      String decision = !a.admitted() ? Decision.DECLINE.name(
+          ) : materialize ? Decision.ADMIT_MATERIALIZED.name() : Decision.ADMIT.name();
       CacheAdmissionEvent.emit(SITE, "heap", view ? "java.nio.HeapByteBuffer" : "byte[]", logical,
           storage, charged, materialize && a.admitted(), false, decision, a.heldAfter(), a.budget(),
           hostAvailable);
@@ -185,7 +188,8 @@ final class TrainingScenario {
       releasedBytes += evicted.bytes();
       sReleasedBytes += evicted.bytes();
       sReleases++;
-      ReleaseEvent.emit(SITE, "heap", evicted.bytes(), "RELEASE_SITE", heap.held());
+      ReleaseEvent.emit(SITE, "heap", evicted.bytes(), ReleaseCause.RELEASE_SITE.name(), heap.held(
+          ));
     }
   }
 

@@ -8,6 +8,7 @@ import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm;
 import org.flodl.budget.agent.it.LoaderEpoch;
+import org.flodl.budget.events.Decision;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -63,15 +64,17 @@ class HeapScenarioIT {
     long summarized = r.events("flodl.budget.SiteSummary").stream()
         .mapToLong(e -> e.getLong("admissions") + e.getLong("declines")).sum();
     assertEquals(decisions, summarized, "the summaries count the same decisions");
-    long admitted = admissions.stream().filter(e -> e.getString("decision").startsWith("ADMIT"))
+    long admitted = admissions.stream().filter(e -> e.getString("decision").startsWith(
+        Decision.ADMIT.name()))
         .mapToLong(e -> e.getLong("decisions")).sum();
-    long declined = admissions.stream().filter(e -> e.getString("decision").equals("DECLINE"))
+    long declined = admissions.stream().filter(e -> e.getString("decision").equals(
+        Decision.DECLINE.name()))
         .mapToLong(e -> e.getLong("decisions")).sum();
     assertTrue(declined > 0, "the budget declined samples");
     assertEquals(decisions, admitted + declined);
     for (RecordedEvent e : admissions) {
       assertEquals("heap", e.getString("tier"));
-      if (e.getString("decision").startsWith("ADMIT")) {
+      if (e.getString("decision").startsWith(Decision.ADMIT.name())) {
         assertTrue(e.getLong("heldBytes") <= e.getLong("budgetBytes"), "over budget: " + e);
       }
     }

@@ -7,6 +7,7 @@ import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm;
 import org.flodl.budget.agent.it.LoaderEpoch;
+import org.flodl.budget.events.Decision;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -50,7 +51,7 @@ class OverheadScenarioIT {
       } else {
         assertEquals(512, admissions.size(), mode + ": one decision per put");
         for (RecordedEvent e : admissions) {
-          assertEquals("ADMIT", e.getString("decision"), mode + ": " + e);
+          assertEquals(Decision.ADMIT.name(), e.getString("decision"), mode + ": " + e);
         }
       }
     }

@@ -7,6 +7,7 @@ import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm;
 import org.flodl.budget.agent.it.LoaderEpoch;
+import org.flodl.budget.events.Decision;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -53,7 +54,7 @@ class ViewsScenarioIT {
     List<RecordedEvent> admissions = r.events("flodl.budget.CacheAdmission");
     assertEquals(31, admissions.size(), "one decision per put");
     for (RecordedEvent e : admissions) {
-      assertEquals("ADMIT_MATERIALIZED", e.getString("decision"), e.toString());
+      assertEquals(Decision.ADMIT_MATERIALIZED.name(), e.getString("decision"), e.toString());
       assertTrue(e.getBoolean("materialized"), e.toString());
       assertEquals(64L << 10, e.getLong("logicalBytes"));
       assertTrue(e.getLong("storageBytes") >= 64L << 10, e.toString());
