@@ -126,6 +126,32 @@ class ModuleLayoutTest {
   }
 
   @Test
+  void theRuntimeNamesNoLibraryAndNotTheCommandLine() throws Exception {
+    // What runs in the application's JVM (and what woven code can reach) knows libraries only
+    // through library/Library, and the command line (report, suggest, attach) not at all.
+    List<String> banned = new ArrayList<>(List.of(OWN + "agent/report/", OWN + "agent/suggest/",
+        OWN + "agent/cli/", OWN + "findings/"));
+    for (Library l : Library.all()) {
+      banned.add(l.getClass().getPackageName().replace('.', '/') + "/");
+    }
+    for (String runtime : List.of("config", "control", "gate", "library", "record", "weave")) {
+      Set<String> refs = references(Bootstrap.class, OWN + "agent/" + runtime + "/");
+      Set<String> named = new TreeSet<>();
+      for (String r : refs) {
+        for (String b : banned) {
+          if (r.startsWith(b)) {
+            named.add(r);
+          }
+        }
+      }
+      assertEquals(Set.of(), named, runtime + " may not name these");
+    }
+    // The library SPI itself names the JDK alone: a support compiles against it and nothing else.
+    Set<String> spi = references(Bootstrap.class, OWN + "agent/library/");
+    assertOnly(spi, "library", r -> r.startsWith(OWN + "agent/library/"));
+  }
+
+  @Test
   void aLibrarysNameIsWrittenInItsOwnSupportAlone() throws Exception {
     // Adding a library is one support class and its resources: no other production file says
     // its name as a string (the djl=on|off switch reads onByDefault(), not "djl").

@@ -15,7 +15,7 @@ import org.flodl.budget.probes.VramReading;
  */
 final class DjlCuda {
   /** DJL's CUDA bindings, watched for as they load. */
-  static final WatchedClass CUDA_UTILS = new WatchedClass("ai/djl/util/cuda/CudaUtils");
+  private static final WatchedClass CUDA_UTILS = DjlSupport.CUDA_UTILS;
   private static volatile Method[] methods;
 
   private DjlCuda() {}

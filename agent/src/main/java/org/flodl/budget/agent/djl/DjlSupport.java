@@ -13,6 +13,9 @@ import org.flodl.budget.agent.library.WatchedClass;
  * epoch's VRAM is read through them.
  */
 public final class DjlSupport implements Library {
+  /** DJL's CUDA bindings, watched for as they load (here: the start loads no DjlCuda). */
+  static final WatchedClass CUDA_UTILS = new WatchedClass("ai/djl/util/cuda/CudaUtils");
+
   @Override
   public String name() {
     return DjlGate.SITE;
@@ -54,6 +57,6 @@ public final class DjlSupport implements Library {
 
   @Override
   public List<WatchedClass> watched() {
-    return List.of(DjlCuda.CUDA_UTILS);
+    return List.of(CUDA_UTILS);
   }
 }

@@ -11,6 +11,9 @@ import org.flodl.budget.agent.library.WatchedClass;
  * JavaCPP is loaded ({@link JavaCpp}) its limits bound the native tier.
  */
 public final class Dl4jSupport implements Library {
+  /** JavaCPP's Pointer, watched for as it loads (here: the start loads no JavaCpp). */
+  static final WatchedClass POINTER = new WatchedClass("org/bytedeco/javacpp/Pointer");
+
   @Override
   public String name() {
     return "dl4j";
@@ -44,7 +47,7 @@ public final class Dl4jSupport implements Library {
 
   @Override
   public List<WatchedClass> watched() {
-    return List.of(JavaCpp.POINTER);
+    return List.of(POINTER);
   }
 
   @Override

@@ -15,7 +15,7 @@ import org.flodl.budget.agent.library.WatchedClass;
  */
 final class JavaCpp {
   /** The class whose loading the transformer watches for. */
-  static final WatchedClass POINTER = new WatchedClass("org/bytedeco/javacpp/Pointer");
+  private static final WatchedClass POINTER = Dl4jSupport.POINTER;
 
   private static volatile Method[] methods;
 
