@@ -99,20 +99,20 @@ final class SiteBinding {
         hooked.add(c.adapter());
         EntryHook hook = adapter(c.adapter(), EntryHook.class, vramProbe);
         if (hook != null) {
-          rules.add(new Rule(engine.bindHook(c.name(), hook), c.name(), Rule.Role.HOOK,
-              MethodRef.parse(hook.method()), null, -1, null, -1, false, true));
+          rules.add(Rule.of(engine.bindHook(c.name(), hook), c.name(), Rule.Role.HOOK,
+              MethodRef.parse(hook.method())).withPreset(true));
         }
       }
       if (s instanceof CacheAdmitSite c) {
         boolean returned = c.returned();
         int id = engine.bindAdmit(c.name(), returned, c.isCallSite(), c.decline());
-        rules.add(new Rule(id, c.name(), returned ? Rule.Role.ADMIT_RETURN : Rule.Role.ADMIT_ARG,
-            c.method(), c.in(), returned ? -1 : c.value(),
-            c.decline() == null ? null : c.declineArgs(), -1, false, preset));
+        rules.add(Rule.of(id, c.name(), returned ? Rule.Role.ADMIT_RETURN : Rule.Role.ADMIT_ARG,
+            c.method()).withScope(c.in()).withArgument(returned ? -1 : c.value())
+            .withDeclineArgs(c.decline() == null ? null : c.declineArgs()).withPreset(preset));
         if (c.release() != null) {
-          rules.add(new Rule(engine.bindRelease(c.name()), c.name(), Rule.Role.RELEASE,
-              c.release(), companionScope(c.release().className(), c.in()), -1, null, -1, false,
-              preset));
+          rules.add(Rule.of(engine.bindRelease(c.name()), c.name(), Rule.Role.RELEASE,
+              c.release()).withScope(companionScope(c.release().className(), c.in()))
+              .withPreset(preset));
         }
       } else if (s instanceof PrefetchDepthSite p) {
         DepthAdapter adapter = null;
@@ -125,12 +125,13 @@ final class SiteBinding {
         }
         int id = engine.bindDepth(p.name(), p.device(), p.deviceIndex(), p.batchBytes(),
             p.activationReserve(), p.isCallSite(), adapter);
-        rules.add(new Rule(id, p.name(),
-            p.returned() ? Rule.Role.DEPTH_RETURN : Rule.Role.DEPTH_ARG, p.method(), p.in(),
-            p.returned() ? -1 : p.depth(), null, p.executor(), adapter != null, preset));
+        rules.add(Rule.of(id, p.name(),
+            p.returned() ? Rule.Role.DEPTH_RETURN : Rule.Role.DEPTH_ARG, p.method())
+            .withScope(p.in()).withArgument(p.returned() ? -1 : p.depth())
+            .withExecutor(p.executor()).withContextArgs(adapter != null).withPreset(preset));
         if (p.batch() != null) {
-          rules.add(new Rule(engine.bindBatch(p.name()), p.name(), Rule.Role.BATCH, p.batch(),
-              companionScope(p.batch().className(), p.in()), -1, null, -1, false, preset));
+          rules.add(Rule.of(engine.bindBatch(p.name()), p.name(), Rule.Role.BATCH, p.batch())
+              .withScope(companionScope(p.batch().className(), p.in())).withPreset(preset));
         }
       }
     }

@@ -67,6 +67,49 @@ public record Rule(int id, String site, Role role, MethodRef method, Scope scope
     }
   }
 
+  /**
+   * Returns the rule of {@code role} at the bodies of {@code method} for point {@code id} of site
+   * {@code site}: no argument, no decline call, no executor, no adapter, not a preset's; the
+   * {@code with} methods set the rest, each returning a new rule.
+   */
+  public static Rule of(int id, String site, Role role, MethodRef method) {
+    return new Rule(id, site, role, method, null, -1, null, -1, false, false);
+  }
+
+  /** Returns this rule woven at the calls made in {@code where} (null: at the bodies). */
+  public Rule withScope(Scope where) {
+    return new Rule(id, site, role, method, where, argument, declineArgs, executor, contextArgs,
+        preset);
+  }
+
+  /** Returns this rule on argument {@code index} (-1: the return value). */
+  public Rule withArgument(int index) {
+    return new Rule(id, site, role, method, scope, index, declineArgs, executor, contextArgs,
+        preset);
+  }
+
+  /** Returns this rule with the arguments its decline call is passed (null: none). */
+  public Rule withDeclineArgs(List<Integer> args) {
+    return new Rule(id, site, role, method, scope, argument, args, executor, contextArgs, preset);
+  }
+
+  /** Returns this rule with the argument a depth of 0 nulls (-1: none). */
+  public Rule withExecutor(int index) {
+    return new Rule(id, site, role, method, scope, argument, declineArgs, index, contextArgs,
+        preset);
+  }
+
+  /** Returns this rule handing the gate every argument (a framework adapter reads them). */
+  public Rule withContextArgs(boolean all) {
+    return new Rule(id, site, role, method, scope, argument, declineArgs, executor, all, preset);
+  }
+
+  /** Returns this rule as a preset's (a library version without the method is skipped). */
+  public Rule withPreset(boolean fromPreset) {
+    return new Rule(id, site, role, method, scope, argument, declineArgs, executor, contextArgs,
+        fromPreset);
+  }
+
   /** Returns whether the rule weaves calls rather than bodies. */
   public boolean calls() {
     return scope != null;
