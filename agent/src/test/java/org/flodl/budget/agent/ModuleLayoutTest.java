@@ -108,12 +108,38 @@ class ModuleLayoutTest {
     // Woven code calls the gate; the gate knows libraries only through library/Library.
     Set<String> refs = references(Bootstrap.class, OWN + "agent/gate/");
     assertTrue(refs.contains(OWN + "agent/library/Library"), "the scan reads the gate: " + refs);
-    List<String> banned = new ArrayList<>(List.of(OWN + "agent/report/", OWN + "agent/suggest/",
-        OWN + "agent/weave/", OWN + "agent/control/", OWN + "agent/record/"));
-    for (Library l : Library.all()) {
-      banned.add(l.getClass().getPackageName().replace('.', '/') + "/");
-    }
+    List<String> banned = libraryPackages(OWN + "agent/report/", OWN + "agent/suggest/",
+        OWN + "agent/weave/", OWN + "agent/control/", OWN + "agent/record/");
     assertTrue(banned.size() >= 11, "the six libraries' packages: " + banned);
+    assertEquals(Set.of(), named(refs, banned), "the gate may not name these");
+  }
+
+  @Test
+  void theRuntimeNamesNoLibraryAndNotTheCommandLine() throws Exception {
+    // What runs in the application's JVM (and what woven code can reach) knows libraries only
+    // through library/Library, and the command line (report, suggest, attach) not at all.
+    List<String> banned = libraryPackages(OWN + "agent/report/", OWN + "agent/suggest/",
+        OWN + "agent/cli/", OWN + "findings/");
+    for (String runtime : List.of("config", "control", "gate", "library", "record", "weave")) {
+      Set<String> refs = references(Bootstrap.class, OWN + "agent/" + runtime + "/");
+      assertEquals(Set.of(), named(refs, banned), runtime + " may not name these");
+    }
+    // The library SPI itself names the JDK alone: a support compiles against it and nothing else.
+    Set<String> spi = references(Bootstrap.class, OWN + "agent/library/");
+    assertOnly(spi, "library", r -> r.startsWith(OWN + "agent/library/"));
+  }
+
+  /** Returns {@code others} and the package (internal form) of every library's support. */
+  private static List<String> libraryPackages(String... others) {
+    List<String> packages = new ArrayList<>(List.of(others));
+    for (Library l : Library.all()) {
+      packages.add(l.getClass().getPackageName().replace('.', '/') + "/");
+    }
+    return packages;
+  }
+
+  /** Returns the references of {@code refs} under one of {@code banned}. */
+  private static Set<String> named(Set<String> refs, List<String> banned) {
     Set<String> named = new TreeSet<>();
     for (String r : refs) {
       for (String b : banned) {
@@ -122,33 +148,7 @@ class ModuleLayoutTest {
         }
       }
     }
-    assertEquals(Set.of(), named, "the gate may not name these");
-  }
-
-  @Test
-  void theRuntimeNamesNoLibraryAndNotTheCommandLine() throws Exception {
-    // What runs in the application's JVM (and what woven code can reach) knows libraries only
-    // through library/Library, and the command line (report, suggest, attach) not at all.
-    List<String> banned = new ArrayList<>(List.of(OWN + "agent/report/", OWN + "agent/suggest/",
-        OWN + "agent/cli/", OWN + "findings/"));
-    for (Library l : Library.all()) {
-      banned.add(l.getClass().getPackageName().replace('.', '/') + "/");
-    }
-    for (String runtime : List.of("config", "control", "gate", "library", "record", "weave")) {
-      Set<String> refs = references(Bootstrap.class, OWN + "agent/" + runtime + "/");
-      Set<String> named = new TreeSet<>();
-      for (String r : refs) {
-        for (String b : banned) {
-          if (r.startsWith(b)) {
-            named.add(r);
-          }
-        }
-      }
-      assertEquals(Set.of(), named, runtime + " may not name these");
-    }
-    // The library SPI itself names the JDK alone: a support compiles against it and nothing else.
-    Set<String> spi = references(Bootstrap.class, OWN + "agent/library/");
-    assertOnly(spi, "library", r -> r.startsWith(OWN + "agent/library/"));
+    return named;
   }
 
   @Test
