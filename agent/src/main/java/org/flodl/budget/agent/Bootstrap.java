@@ -46,7 +46,6 @@ import org.flodl.budget.probes.MemoryProbes;
  * its refusals said in one line; the sites are read and bound in {@link SiteBinding}.
  */
 final class Bootstrap {
-
   private static volatile boolean started;
 
   private Bootstrap() {}

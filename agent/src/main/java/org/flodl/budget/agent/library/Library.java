@@ -82,12 +82,8 @@ public interface Library {
 
   /** Returns the library named {@code name}, or null. */
   static Library named(String name) {
-    for (Library l : Registry.ALL) {
-      if (l.name().equals(name)) {
-        return l;
-      }
-    }
-    return null;
+    int i = Registry.NAMES.indexOf(name); // the names as read once, in the order of ALL
+    return i < 0 ? null : Registry.ALL.get(i);
   }
 
   /** Returns the lines that say which library supports could not be loaded (none: empty). */

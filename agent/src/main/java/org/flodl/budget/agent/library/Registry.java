@@ -44,7 +44,14 @@ final class Registry {
     List<Library> all = new ArrayList<>();
     List<String> names = new ArrayList<>();
     for (Library l : own) {
-      String name = l.name();
+      String name;
+      try {
+        name = l.name();
+      } catch (RuntimeException | LinkageError e) {
+        problems.add("library support " + l.getClass().getName() + " is left out: its name "
+            + "cannot be read (" + e + ")");
+        continue;
+      }
       if (name == null || name.isEmpty() || !name.equals(name.toLowerCase(java.util.Locale.ROOT))) {
         problems.add("library support " + l.getClass().getName() + " is left out: its name '"
             + name + "' is not a lower-case word");

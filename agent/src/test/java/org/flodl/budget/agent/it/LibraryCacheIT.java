@@ -197,4 +197,22 @@ class LibraryCacheIT {
         .run(APP, app(lib, "--style=" + style));
     assertBounded(r, lib, style, lib.preset);
   }
+
+  @org.junit.jupiter.api.Test
+  void aBrokenOrImpostorLibrarySupportIsLeftOutWithOneLineAndTheRestRunsOn() throws Exception {
+    // The application's class path names a support that does not exist and one that takes the
+    // name of the agent's own Caffeine support: both left out, each said once, the preset works.
+    CacheLibrary lib = CacheLibrary.CAFFEINE;
+    ChildJvm.Result r = child("lib-broken-supports", lib, "current")
+        .withClassPath(Path.of("src/test/libraries/broken"))
+        .jvm("-Xmx128m").agent("presets=" + lib.preset).record()
+        .run(APP, app(lib, "--overwrite"));
+    assertBounded(r, lib, "put", lib.preset);
+    long loadLines = r.stderr.lines().filter(l -> l.startsWith("flodl-budget: a library support "
+        + "cannot be loaded and is left out") && l.contains("com.acme.libs.NoSuchSupport")).count();
+    long impostorLines = r.stderr.lines().filter(l -> l.startsWith("flodl-budget: library support "
+        + "com.acme.libs.ImpostorSupport is left out: 'caffeine' is already")).count();
+    assertEquals(1, loadLines, r.toString());
+    assertEquals(1, impostorLines, r.toString());
+  }
 }
