@@ -117,11 +117,10 @@ final class SiteBinding {
       } else if (s instanceof PrefetchDepthSite p) {
         DepthAdapter adapter = null;
         if (p.adapter() != null) {
-          adapter = adapters.get(p.adapter());
-          if (adapter == null) {
-            adapter = adapter(p.adapter(), DepthAdapter.class, vramProbe);
-            adapters.put(p.adapter(), adapter);
+          if (!adapters.containsKey(p.adapter())) { // null kept too: a missing one said once
+            adapters.put(p.adapter(), adapter(p.adapter(), DepthAdapter.class, vramProbe));
           }
+          adapter = adapters.get(p.adapter());
         }
         int id = engine.bindDepth(p.name(), p.device(), p.deviceIndex(), p.batchBytes(),
             p.activationReserve(), p.isCallSite(), adapter);

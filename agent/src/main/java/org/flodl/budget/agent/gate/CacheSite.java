@@ -12,7 +12,7 @@ import org.flodl.budget.policy.TierLedger;
 /**
  * A cache-admit site at run time: its name, its index (its nesting counter per thread), its
  * ledger of decisions and releases, and the sampler that chooses which of them a recording gets
- * as per-decision events.
+ * as per-decision events: one job, the books of a site (ledger and sampler share its rows).
  *
  * <p>The ledger is a per-thread {@link Tally}: per tier and kind a count and bytes, added by the
  * deciding thread to its own row with no atomic operation. The periodic summary drains it (the
