@@ -64,6 +64,23 @@ class HostShareTest {
   }
 
   @Test
+  void rateMeterCountsACallersRunningTotalOnceWithItsOwnAdds() {
+    long[] total = {1_000}; // counted before the first sample: not part of the rate
+    RateMeter m = new RateMeter(500, () -> total[0]);
+    m.sample(0);
+    for (int t = 100; t <= 5_000; t += 100) {
+      total[0] += 6;
+      m.add(4);
+      m.sample(t);
+    }
+    assertEquals(100.0, m.rate(), 1.0);
+    m.sample(5_000); // no time passed: nothing counted is lost
+    total[0] += 30;
+    m.sample(5_100);
+    assertEquals(100.0 + (300.0 - 100.0) * (1 - Math.exp(-100 / 500.0)), m.rate(), 1.0);
+  }
+
+  @Test
   void badEntriesAreRemovedWithOneLinePerRun() throws IOException {
     List<String> warnings = new CopyOnWriteArrayList<>();
     long self = ProcessHandle.current().pid();

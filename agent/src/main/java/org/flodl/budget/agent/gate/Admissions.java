@@ -89,7 +89,7 @@ final class Admissions {
     try {
       Object older = a.decline().call(receiver, args);
       if (older != null) {
-        holdings.release(older); // remove(key) returns the value it let go
+        holdings.release(older, t); // remove(key) returns the value it let go
       }
     } catch (Throwable e) {
       String msg = "site '" + a.site().name() + "': the decline call " + a.decline().method()
@@ -112,12 +112,12 @@ final class Admissions {
     }
     t.inGate = true;
     try {
-      if (holdings.release(returned) > 0) {
+      if (holdings.release(returned, t) > 0) {
         return; // the common shape: evict(key) returns the value it let go
       }
       if (arguments != null) {
         for (Object a : arguments) {
-          holdings.release(a);
+          holdings.release(a, t);
         }
       }
     } finally {
@@ -148,25 +148,25 @@ final class Admissions {
       boolean mayCopy, boolean declinable) {
     t.inGate = true;
     try {
-      return decide(e, site, value, mayCopy, declinable);
+      return decide(e, t, site, value, mayCopy, declinable);
     } finally {
       t.inGate = false;
     }
   }
 
-  private static Object decide(GateEngine e, CacheSite site, Object value, boolean mayCopy,
-      boolean declinable) {
+  private static Object decide(GateEngine e, GateThread t, CacheSite site, Object value,
+      boolean mayCopy, boolean declinable) {
     e.start(); // the probe thread and the periodic events, at the first decision
     Budgets budgets = e.budgets;
     budgets.guard().check(); // a container near its limit: reclaim before this value adds to it
     e.cacheDecided();
-    e.consumed();
+    e.consumed(t);
     boolean observe = e.mode() == Mode.OBSERVE || !declinable;
     Priced price;
     try {
       price = e.pricer().estimate(value);
     } catch (Throwable x) {
-      return unpriced(e, site, value, x, observe);
+      return unpriced(e, t, site, value, x, observe);
     }
     if (!mayCopy && price.materialize()) {
       // A value that cannot be replaced pins what it pins: its whole storage, uncopied.
@@ -188,10 +188,10 @@ final class Admissions {
     if (heldAfter < 0) {
       if (e.holdings.holds(value)) {
         // Retained already (put again, or a put nested in another site's): charged once.
-        record(e, site, CacheSite.ALREADY_HELD, price, 0, false, ledger, -1, ledger.budget());
+        record(e, t, site, CacheSite.ALREADY_HELD, price, 0, false, ledger, -1, ledger.budget());
         return value;
       }
-      record(e, site, observe ? CacheSite.WOULD_DECLINE : CacheSite.DECLINE, price, charged, false,
+      record(e, t, site, observe ? CacheSite.WOULD_DECLINE : CacheSite.DECLINE, price, charged, false,
           ledger, TierLedger.declinedAt(heldAfter), budget);
       return observe ? value : Gate.DECLINED;
     }
@@ -207,20 +207,20 @@ final class Admissions {
         Log.warnOnce("retain-" + site.name(), "site '" + site.name() + "': copying a "
             + value.getClass().getName() + " failed (" + Text.clip(String.valueOf(x), 120)
             + "); such values are declined");
-        record(e, site, CacheSite.DECLINE, price, charged, false, ledger, -1, ledger.budget());
+        record(e, t, site, CacheSite.DECLINE, price, charged, false, ledger, -1, ledger.budget());
         return Gate.DECLINED;
       }
     }
     if (!e.holdings.track(stored, ledger, charged, site)) {
       // the same object is retained already, and charged once: the reservation was given back
-      record(e, site, CacheSite.ALREADY_HELD, price, 0, false, ledger, -1, ledger.budget());
+      record(e, t, site, CacheSite.ALREADY_HELD, price, 0, false, ledger, -1, ledger.budget());
       return stored;
     }
     if (tier == Tier.HEAP) {
       budgets.grew(tier, heldAfter, budget);
     }
     // The ledger's answer is at most what is held; the event says what is (summed only then).
-    record(e, site, price.materialize() ? CacheSite.MATERIALIZED : CacheSite.ADMIT, price,
+    record(e, t, site, price.materialize() ? CacheSite.MATERIALIZED : CacheSite.ADMIT, price,
         charged, copied, ledger, heldAfter, budget);
     return stored;
   }
@@ -230,8 +230,8 @@ final class Admissions {
    * change under the walk) is not admitted unbooked: declined in enforce, {@code WOULD_DECLINE} in
    * observe, said once per site and reason.
    */
-  private static Object unpriced(GateEngine e, CacheSite site, Object value, Throwable x,
-      boolean observe) {
+  private static Object unpriced(GateEngine e, GateThread t, CacheSite site, Object value,
+      Throwable x, boolean observe) {
     String type = value.getClass().getName();
     String reason = x instanceof org.flodl.budget.pricing.PricingException p ? p.reason()
         : x.getClass().getSimpleName();
@@ -244,7 +244,7 @@ final class Admissions {
     }
     Tier tier = site.lastTier();
     int kind = observe ? CacheSite.UNPRICED_WOULD_DECLINE : CacheSite.UNPRICED_DECLINE;
-    long weight = site.count(tier, kind, 0, false, Recorder.on());
+    long weight = site.count(t, tier, kind, 0, false, Recorder.on());
     if (weight > 0) {
       TierLedger l = e.budgets.ledger(tier);
       long available = available(e.budgets, tier);
@@ -259,11 +259,11 @@ final class Admissions {
    * due, commits its event standing for the decisions since the last: {@code held} is the tier's
    * held bytes after it (-1: read the ledger), {@code budget} the budget it was taken against.
    */
-  private static void record(GateEngine e, CacheSite site, int kind, Priced p, long charged,
-      boolean copied, TierLedger ledger, long held, long budget) {
+  private static void record(GateEngine e, GateThread t, CacheSite site, int kind, Priced p,
+      long charged, boolean copied, TierLedger ledger, long held, long budget) {
     Tier tier = p.tier();
     boolean on = Recorder.on();
-    long weight = site.count(tier, kind, charged, p.estimated(), on);
+    long weight = site.count(t, tier, kind, charged, p.estimated(), on);
     if (weight == 0) {
       return;
     }

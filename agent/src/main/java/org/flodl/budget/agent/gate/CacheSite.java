@@ -121,15 +121,16 @@ final class CacheSite {
   }
 
   /**
-   * Counts one decision or release of {@code kind} on {@code tier} for {@code bytes}; returns how
-   * many decisions an event committed now should stand for, or 0 when none is due ({@code
-   * sampling} false: none is wanted).
+   * Counts one decision or release of {@code kind} on {@code tier} for {@code bytes}, on the row of
+   * {@code t} (the calling thread's state); returns how many decisions an event committed now
+   * should stand for, or 0 when none is due ({@code sampling} false: none is wanted).
    */
-  long count(Tier tier, int kind, long bytes, boolean estimated, boolean sampling) {
+  long count(GateThread t, Tier tier, int kind, long bytes, boolean estimated,
+      boolean sampling) {
     if (kind < FIRST_RELEASE && lastTier != tier) {
       lastTier = tier; // a volatile write only when the tier changes, not per decision
     }
-    long[] row = tally.row();
+    long[] row = tally.row(t);
     int base = tier.ordinal() * PER_TIER;
     int at = base + 2 * kind;
     long n = Tally.add(row, at, 1);

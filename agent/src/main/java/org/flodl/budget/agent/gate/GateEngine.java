@@ -164,8 +164,13 @@ public final class GateEngine implements Decisions {
 
   /** Counts one unit of this rank's consumption (a batch seen elsewhere, e.g. DJL's fetch). */
   public void consumed() {
+    consumed(GateThread.current());
+  }
+
+  /** {@link #consumed()} on the row of {@code t}, the calling thread's state. */
+  void consumed(GateThread t) {
     if (hostShareSource != null) {
-      hostShareSource.count();
+      hostShareSource.count(t);
     }
   }
 

@@ -4,7 +4,8 @@ package org.flodl.budget.agent.gate;
  * What the gate knows of one application thread: whether it is inside the gate now (pricing,
  * probing, recording, declining: woven code it reaches then passes straight through, so the agent
  * never re-enters itself), and, per cache-admit site, how many woven bodies of that site it is
- * inside (when they nest, an override calling {@code super.put}, only the outermost decides).
+ * inside (when they nest, an override calling {@code super.put}, only the outermost decides),
+ * and its rows of the {@link Tally} counters, by tally number.
  */
 final class GateThread {
   // An anonymous class, not ThreadLocal.withInitial(lambda): the first lambda of a JVM costs its
@@ -19,12 +20,28 @@ final class GateThread {
   /** Whether the thread is inside the gate. */
   boolean inGate;
   private int[] depth = new int[8];
+  private long[][] rows = new long[8][];
 
   private GateThread() {}
 
   /** Returns this thread's state. */
   static GateThread current() {
     return CURRENT.get();
+  }
+
+  /** Returns this thread's row of tally {@code number}, null before its first count. */
+  long[] row(int number) {
+    long[][] r = rows;
+    return number < r.length ? r[number] : null;
+  }
+
+  /** Keeps {@code row} as this thread's row of tally {@code number}; returns it. */
+  long[] keepRow(int number, long[] row) {
+    if (number >= rows.length) {
+      rows = java.util.Arrays.copyOf(rows, Math.max(number + 1, rows.length * 2));
+    }
+    rows[number] = row;
+    return row;
   }
 
   /** Counts one more woven body of site {@code index} entered; returns the count before. */

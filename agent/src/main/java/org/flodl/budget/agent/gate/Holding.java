@@ -55,15 +55,16 @@ class Holding extends WeakReference<Object> {
   }
 
   /**
-   * Returns the bytes handed back, for {@code cause} (a {@link CacheSite} kind of release); called
-   * once, by whoever unlinked this holding or the releaser.
+   * Returns the bytes handed back, for {@code cause} (a {@link CacheSite} kind of release), counted
+   * on {@code t} (the calling thread's state); called once, by whoever unlinked this holding or
+   * the releaser.
    */
-  final long release(int cause) {
+  final long release(int cause, GateThread t) {
     long b = bytes();
     TierLedger ledger = account.ledger();
     ledger.giveBack(b);
     CacheSite site = account.site();
-    long weight = site.count(ledger.tier(), cause, b, false, Recorder.on());
+    long weight = site.count(t, ledger.tier(), cause, b, false, Recorder.on());
     if (weight > 0) {
       try {
         long held = ledger.held();

@@ -61,6 +61,14 @@ final class Holdings {
 
   /** Releases what {@code value} holds, if anything; returns the bytes handed back. */
   long release(Object value) {
+    return release(value, GateThread.current());
+  }
+
+  /**
+   * Releases what {@code value} holds, if anything, counted on {@code t} (the calling thread's
+   * state); returns the bytes handed back.
+   */
+  long release(Object value, GateThread t) {
     if (value == null) {
       return 0;
     }
@@ -70,7 +78,7 @@ final class Holdings {
       return 0;
     }
     try {
-      return holding.release(CacheSite.RELEASE_SITE);
+      return holding.release(CacheSite.RELEASE_SITE, t);
     } finally {
       // The value outlives the holding's last use: unlinked, the holding is unreachable and
       // never enqueued, and until here its value is alive, so the collector cannot enqueue it.

@@ -10,7 +10,8 @@ import org.flodl.budget.share.RateMeter;
  * {@code host_share=auto}: this rank's share of the host among the co-hosted ranks of the same
  * job in the same memory domain ({@code budget_i ∝ rate_i}), from the policy's host-share
  * registry. The rate is the decisions this rank's sites take (a put at a cache-admit site, a batch
- * at a batch site), counted on the hot path with one adder; the registry is joined when the
+ * at a batch site), counted on the hot path on each thread's own counter (no atomic operation:
+ * the meter sums the threads' counts when it samples, once a second); the registry is joined when the
  * agent's probe thread has read memory once (the domain is then known), not at JVM start. Until
  * then, or when the registry cannot be joined, the share is 1.
  *
@@ -21,7 +22,14 @@ import org.flodl.budget.share.RateMeter;
  */
 public final class HostShareSource implements DoubleSupplier {
   private final String job;
-  private final RateMeter meter = new RateMeter(5_000);
+  /** Each thread's decisions; its one counter is summed by the meter. */
+  private final Tally decisions = new Tally(1);
+  private final RateMeter meter = new RateMeter(5_000, new java.util.function.LongSupplier() {
+    @Override
+    public long getAsLong() {
+      return decisions.total()[0];
+    }
+  });
   private volatile HostShare share;
 
   /** Returns the source for ranks of {@code job} (empty: the default, see the class). */
@@ -94,9 +102,10 @@ public final class HostShareSource implements DoubleSupplier {
     }
   }
 
-  /** Counts one decision of this rank. */
-  void count() {
-    meter.add(1);
+  /** Counts one decision of this rank on the row of {@code t}, the calling thread's state. */
+  void count(GateThread t) {
+    long[] row = decisions.row(t);
+    Tally.add(row, 0, 1);
   }
 
   @Override

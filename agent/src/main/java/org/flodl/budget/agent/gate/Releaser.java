@@ -28,11 +28,12 @@ final class Releaser implements Runnable {
 
   @Override
   public void run() {
+    GateThread self = GateThread.current();
     while (true) {
       try {
         Reference<?> r = collected.remove();
         if (r instanceof Holding h && Holding.NEXT.getAcquire(h) != Holding.RELEASED) {
-          h.release(CacheSite.COLLECTED);
+          h.release(CacheSite.COLLECTED, self);
           if (++collectedLinked >= sweepCheckAt) {
             long[] c = holdings.census();
             long cost = c[0] + c[1];

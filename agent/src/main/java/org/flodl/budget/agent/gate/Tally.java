@@ -6,6 +6,7 @@ import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A row of counters that many threads add to and one reader drains, without an atomic operation
@@ -14,13 +15,17 @@ import java.util.List;
  * the last drain. The counts are monotone per thread and never reset by the reader, so an add
  * that races a drain is counted in this drain or the next, never lost or counted twice. A row of
  * a thread that has ended is folded into the retired totals at the next drain and dropped, so
- * short-lived threads do not accumulate rows.
+ * short-lived threads do not accumulate rows. A thread finds its row on its {@link GateThread},
+ * by the tally's number: the deciding thread has looked that up already, so a count costs no
+ * thread-local lookup of its own.
  */
 final class Tally {
   private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
+  private static final AtomicInteger NUMBERS = new AtomicInteger();
 
   private final int width;
-  private final ThreadLocal<long[]> mine;
+  /** This tally's number: its row's index on each thread's {@link GateThread}. */
+  private final int number = NUMBERS.getAndIncrement();
   private final List<Row> rows = new ArrayList<>(); // guarded by this
   private final long[] retired;
   private final long[] drained;
@@ -30,17 +35,17 @@ final class Tally {
     this.width = width;
     this.retired = new long[width];
     this.drained = new long[width];
-    this.mine = new ThreadLocal<long[]>() {
-      @Override
-      protected long[] initialValue() {
-        return register();
-      }
-    };
   }
 
   /** Returns the calling thread's row, for a caller that adds to several counters at once. */
   long[] row() {
-    return mine.get();
+    return row(GateThread.current());
+  }
+
+  /** Returns the row of {@code t}, the calling thread's state. */
+  long[] row(GateThread t) {
+    long[] r = t.row(number);
+    return r != null ? r : t.keepRow(number, register());
   }
 
   /** Adds {@code x} to counter {@code slot} of {@code row}, the calling thread's own; returns it. */
@@ -67,13 +72,13 @@ final class Tally {
 
   /** Adds {@code x} to counter {@code slot} on the calling thread's row. */
   void add(int slot, long x) {
-    long[] row = mine.get();
+    long[] row = row();
     SLOT.setOpaque(row, slot, row[slot] + x);
   }
 
   /** Adds {@code a} to counter {@code slotA} and {@code b} to {@code slotB}: one row lookup. */
   void add(int slotA, long a, int slotB, long b) {
-    long[] row = mine.get();
+    long[] row = row();
     SLOT.setOpaque(row, slotA, row[slotA] + a);
     SLOT.setOpaque(row, slotB, row[slotB] + b);
   }
