@@ -176,7 +176,7 @@ final class Bootstrap {
     Gate.install(engine);
     AgentControl control = new AgentControl(engine, config);
     // The settings are in every recording from install on, even when no site is ever woven.
-    Recorder.whenInitialized(new Runnable() { // not a lambda: premain (see above)
+    Recorder.whenInitializedOffThisThread(new Runnable() { // not a lambda: premain (see above)
       @Override
       public void run() {
         registerConfiguration(control);

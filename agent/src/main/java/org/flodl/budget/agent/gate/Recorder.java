@@ -24,6 +24,36 @@ public final class Recorder {
       hooks.run();
       return;
     }
+    listen(hooks);
+  }
+
+  /**
+   * {@link #whenInitialized}, for the start thread: runs {@code hooks} now if the recorder is
+   * initialized, else has a thread of its own ask the recorder to run them once it initializes
+   * (the listener's registration loads Flight Recorder's security support, 10 ms of start-up the
+   * application's thread need not wait for). The recorder runs a listener added after it
+   * initialized at once, so a recording that starts meanwhile is not missed.
+   */
+  public static void whenInitializedOffThisThread(Runnable hooks) {
+    if (on()) {
+      hooks.run();
+      return;
+    }
+    Thread t = new Thread(new Runnable() {
+      @Override
+      public void run() {
+        try {
+          listen(hooks);
+        } catch (Throwable e) {
+          Log.warn("waiting for Flight Recorder failed (" + e + "); recordings get no settings");
+        }
+      }
+    }, "flodl-budget-recorder-listener");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  private static void listen(Runnable hooks) {
     FlightRecorder.addListener(new FlightRecorderListener() {
       private final java.util.concurrent.atomic.AtomicBoolean done =
           new java.util.concurrent.atomic.AtomicBoolean();
