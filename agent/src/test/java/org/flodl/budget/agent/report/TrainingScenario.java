@@ -137,14 +137,27 @@ final class TrainingScenario {
       epochs++;
       vramUsed = (3L << 30) + (long) (progress * (2800L << 20));
       // The gate's own decision and events: DJL's epochs on a GPU, and a host reader ring.
-      DepthDecision.Decision gpu = DepthDecision.decide(new DepthDecision.Inputs(true, 8,
-          SAMPLE * 64, 0, vramUsed, VRAM_TOTAL, 0.9, 0, OptionalLong.empty(), 0.5, true, false,
-          OptionalLong.empty(), false));
+      DepthDecision.Decision gpu = DepthDecision.decide(DepthDecision.Inputs.builder()
+          .cuda(true)
+          .requested(8)
+          .batchBytes(SAMPLE * 64)
+          .vramUsed(vramUsed)
+          .vramTotal(VRAM_TOTAL)
+          .vramMaxUsage(0.9)
+          .maxUsage(0.5)
+          .cacheActive(true)
+          .build());
       DecisionEvents.depth("djl", "cuda:0", 8, gpu);
       lastDepth = gpu.depth();
-      DepthDecision.Decision ring = DepthDecision.decide(new DepthDecision.Inputs(false, 64,
-          SAMPLE * 64, 50, Long.MAX_VALUE, 0, 0.9, 0, OptionalLong.of(hostAvailable), 0.5, true,
-          false, OptionalLong.empty(), false));
+      DepthDecision.Decision ring = DepthDecision.decide(DepthDecision.Inputs.builder()
+          .requested(64)
+          .batchBytes(SAMPLE * 64)
+          .epochBatches(50)
+          .vramMaxUsage(0.9)
+          .available(OptionalLong.of(hostAvailable))
+          .maxUsage(0.5)
+          .cacheActive(true)
+          .build());
       DecisionEvents.depth("reader", "cpu", 64, ring);
     }
     RamBudget budget = TierBudget.of(Tier.HEAP, hostAvailable, heap.held(), heap.held(), 0.5, 1.0,
