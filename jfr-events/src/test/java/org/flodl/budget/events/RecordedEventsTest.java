@@ -214,7 +214,7 @@ class RecordedEventsTest {
   @Test
   void withoutARecordingTheEventsAreDisabledAndEmitIsANoOp() {
     assertFalse(new CacheAdmissionEvent().isEnabled(), "a recording is still running");
-    CacheAdmissionEvent.emit("s", "heap", "byte[]", 1, 1, 1, false, false, "ADMIT", 1, 2, 3);
+    assertFalse(admission().emit(), "committed without a recording");
   }
 
   @Test
@@ -224,7 +224,7 @@ class RecordedEventsTest {
       recording.disable(CacheAdmissionEvent.NAME);
       recording.disable(ReleaseEvent.NAME);
       recording.start();
-      CacheAdmissionEvent.emit("s", "heap", "byte[]", 1, 1, 1, false, false, "ADMIT", 1, 2, 3);
+      admission().emit();
       ReleaseEvent.emit("s", "heap", 1, "COLLECTED", 0);
       SiteSummaryEvent.emit("s", "heap",
           new SiteSummaryEvent.Counts(1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1), 0, 0, 2);
@@ -238,5 +238,12 @@ class RecordedEventsTest {
             .collect(Collectors.toSet());
     assertEquals(Set.of(SiteSummaryEvent.NAME), names);
     assertTrue(Files.size(file) > 0);
+  }
+
+  /** Returns a one-byte admission at site s, holding 1 of a budget of 2 with 3 available. */
+  private static CacheAdmissionEvent admission() {
+    return CacheAdmissionEvent.decided().site("s").tier("heap").valueType("byte[]")
+        .logicalBytes(1).storageBytes(1).chargedBytes(1).decision("ADMIT").heldBytes(1)
+        .budgetBytes(2).availableBytes(3);
   }
 }

@@ -84,8 +84,7 @@ class BudgetRecordingTest {
       assertEquals(BudgetRecording.NAME, r.recording().getName());
       assertTrue(r.recording().isToDisk());
       assertTrue(r.recording().getDumpOnExit());
-      CacheAdmissionEvent.emit("here", "heap", "byte[]", 1, 1, 1, false, false, Decision.ADMIT.name(
-          ), 1, 2, 3);
+      admission().emit();
       r.dump();
       assertTrue(RecordingFile.readAllEvents(r.file()).stream()
           .anyMatch(e -> e.getEventType().getName().equals(CacheAdmissionEvent.NAME)));
@@ -130,8 +129,7 @@ class BudgetRecordingTest {
       assertTrue(!Files.exists(file) || Files.size(file) == 0,
           "an old recording of that name is gone at start");
       assertFalse(Files.exists(r.chunks().resolve("old.jfr")), "and an older run's chunks");
-      CacheAdmissionEvent.emit("here", "heap", "byte[]", 1, 1, 1, false, false, Decision.ADMIT.name(
-          ), 1, 2, 3);
+      admission().emit();
       long end = System.currentTimeMillis() + 10_000;
       while (chunkFiles(r.chunks()) == 0 && System.currentTimeMillis() < end) {
         Thread.sleep(100);
@@ -143,6 +141,13 @@ class BudgetRecordingTest {
     assertTrue(RecordingFile.readAllEvents(file).stream()
         .anyMatch(ev -> ev.getEventType().getName().equals(CacheAdmissionEvent.NAME)));
     assertFalse(Files.exists(dir.resolve("run.jfr" + BudgetRecording.CHUNKS)), "and its chunks gone");
+  }
+
+  /** Returns a one-byte admission at site here, holding 1 of a budget of 2 with 3 available. */
+  private static CacheAdmissionEvent admission() {
+    return CacheAdmissionEvent.decided().site("here").tier("heap").valueType("byte[]")
+        .logicalBytes(1).storageBytes(1).chargedBytes(1).decision(Decision.ADMIT.name())
+        .heldBytes(1).budgetBytes(2).availableBytes(3);
   }
 
   private static long chunkFiles(Path folder) throws IOException {

@@ -173,9 +173,19 @@ final class TrainingScenario {
       TierLedger.Admission a = heap.tryReserve(charged);
       String decision = !a.admitted() ? Decision.DECLINE.name(
           ) : materialize ? Decision.ADMIT_MATERIALIZED.name() : Decision.ADMIT.name();
-      CacheAdmissionEvent.emit(SITE, "heap", view ? "java.nio.HeapByteBuffer" : "byte[]", logical,
-          storage, charged, materialize && a.admitted(), false, decision, a.heldAfter(), a.budget(),
-          hostAvailable);
+      CacheAdmissionEvent.decided()
+          .site(SITE)
+          .tier("heap")
+          .valueType(view ? "java.nio.HeapByteBuffer" : "byte[]")
+          .logicalBytes(logical)
+          .storageBytes(storage)
+          .chargedBytes(charged)
+          .materialized(materialize && a.admitted())
+          .decision(decision)
+          .heldBytes(a.heldAfter())
+          .budgetBytes(a.budget())
+          .availableBytes(hostAvailable)
+          .emit();
       if (a.admitted()) {
         cached.add(a.reservation());
         admissions++;
