@@ -21,6 +21,7 @@ import org.flodl.budget.agent.config.Setting;
 import org.flodl.budget.agent.config.Text;
 import org.flodl.budget.agent.config.SiteSpec;
 import org.flodl.budget.agent.control.AgentControl;
+import org.flodl.budget.agent.gate.EngineSettings;
 import org.flodl.budget.agent.gate.Gate;
 import org.flodl.budget.agent.gate.GateEngine;
 import org.flodl.budget.agent.gate.HostShareSource;
@@ -140,28 +141,29 @@ final class Bootstrap {
     String ramProbe = config.ramProbe();
     String vramProbe = config.vramProbe();
     java.time.Duration interval = config.probeInterval();
-    GateEngine engine = new GateEngine(
-        mode,
-        config.prefetch() == PrefetchPolicy.AUTO,
+    GateEngine engine = new GateEngine(EngineSettings.builder()
+        .mode(mode)
+        .prefetchAuto(config.prefetch() == PrefetchPolicy.AUTO)
         // Anonymous classes, not lambdas, on the start-up path: the first lambda of a JVM
         // bootstraps java.lang.invoke (tens of milliseconds), which the agent need not add.
-        new Supplier<RetentionPricer>() {
+        .pricerFactory(new Supplier<RetentionPricer>() {
           @Override
           public RetentionPricer get() {
             return RetentionPricer.standard(inst, ClassLoader.getSystemClassLoader());
           }
-        },
-        new Supplier<MemoryProbes>() {
+        })
+        .probeFactory(new Supplier<MemoryProbes>() {
           @Override
           public MemoryProbes get() {
             return MemoryProbes.fromSpecs(ramProbe, vramProbe, interval, null);
           }
-        },
-        interval,
-        config.ramMaxUsage(),
-        config.heapMaxUsage(),
-        config.vramMaxUsage(),
-        hostShare(config.hostShare(), config.job()));
+        })
+        .probeInterval(interval)
+        .ramMaxUsage(config.ramMaxUsage())
+        .heapMaxUsage(config.heapMaxUsage())
+        .vramMaxUsage(config.vramMaxUsage())
+        .hostShare(hostShare(config.hostShare(), config.job()))
+        .build());
     if (vramProbe != null
         && vramProbe.trim().toLowerCase(java.util.Locale.ROOT).startsWith("fixed:")) {
       engine.expectDevice(); // a fixed reading costs nothing: the device tier has it from the start

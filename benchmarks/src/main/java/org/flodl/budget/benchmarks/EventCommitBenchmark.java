@@ -85,8 +85,18 @@ public class EventCommitBenchmark {
   @Benchmark
   public long cacheAdmission() {
     held += 4096;
-    CacheAdmissionEvent.emit("samples", "heap", "byte[]", 4096, 4096, 4096, false, false, "ADMIT",
-        held, 1L << 30, 8L << 30);
+    CacheAdmissionEvent.decided()
+        .site("samples")
+        .tier("heap")
+        .valueType("byte[]")
+        .logicalBytes(4096)
+        .storageBytes(4096)
+        .chargedBytes(4096)
+        .decision("ADMIT")
+        .heldBytes(held)
+        .budgetBytes(1L << 30)
+        .availableBytes(8L << 30)
+        .emit();
     return held;
   }
 

@@ -1,11 +1,67 @@
 package org.flodl.budget.findings;
 
+import static org.flodl.budget.events.EventFields.ACTION;
+import static org.flodl.budget.events.EventFields.ADMISSIONS;
+import static org.flodl.budget.events.EventFields.ADMISSION_EVENTS;
+import static org.flodl.budget.events.EventFields.ADMISSION_THROTTLE;
+import static org.flodl.budget.events.EventFields.ADMITTED_BYTES;
+import static org.flodl.budget.events.EventFields.ALREADY_HELD;
+import static org.flodl.budget.events.EventFields.AVAILABLE_BYTES;
+import static org.flodl.budget.events.EventFields.BUDGET_BYTES;
+import static org.flodl.budget.events.EventFields.CGROUP_LIMIT_BYTES;
+import static org.flodl.budget.events.EventFields.CGROUP_USAGE_BYTES;
+import static org.flodl.budget.events.EventFields.CHARGED_BYTES;
+import static org.flodl.budget.events.EventFields.CLASS_NAME;
+import static org.flodl.budget.events.EventFields.COLLECTED;
+import static org.flodl.budget.events.EventFields.DECISION;
+import static org.flodl.budget.events.EventFields.DECISIONS;
+import static org.flodl.budget.events.EventFields.DECLINED_BYTES;
+import static org.flodl.budget.events.EventFields.DECLINES;
+import static org.flodl.budget.events.EventFields.DEPTH;
+import static org.flodl.budget.events.EventFields.DEVICE;
+import static org.flodl.budget.events.EventFields.ESTIMATED;
+import static org.flodl.budget.events.EventFields.HEAP_MAX_BYTES;
+import static org.flodl.budget.events.EventFields.HELD_BYTES;
+import static org.flodl.budget.events.EventFields.HOST_SHARE;
+import static org.flodl.budget.events.EventFields.KEY;
+import static org.flodl.budget.events.EventFields.LIMIT_BYTES;
+import static org.flodl.budget.events.EventFields.MATERIALIZED;
+import static org.flodl.budget.events.EventFields.MATERIALIZED_BYTES;
+import static org.flodl.budget.events.EventFields.MAX_USAGE;
+import static org.flodl.budget.events.EventFields.MESSAGE;
+import static org.flodl.budget.events.EventFields.OUTCOME;
+import static org.flodl.budget.events.EventFields.PROBE_BUDGET_SUFFIX;
+import static org.flodl.budget.events.EventFields.PROBE_HELD_SUFFIX;
+import static org.flodl.budget.events.EventFields.PROBLEM;
+import static org.flodl.budget.events.EventFields.RAM_SOURCE;
+import static org.flodl.budget.events.EventFields.REASON;
+import static org.flodl.budget.events.EventFields.RELEASES;
+import static org.flodl.budget.events.EventFields.REQUESTED_DEPTH;
+import static org.flodl.budget.events.EventFields.SITE;
+import static org.flodl.budget.events.EventFields.STORAGE_BYTES;
+import static org.flodl.budget.events.EventFields.TIER;
+import static org.flodl.budget.events.EventFields.UNPRICED;
+import static org.flodl.budget.events.EventFields.USAGE_AFTER_BYTES;
+import static org.flodl.budget.events.EventFields.USAGE_BEFORE_BYTES;
+import static org.flodl.budget.events.EventFields.VALUE;
+import static org.flodl.budget.events.EventFields.WOULD_DECLINES;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import org.flodl.budget.events.CacheAdmissionEvent;
+import org.flodl.budget.events.ConfigurationEvent;
+import org.flodl.budget.events.InstrumentedEvent;
+import org.flodl.budget.events.MemoryProbeEvent;
+import org.flodl.budget.events.PrefetchDepthEvent;
+import org.flodl.budget.events.RamBudgetEvent;
+import org.flodl.budget.events.ReclaimEvent;
+import org.flodl.budget.events.RecordingProblemEvent;
+import org.flodl.budget.events.SamplingEvent;
+import org.flodl.budget.events.SiteSummaryEvent;
 
 /**
  * What a recording's flodl events say, gathered event by event from any reader ({@link #accept}):
@@ -149,33 +205,33 @@ public final class Facts {
     flodlEvents++;
     firstEventMillis = Math.min(firstEventMillis, e.startMillis());
     switch (type) {
-      case "flodl.budget.SiteSummary" -> summary(e);
-      case "flodl.budget.CacheAdmission" -> admission(e);
-      case "flodl.budget.PrefetchDepth" -> depth(e);
-      case "flodl.budget.RamBudget" -> budget(e);
-      case "flodl.budget.MemoryProbe" -> probe(e);
-      case "flodl.budget.Reclaim" -> reclaims.put(e.startMillis() * 1000 + reclaims.size(),
-          lower(e.text("action")) + " (" + Format.orElse(e.text("reason"), "?") + "): usage "
-          + Format.bytes(e.number("usageBeforeBytes")) + " -> "
-          + Format.bytes(e.number("usageAfterBytes")) + " of "
-          + Format.bytes(e.number("limitBytes")));
-      case "flodl.agent.Instrumented" -> instrumented(e);
-      case "flodl.agent.RecordingProblem" -> recordingProblems.add(Format.orElse(
-          e.text("problem"), "?"));
-      case "flodl.agent.Sampling" -> {
+      case SiteSummaryEvent.NAME -> summary(e);
+      case CacheAdmissionEvent.NAME -> admission(e);
+      case PrefetchDepthEvent.NAME -> depth(e);
+      case RamBudgetEvent.NAME -> budget(e);
+      case MemoryProbeEvent.NAME -> probe(e);
+      case ReclaimEvent.NAME -> reclaims.put(e.startMillis() * 1000 + reclaims.size(),
+          lower(e.text(ACTION)) + " (" + Format.orElse(e.text(REASON), "?") + "): usage "
+          + Format.bytes(e.number(USAGE_BEFORE_BYTES)) + " -> "
+          + Format.bytes(e.number(USAGE_AFTER_BYTES)) + " of "
+          + Format.bytes(e.number(LIMIT_BYTES)));
+      case InstrumentedEvent.NAME -> instrumented(e);
+      case RecordingProblemEvent.NAME -> recordingProblems.add(Format.orElse(
+          e.text(PROBLEM), "?"));
+      case SamplingEvent.NAME -> {
         if (e.startMillis() >= samplingAt) {
           samplingAt = e.startMillis();
-          admissionThrottle = e.text("admissionThrottle");
+          admissionThrottle = e.text(ADMISSION_THROTTLE);
         }
-        sampledDecisions += Math.max(0, e.number("decisions"));
-        sampledEvents += Math.max(0, e.number("admissionEvents"));
+        sampledDecisions += Math.max(0, e.number(DECISIONS));
+        sampledEvents += Math.max(0, e.number(ADMISSION_EVENTS));
       }
-      case "flodl.agent.Configuration" -> {
-        String key = Format.orElse(e.text("key"), "?");
+      case ConfigurationEvent.NAME -> {
+        String key = Format.orElse(e.text(KEY), "?");
         Long at = configurationAt.get(key);
         if (at == null || e.startMillis() >= at) {
           configurationAt.put(key, e.startMillis());
-          configuration.put(key, Format.orElse(e.text("value"), ""));
+          configuration.put(key, Format.orElse(e.text(VALUE), ""));
         }
       }
       default -> { }
@@ -183,42 +239,42 @@ public final class Facts {
   }
 
   private void summary(RecordedFields e) {
-    Site s = site(e.text("site"));
-    String tier = lower(e.text("tier"));
+    Site s = site(e.text(SITE));
+    String tier = lower(e.text(TIER));
     if (!tier.isEmpty()) {
       s.tier = tier;
     }
     s.summaries++;
-    s.admissions += pos(e.number("admissions"));
-    long declines = pos(e.number("declines"));
+    s.admissions += pos(e.number(ADMISSIONS));
+    long declines = pos(e.number(DECLINES));
     s.declines += declines;
     if (declines > 0) {
       s.declinesByTier.merge(tier, declines, Long::sum);
     }
-    s.wouldDeclines += pos(e.number("wouldDeclines"));
-    s.unpriced += pos(e.number("unpriced"));
-    s.estimated += pos(e.number("estimated"));
-    s.alreadyHeld += pos(e.number("alreadyHeld"));
-    s.materialized += pos(e.number("materialized"));
-    s.materializedBytes += pos(e.number("materializedBytes"));
-    s.admittedBytes += pos(e.number("admittedBytes"));
-    s.declinedBytes += pos(e.number("declinedBytes"));
-    s.releases += pos(e.number("releases"));
-    s.collected += pos(e.number("collected"));
+    s.wouldDeclines += pos(e.number(WOULD_DECLINES));
+    s.unpriced += pos(e.number(UNPRICED));
+    s.estimated += pos(e.number(ESTIMATED));
+    s.alreadyHeld += pos(e.number(ALREADY_HELD));
+    s.materialized += pos(e.number(MATERIALIZED));
+    s.materializedBytes += pos(e.number(MATERIALIZED_BYTES));
+    s.admittedBytes += pos(e.number(ADMITTED_BYTES));
+    s.declinedBytes += pos(e.number(DECLINED_BYTES));
+    s.releases += pos(e.number(RELEASES));
+    s.collected += pos(e.number(COLLECTED));
   }
 
   private void admission(RecordedFields e) {
-    Site s = site(e.text("site"));
+    Site s = site(e.text(SITE));
     if (s.tier.isEmpty()) {
-      s.tier = lower(e.text("tier"));
+      s.tier = lower(e.text(TIER));
     }
-    long w = Math.max(1, e.number("decisions"));
-    String d = Format.orElse(e.text("decision"), "");
+    long w = Math.max(1, e.number(DECISIONS));
+    String d = Format.orElse(e.text(DECISION), "");
     s.eventDecisions += d.equals("ALREADY_HELD") ? 0 : w;
     if (d.equals("DECLINE") || d.equals("WOULD_DECLINE")) {
       s.eventDeclines += w;
       long at = e.startMillis();
-      long budget = e.number("budgetBytes");
+      long budget = e.number(BUDGET_BYTES);
       if (at > s.lastDeclineMillis || at == s.lastDeclineMillis && budget > s.lastDeclineBudget) {
         s.lastDeclineMillis = at;
         s.lastDeclineBudget = budget;
@@ -226,17 +282,17 @@ public final class Facts {
     } else if (d.startsWith("ADMIT")) {
       s.eventAdmissions += w;
     }
-    if (e.flag("materialized")) {
-      s.savedBytes += Math.max(0, e.number("storageBytes") - e.number("chargedBytes")) * w;
+    if (e.flag(MATERIALIZED)) {
+      s.savedBytes += Math.max(0, e.number(STORAGE_BYTES) - e.number(CHARGED_BYTES)) * w;
     }
   }
 
   private void depth(RecordedFields e) {
-    Depth d = depths.computeIfAbsent(Format.orElse(e.text("site"), "(unnamed)"), Depth::new);
-    d.device = Format.orElse(e.text("device"), d.device);
+    Depth d = depths.computeIfAbsent(Format.orElse(e.text(SITE), "(unnamed)"), Depth::new);
+    d.device = Format.orElse(e.text(DEVICE), d.device);
     d.decisions++;
-    long requested = e.number("requestedDepth");
-    long depth = e.number("depth");
+    long requested = e.number(REQUESTED_DEPTH);
+    long depth = e.number(DEPTH);
     if (e.startMillis() > d.lastAt || e.startMillis() == d.lastAt && depth > d.lastDepth) {
       // readers need not give events in time order: the latest, ties broken by the value
       d.lastAt = e.startMillis();
@@ -250,46 +306,46 @@ public final class Facts {
         d.lowestRequested = requested;
       }
       d.below++;
-      d.belowByReason.merge(Format.orElse(e.text("reason"), "UNKNOWN"), 1L, Long::sum);
+      d.belowByReason.merge(Format.orElse(e.text(REASON), "UNKNOWN"), 1L, Long::sum);
     }
   }
 
   private void budget(RecordedFields e) {
-    Tier t = tier(lower(e.text("tier")));
+    Tier t = tier(lower(e.text(TIER)));
     t.budgets++;
-    long budget = e.number("budgetBytes");
+    long budget = e.number(BUDGET_BYTES);
     Tier then = new Tier(t.name);
-    then.available = e.number("availableBytes");
-    then.held = e.number("heldBytes");
-    then.maxUsage = e.fraction("maxUsage");
-    then.hostShare = e.fraction("hostShare");
+    then.available = e.number(AVAILABLE_BYTES);
+    then.held = e.number(HELD_BYTES);
+    then.maxUsage = e.fraction(MAX_USAGE);
+    then.hostShare = e.fraction(HOST_SHARE);
     then.budget = budget;
     t.byTime.merge(e.startMillis(), then, (a, b) -> a.budget >= b.budget ? a : b);
     if (e.startMillis() < t.lastAt || e.startMillis() == t.lastAt && budget <= t.budget) {
       return; // readers need not give events in time order: the latest, ties by the larger
     }
     t.lastAt = e.startMillis();
-    t.available = e.number("availableBytes");
-    t.held = e.number("heldBytes");
-    t.maxUsage = e.fraction("maxUsage");
-    t.hostShare = e.fraction("hostShare");
-    t.budget = e.number("budgetBytes");
+    t.available = e.number(AVAILABLE_BYTES);
+    t.held = e.number(HELD_BYTES);
+    t.maxUsage = e.fraction(MAX_USAGE);
+    t.hostShare = e.fraction(HOST_SHARE);
+    t.budget = e.number(BUDGET_BYTES);
   }
 
   private void probe(RecordedFields e) {
     probes++;
-    heapMaxBytes = Math.max(heapMaxBytes, e.number("heapMaxBytes"));
-    long limit = e.number("cgroupLimitBytes");
+    heapMaxBytes = Math.max(heapMaxBytes, e.number(HEAP_MAX_BYTES));
+    long limit = e.number(CGROUP_LIMIT_BYTES);
     if (limit > 0 && limit != Long.MAX_VALUE) {
       cgroupLimitBytes = limit;
-      cgroupPeakBytes = Math.max(cgroupPeakBytes, e.number("cgroupUsageBytes"));
+      cgroupPeakBytes = Math.max(cgroupPeakBytes, e.number(CGROUP_USAGE_BYTES));
     }
-    if (e.text("ramSource") != null) {
-      ramSource = e.text("ramSource");
+    if (e.text(RAM_SOURCE) != null) {
+      ramSource = e.text(RAM_SOURCE);
     }
     for (String tier : List.of("heap", "direct", "native", "mapped", "device")) {
-      long held = e.number(tier + "HeldBytes");
-      long budget = e.number(tier + "BudgetBytes");
+      long held = e.number(tier + PROBE_HELD_SUFFIX);
+      long budget = e.number(tier + PROBE_BUDGET_SUFFIX);
       if (held > 0 && budget >= 0 && held > budget) {
         Tier t = tier(tier);
         t.probesOverBudget++;
@@ -299,13 +355,13 @@ public final class Facts {
   }
 
   private void instrumented(RecordedFields e) {
-    String site = Format.orElse(e.text("site"), "?");
-    String outcome = Format.orElse(e.text("outcome"), "UNKNOWN").toUpperCase(Locale.ROOT);
+    String site = Format.orElse(e.text(SITE), "?");
+    String outcome = Format.orElse(e.text(OUTCOME), "UNKNOWN").toUpperCase(Locale.ROOT);
     if (outcome.equals("WOVEN")) {
       woven.merge(site, 1L, Long::sum);
     } else {
       weaveProblems.computeIfAbsent(site, k -> new ArrayList<>()).add(outcome + " "
-          + Format.orElse(e.text("className"), "?") + ": " + Format.orElse(e.text("message"), ""));
+          + Format.orElse(e.text(CLASS_NAME), "?") + ": " + Format.orElse(e.text(MESSAGE), ""));
     }
   }
 

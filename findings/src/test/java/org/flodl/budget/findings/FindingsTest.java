@@ -1,5 +1,37 @@
 package org.flodl.budget.findings;
 
+import static org.flodl.budget.events.EventFields.ACTION;
+import static org.flodl.budget.events.EventFields.ADMISSIONS;
+import static org.flodl.budget.events.EventFields.ADMISSION_EVENTS;
+import static org.flodl.budget.events.EventFields.ADMISSION_THROTTLE;
+import static org.flodl.budget.events.EventFields.ADMITTED_BYTES;
+import static org.flodl.budget.events.EventFields.AVAILABLE_BYTES;
+import static org.flodl.budget.events.EventFields.BUDGET_BYTES;
+import static org.flodl.budget.events.EventFields.CHARGED_BYTES;
+import static org.flodl.budget.events.EventFields.CLASS_NAME;
+import static org.flodl.budget.events.EventFields.DECISION;
+import static org.flodl.budget.events.EventFields.DECISIONS;
+import static org.flodl.budget.events.EventFields.DECLINED_BYTES;
+import static org.flodl.budget.events.EventFields.DECLINES;
+import static org.flodl.budget.events.EventFields.DEPTH;
+import static org.flodl.budget.events.EventFields.DEVICE;
+import static org.flodl.budget.events.EventFields.HEAP_BUDGET_BYTES;
+import static org.flodl.budget.events.EventFields.HEAP_HELD_BYTES;
+import static org.flodl.budget.events.EventFields.HEAP_MAX_BYTES;
+import static org.flodl.budget.events.EventFields.HELD_BYTES;
+import static org.flodl.budget.events.EventFields.HOST_SHARE;
+import static org.flodl.budget.events.EventFields.KEY;
+import static org.flodl.budget.events.EventFields.LIMIT_BYTES;
+import static org.flodl.budget.events.EventFields.MAX_USAGE;
+import static org.flodl.budget.events.EventFields.OUTCOME;
+import static org.flodl.budget.events.EventFields.REASON;
+import static org.flodl.budget.events.EventFields.RELEASES;
+import static org.flodl.budget.events.EventFields.REQUESTED_DEPTH;
+import static org.flodl.budget.events.EventFields.SITE;
+import static org.flodl.budget.events.EventFields.TIER;
+import static org.flodl.budget.events.EventFields.USAGE_AFTER_BYTES;
+import static org.flodl.budget.events.EventFields.USAGE_BEFORE_BYTES;
+import static org.flodl.budget.events.EventFields.VALUE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +40,15 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.flodl.budget.events.CacheAdmissionEvent;
+import org.flodl.budget.events.ConfigurationEvent;
+import org.flodl.budget.events.InstrumentedEvent;
+import org.flodl.budget.events.MemoryProbeEvent;
+import org.flodl.budget.events.PrefetchDepthEvent;
+import org.flodl.budget.events.RamBudgetEvent;
+import org.flodl.budget.events.ReclaimEvent;
+import org.flodl.budget.events.SamplingEvent;
+import org.flodl.budget.events.SiteSummaryEvent;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,23 +95,23 @@ class FindingsTest {
 
   static List<Ev> heapDeclines() {
     List<Ev> e = new ArrayList<>();
-    e.add(ev("flodl.agent.Instrumented", 1, "site", "samples", "outcome", "WOVEN", "className",
+    e.add(ev(InstrumentedEvent.NAME, 1, SITE, "samples", OUTCOME, "WOVEN", CLASS_NAME,
         "com.acme.SampleCache"));
-    e.add(ev("flodl.budget.RamBudget", 2, "tier", "heap", "availableBytes", 100L << 20,
-        "heldBytes", 0L, "maxUsage", 0.5, "hostShare", 1.0, "budgetBytes", 50L << 20));
-    e.add(ev("flodl.budget.RamBudget", 9, "tier", "heap", "availableBytes", 80L << 20,
-        "heldBytes", 64L << 20, "maxUsage", 0.5, "hostShare", 1.0, "budgetBytes", 72L << 20));
-    e.add(ev("flodl.budget.MemoryProbe", 3, "heapMaxBytes", 256L << 20, "heapHeldBytes",
-        10L, "heapBudgetBytes", 100L));
+    e.add(ev(RamBudgetEvent.NAME, 2, TIER, "heap", AVAILABLE_BYTES, 100L << 20,
+        HELD_BYTES, 0L, MAX_USAGE, 0.5, HOST_SHARE, 1.0, BUDGET_BYTES, 50L << 20));
+    e.add(ev(RamBudgetEvent.NAME, 9, TIER, "heap", AVAILABLE_BYTES, 80L << 20,
+        HELD_BYTES, 64L << 20, MAX_USAGE, 0.5, HOST_SHARE, 1.0, BUDGET_BYTES, 72L << 20));
+    e.add(ev(MemoryProbeEvent.NAME, 3, HEAP_MAX_BYTES, 256L << 20, HEAP_HELD_BYTES,
+        10L, HEAP_BUDGET_BYTES, 100L));
     for (int i = 0; i < 4; i++) {
-      e.add(ev("flodl.budget.SiteSummary", 4 + i, "site", "samples", "tier", "heap",
-          "admissions", 60L, "declines", 40L, "admittedBytes", 60L << 20, "declinedBytes",
-          40L << 20, "releases", 10L));
+      e.add(ev(SiteSummaryEvent.NAME, 4 + i, SITE, "samples", TIER, "heap",
+          ADMISSIONS, 60L, DECLINES, 40L, ADMITTED_BYTES, 60L << 20, DECLINED_BYTES,
+          40L << 20, RELEASES, 10L));
     }
-    e.add(ev("flodl.budget.CacheAdmission", 5, "site", "samples", "tier", "heap", "decision",
-        "DECLINE", "decisions", 40L, "chargedBytes", 1L << 20));
-    e.add(ev("flodl.agent.Sampling", 10, "admissionThrottle", "50/s", "decisions", 400L,
-        "admissionEvents", 12L));
+    e.add(ev(CacheAdmissionEvent.NAME, 5, SITE, "samples", TIER, "heap", DECISION,
+        "DECLINE", DECISIONS, 40L, CHARGED_BYTES, 1L << 20));
+    e.add(ev(SamplingEvent.NAME, 10, ADMISSION_THROTTLE, "50/s", DECISIONS, 400L,
+        ADMISSION_EVENTS, 12L));
     return e;
   }
 
@@ -115,10 +156,10 @@ class FindingsTest {
   @Test
   void aDepthBelowTheRequestSaysWhy() {
     Facts f = facts(List.of(
-        ev("flodl.budget.PrefetchDepth", 1, "site", "feed", "device", "cuda:0",
-            "requestedDepth", 8L, "depth", 2L, "reason", "DOUBLE_BUFFER_FLOOR"),
-        ev("flodl.budget.PrefetchDepth", 2, "site", "feed", "device", "cuda:0",
-            "requestedDepth", 8L, "depth", 8L, "reason", "REQUESTED")));
+        ev(PrefetchDepthEvent.NAME, 1, SITE, "feed", DEVICE, "cuda:0",
+            REQUESTED_DEPTH, 8L, DEPTH, 2L, REASON, "DOUBLE_BUFFER_FLOOR"),
+        ev(PrefetchDepthEvent.NAME, 2, SITE, "feed", DEVICE, "cuda:0",
+            REQUESTED_DEPTH, 8L, DEPTH, 8L, REASON, "REQUESTED")));
     Finding d = Findings.of(Findings.Rule.DEPTH, f);
     assertEquals(Severity.WARNING, d.severity());
     assertTrue(d.summary().contains("held at the double-buffer floor x1"), d.summary());
@@ -127,8 +168,8 @@ class FindingsTest {
 
   @Test
   void aRunWithNothingToJudgeIsOkOrNotApplicableNeverAWarning() {
-    Facts f = facts(List.of(ev("flodl.agent.Configuration", 1, "key", "mode", "value",
-        "enforce"), ev("flodl.budget.MemoryProbe", 2, "heapMaxBytes", 1L << 30)));
+    Facts f = facts(List.of(ev(ConfigurationEvent.NAME, 1, KEY, "mode", VALUE,
+        "enforce"), ev(MemoryProbeEvent.NAME, 2, HEAP_MAX_BYTES, 1L << 30)));
     for (Finding x : Findings.of(f)) {
       assertTrue(x.severity() == Severity.OK || x.severity() == Severity.NA, x.toString());
     }
@@ -140,12 +181,12 @@ class FindingsTest {
   @Test
   void aBudgetBelowWhatIsHeldOnceIsWorthKnowingAndLastingIsAWarning() {
     Facts once = facts(List.of(
-        ev("flodl.budget.MemoryProbe", 1, "heapHeldBytes", 200L, "heapBudgetBytes", 100L),
-        ev("flodl.budget.MemoryProbe", 2, "heapHeldBytes", 50L, "heapBudgetBytes", 100L)));
+        ev(MemoryProbeEvent.NAME, 1, HEAP_HELD_BYTES, 200L, HEAP_BUDGET_BYTES, 100L),
+        ev(MemoryProbeEvent.NAME, 2, HEAP_HELD_BYTES, 50L, HEAP_BUDGET_BYTES, 100L)));
     assertEquals(Severity.INFO, Findings.of(Findings.Rule.MEMORY, once).severity());
     List<Ev> lasting = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
-      lasting.add(ev("flodl.budget.MemoryProbe", i, "heapHeldBytes", 200L, "heapBudgetBytes",
+      lasting.add(ev(MemoryProbeEvent.NAME, i, HEAP_HELD_BYTES, 200L, HEAP_BUDGET_BYTES,
           100L));
     }
     assertEquals(Severity.WARNING, Findings.of(Findings.Rule.MEMORY, facts(lasting)).severity());
@@ -154,9 +195,9 @@ class FindingsTest {
   @Test
   void aBudgetBelowWhatIsHeldAndAReclaimAreWarnings() {
     Facts f = facts(List.of(
-        ev("flodl.budget.MemoryProbe", 1, "heapHeldBytes", 200L, "heapBudgetBytes", 100L),
-        ev("flodl.budget.Reclaim", 2, "action", "GC", "reason", "HIGH_WATER",
-            "usageBeforeBytes", 900L << 20, "usageAfterBytes", 700L << 20, "limitBytes",
+        ev(MemoryProbeEvent.NAME, 1, HEAP_HELD_BYTES, 200L, HEAP_BUDGET_BYTES, 100L),
+        ev(ReclaimEvent.NAME, 2, ACTION, "GC", REASON, "HIGH_WATER",
+            USAGE_BEFORE_BYTES, 900L << 20, USAGE_AFTER_BYTES, 700L << 20, LIMIT_BYTES,
             1L << 30)));
     Finding m = Findings.of(Findings.Rule.MEMORY, f);
     assertEquals(Severity.WARNING, m.severity());

@@ -115,59 +115,102 @@ public final class CacheAdmissionEvent extends Event {
   }
 
 
+  /**
+   * Returns a new admission event to fill in by name and {@link #emit}: it stands for itself
+   * only ({@code decisions} 1) and the tier's available bytes are unknown (-1) until set.
+   */
+  public static CacheAdmissionEvent decided() {
+    CacheAdmissionEvent event = new CacheAdmissionEvent();
+    event.decisions = 1;
+    event.availableBytes = -1;
+    return event;
+  }
 
-  /** Commits one admission event, standing for itself only; see the weighted form. */
-  public static void emit(
-      String site,
-      String tier,
-      String valueType,
-      long logicalBytes,
-      long storageBytes,
-      long chargedBytes,
-      boolean materialized,
-      boolean estimated,
-      String decision,
-      long heldBytes,
-      long budgetBytes,
-      long availableBytes) {
-    emit(site, tier, valueType, logicalBytes, storageBytes, chargedBytes, materialized, estimated,
-        decision, heldBytes, budgetBytes, availableBytes, 1);
+  /** Returns this event at {@code site}: the sites-file block name, or djl. */
+  public CacheAdmissionEvent site(String site) {
+    this.site = site;
+    return this;
+  }
+
+  /** Returns this event charged to {@code tier}, a tier label. */
+  public CacheAdmissionEvent tier(String tier) {
+    this.tier = tier;
+    return this;
+  }
+
+  /** Returns this event with the class of the value the cache would retain. */
+  public CacheAdmissionEvent valueType(String valueType) {
+    this.valueType = valueType;
+    return this;
+  }
+
+  /** Returns this event with the bytes the value exposes. */
+  public CacheAdmissionEvent logicalBytes(long logicalBytes) {
+    this.logicalBytes = logicalBytes;
+    return this;
+  }
+
+  /** Returns this event with the bytes of the storage behind the value. */
+  public CacheAdmissionEvent storageBytes(long storageBytes) {
+    this.storageBytes = storageBytes;
+    return this;
+  }
+
+  /** Returns this event with the bytes reserved against the tier's budget for the value. */
+  public CacheAdmissionEvent chargedBytes(long chargedBytes) {
+    this.chargedBytes = chargedBytes;
+    return this;
+  }
+
+  /** Returns this event with whether the value was copied so the cache keeps only its bytes. */
+  public CacheAdmissionEvent materialized(boolean materialized) {
+    this.materialized = materialized;
+    return this;
+  }
+
+  /** Returns this event with whether the pricer's walk reached its bound and extrapolated. */
+  public CacheAdmissionEvent estimated(boolean estimated) {
+    this.estimated = estimated;
+    return this;
+  }
+
+  /** Returns this event with the decision, a {@link Decision} name. */
+  public CacheAdmissionEvent decision(String decision) {
+    this.decision = decision;
+    return this;
+  }
+
+  /** Returns this event with the bytes the tier holds after the decision. */
+  public CacheAdmissionEvent heldBytes(long heldBytes) {
+    this.heldBytes = heldBytes;
+    return this;
+  }
+
+  /** Returns this event with the tier's budget the decision was taken against. */
+  public CacheAdmissionEvent budgetBytes(long budgetBytes) {
+    this.budgetBytes = budgetBytes;
+    return this;
+  }
+
+  /** Returns this event with the bytes the tier's probe reported available (-1: unknown). */
+  public CacheAdmissionEvent availableBytes(long availableBytes) {
+    this.availableBytes = availableBytes;
+    return this;
+  }
+
+  /** Returns this event standing for {@code decisions} decisions of its site and kind. */
+  public CacheAdmissionEvent decisions(long decisions) {
+    this.decisions = decisions;
+    return this;
   }
 
   /**
-   * Commits one admission event standing for {@code decisions} decisions of its site and kind,
-   * when the event is enabled (a disabled event costs a branch); returns whether it did.
+   * Commits this event when it is enabled (a disabled event costs a branch); returns whether it
+   * did.
    */
-  public static boolean emit(
-      String site,
-      String tier,
-      String valueType,
-      long logicalBytes,
-      long storageBytes,
-      long chargedBytes,
-      boolean materialized,
-      boolean estimated,
-      String decision,
-      long heldBytes,
-      long budgetBytes,
-      long availableBytes,
-      long decisions) {
-    CacheAdmissionEvent event = new CacheAdmissionEvent();
-    if (event.shouldCommit()) {
-      event.site = site;
-      event.tier = tier;
-      event.valueType = valueType;
-      event.logicalBytes = logicalBytes;
-      event.storageBytes = storageBytes;
-      event.chargedBytes = chargedBytes;
-      event.materialized = materialized;
-      event.estimated = estimated;
-      event.decision = decision;
-      event.heldBytes = heldBytes;
-      event.budgetBytes = budgetBytes;
-      event.availableBytes = availableBytes;
-      event.decisions = decisions;
-      event.commit();
+  public boolean emit() {
+    if (shouldCommit()) {
+      commit();
       return true;
     }
     return false;

@@ -132,9 +132,19 @@ final class DecisionScenario {
       TierLedger.Admission a = ledger.tryReserve(charged);
       String decision =
           !a.admitted() ? "DECLINE" : materialize ? "ADMIT_MATERIALIZED" : "ADMIT";
-      CacheAdmissionEvent.emit(SITE, Tier.HEAP.label(), view ? "java.nio.HeapByteBuffer" : "byte[]",
-          logical, storage, charged, materialize && a.admitted(), false, decision, a.heldAfter(),
-          a.budget(), AVAILABLE);
+      CacheAdmissionEvent.decided()
+          .site(SITE)
+          .tier(Tier.HEAP.label())
+          .valueType(view ? "java.nio.HeapByteBuffer" : "byte[]")
+          .logicalBytes(logical)
+          .storageBytes(storage)
+          .chargedBytes(charged)
+          .materialized(materialize && a.admitted())
+          .decision(decision)
+          .heldBytes(a.heldAfter())
+          .budgetBytes(a.budget())
+          .availableBytes(AVAILABLE)
+          .emit();
       decisions.add(decision);
       heldAfter.add(a.heldAfter());
       if (first == null) {

@@ -1,5 +1,16 @@
 package org.flodl.budget.events;
 
+import static org.flodl.budget.events.EventFields.AVAILABLE_BYTES;
+import static org.flodl.budget.events.EventFields.BUDGET_BYTES;
+import static org.flodl.budget.events.EventFields.CHARGED_BYTES;
+import static org.flodl.budget.events.EventFields.DECISION;
+import static org.flodl.budget.events.EventFields.HELD_BYTES;
+import static org.flodl.budget.events.EventFields.LOGICAL_BYTES;
+import static org.flodl.budget.events.EventFields.MATERIALIZED;
+import static org.flodl.budget.events.EventFields.SITE;
+import static org.flodl.budget.events.EventFields.STORAGE_BYTES;
+import static org.flodl.budget.events.EventFields.TIER;
+import static org.flodl.budget.events.EventFields.VALUE_TYPE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -69,20 +80,20 @@ class MissionControlParserTest {
       labels.put(e.getKey().getIdentifier(), e.getValue().getName());
     }
     for (String field :
-        List.of("site", "tier", "valueType", "logicalBytes", "storageBytes", "chargedBytes",
-            "materialized", "decision", "heldBytes", "budgetBytes", "availableBytes")) {
+        List.of(SITE, TIER, VALUE_TYPE, LOGICAL_BYTES, STORAGE_BYTES, CHARGED_BYTES,
+            MATERIALIZED, DECISION, HELD_BYTES, BUDGET_BYTES, AVAILABLE_BYTES)) {
       assertTrue(keys.containsKey(field), field + " not in " + keys.keySet());
     }
-    assertEquals("Charged Size", labels.get("chargedBytes"));
-    assertEquals(UnitLookup.MEMORY, keys.get("chargedBytes").getContentType());
-    assertEquals(UnitLookup.MEMORY, keys.get("heldBytes").getContentType());
+    assertEquals("Charged Size", labels.get(CHARGED_BYTES));
+    assertEquals(UnitLookup.MEMORY, keys.get(CHARGED_BYTES).getContentType());
+    assertEquals(UnitLookup.MEMORY, keys.get(HELD_BYTES).getContentType());
 
     @SuppressWarnings("unchecked")
     IMemberAccessor<IQuantity, IItem> held =
-        type.getAccessor((IAccessorKey<IQuantity>) keys.get("heldBytes"));
+        type.getAccessor((IAccessorKey<IQuantity>) keys.get(HELD_BYTES));
     @SuppressWarnings("unchecked")
     IMemberAccessor<String, IItem> decision =
-        type.getAccessor((IAccessorKey<String>) keys.get("decision"));
+        type.getAccessor((IAccessorKey<String>) keys.get(DECISION));
     long maxHeld = 0;
     int declines = 0;
     for (IItem item : admissions) {

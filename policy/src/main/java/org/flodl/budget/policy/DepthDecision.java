@@ -50,7 +50,127 @@ public final class DepthDecision {
       boolean cacheActive,
       boolean prefetchAuto,
       OptionalLong stagerStreamBytes,
-      boolean atLeastOne) {}
+      boolean atLeastOne) {
+    /**
+     * Returns a builder that names each input; what it is not told is unknown or off: no epoch
+     * length, no VRAM reading (used {@link Long#MAX_VALUE}, total 0), no host reading, no
+     * stager split, knobs and prices 0.
+     */
+    public static Builder builder() {
+      return new Builder();
+    }
+
+    /** The inputs of one decision, each set by its name (the record's components). */
+    public static final class Builder {
+      private boolean cuda;
+      private int requested;
+      private long batchBytes;
+      private long epochBatches;
+      private long vramUsed = Long.MAX_VALUE;
+      private long vramTotal;
+      private double vramMaxUsage;
+      private long activationReserve;
+      private OptionalLong available = OptionalLong.empty();
+      private double maxUsage;
+      private boolean cacheActive;
+      private boolean prefetchAuto;
+      private OptionalLong stagerStreamBytes = OptionalLong.empty();
+      private boolean atLeastOne;
+
+      private Builder() {}
+
+      /** Returns this builder with whether the batches go to a GPU. */
+      public Builder cuda(boolean cuda) {
+        this.cuda = cuda;
+        return this;
+      }
+
+      /** Returns this builder with the depth the code asked for. */
+      public Builder requested(int requested) {
+        this.requested = requested;
+        return this;
+      }
+
+      /** Returns this builder with one batch's price (0 when none is known yet). */
+      public Builder batchBytes(long batchBytes) {
+        this.batchBytes = batchBytes;
+        return this;
+      }
+
+      /** Returns this builder with the epoch's batches (0 or less when unknown). */
+      public Builder epochBatches(long epochBatches) {
+        this.epochBatches = epochBatches;
+        return this;
+      }
+
+      /** Returns this builder with the GPU's used bytes ({@link Long#MAX_VALUE}: failed). */
+      public Builder vramUsed(long vramUsed) {
+        this.vramUsed = vramUsed;
+        return this;
+      }
+
+      /** Returns this builder with the GPU's total bytes (0: failed). */
+      public Builder vramTotal(long vramTotal) {
+        this.vramTotal = vramTotal;
+        return this;
+      }
+
+      /** Returns this builder with {@code vram_max_usage}. */
+      public Builder vramMaxUsage(double vramMaxUsage) {
+        this.vramMaxUsage = vramMaxUsage;
+        return this;
+      }
+
+      /** Returns this builder with the VRAM held back for the model's activations. */
+      public Builder activationReserve(long activationReserve) {
+        this.activationReserve = activationReserve;
+        return this;
+      }
+
+      /** Returns this builder with the bytes the ring's tier has available (empty: unknown). */
+      public Builder available(OptionalLong available) {
+        this.available = available;
+        return this;
+      }
+
+      /** Returns this builder with the knob of the host ring's tier. */
+      public Builder maxUsage(double maxUsage) {
+        this.maxUsage = maxUsage;
+        return this;
+      }
+
+      /** Returns this builder with whether a cache site has admitted. */
+      public Builder cacheActive(boolean cacheActive) {
+        this.cacheActive = cacheActive;
+        return this;
+      }
+
+      /** Returns this builder with whether {@code prefetch=auto} applies. */
+      public Builder prefetchAuto(boolean prefetchAuto) {
+        this.prefetchAuto = prefetchAuto;
+        return this;
+      }
+
+      /** Returns this builder with the stager split's flow quarter (empty: no stager). */
+      public Builder stagerStreamBytes(OptionalLong stagerStreamBytes) {
+        this.stagerStreamBytes = stagerStreamBytes;
+        return this;
+      }
+
+      /** Returns this builder with whether this is a call site (a JDK queue: at least 1). */
+      public Builder atLeastOne(boolean atLeastOne) {
+        this.atLeastOne = atLeastOne;
+        return this;
+      }
+
+      /** Returns the inputs as set. */
+      public Inputs build() {
+        return new Inputs(cuda, requested, batchBytes, epochBatches, vramUsed, vramTotal,
+            vramMaxUsage, activationReserve, available, maxUsage, cacheActive, prefetchAuto,
+            stagerStreamBytes, atLeastOne);
+      }
+    }
+  }
 
   /** The reason a decision records when {@code prefetch=cap} kept a lower request. */
   public static final String REQUESTED = PrefetchDepth.Reason.REQUESTED.name();

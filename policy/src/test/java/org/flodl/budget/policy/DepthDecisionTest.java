@@ -1,6 +1,7 @@
 package org.flodl.budget.policy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.util.OptionalLong;
@@ -26,15 +27,39 @@ class DepthDecisionTest {
   /** A DJL epoch on a GPU: the first holds back the headroom. */
   static DepthDecision.Inputs gpu(int requested, long batch, boolean first, Vram v,
       boolean auto) {
-    return new DepthDecision.Inputs(true, requested, batch, 1000, v.usedBytes(), v.totalBytes(),
-        0.90, DepthDecision.firstEpochReserve(first, batch, v.usedBytes(), v.totalBytes(), 0.90),
-        OptionalLong.empty(), 0.5, false, auto, OptionalLong.empty(), false);
+    return DepthDecision.Inputs.builder()
+        .cuda(true)
+        .requested(requested)
+        .batchBytes(batch)
+        .epochBatches(1000)
+        .vramUsed(v.usedBytes())
+        .vramTotal(v.totalBytes())
+        .vramMaxUsage(0.90)
+        .activationReserve(
+            DepthDecision.firstEpochReserve(first, batch, v.usedBytes(), v.totalBytes(), 0.90))
+        .maxUsage(0.5)
+        .prefetchAuto(auto)
+        .build();
   }
 
   static DepthDecision.Inputs cpu(int requested, long batch, long available, boolean auto) {
-    return new DepthDecision.Inputs(false, requested, batch, 64, Long.MAX_VALUE, 0, 0.90, 0,
-        available < 0 ? OptionalLong.empty() : OptionalLong.of(available), 0.5, false, auto,
-        OptionalLong.empty(), false);
+    OptionalLong a = available < 0 ? OptionalLong.empty() : OptionalLong.of(available);
+    return host(requested, batch, 64, a, auto).build();
+  }
+
+  /** A host decision's inputs with no VRAM reading (a failed probe), at ram_max_usage 0.5. */
+  static DepthDecision.Inputs.Builder host(int requested, long batch, long epochBatches,
+      OptionalLong available, boolean auto) {
+    return DepthDecision.Inputs.builder()
+        .requested(requested)
+        .batchBytes(batch)
+        .epochBatches(epochBatches)
+        .vramUsed(Vram.FAILED.usedBytes())
+        .vramTotal(Vram.FAILED.totalBytes())
+        .vramMaxUsage(0.90)
+        .available(available)
+        .maxUsage(0.5)
+        .prefetchAuto(auto);
   }
 
   @Test
@@ -131,8 +156,9 @@ class DepthDecisionTest {
     long mib = 1L << 20;
     DepthDecision.Inputs plain = cpu(0, mib, 100 * mib, true);
     assertEquals(50, DepthDecision.decide(plain).applied(), "50 MiB of 1 MiB batches");
-    DepthDecision.Inputs stager = new DepthDecision.Inputs(false, 0, mib, 64, Long.MAX_VALUE, 0,
-        0.90, 0, OptionalLong.of(100 * mib), 0.5, false, true, OptionalLong.of(4 * mib), false);
+    DepthDecision.Inputs stager = host(0, mib, 64, OptionalLong.of(100 * mib), true)
+        .stagerStreamBytes(OptionalLong.of(4 * mib))
+        .build();
     DepthDecision.Decision d = DepthDecision.decide(stager);
     assertEquals(4, d.applied());
     assertEquals(4 * mib, d.ring().budgetBytes(), "the stream quarter is the ring's budget");
@@ -140,8 +166,9 @@ class DepthDecisionTest {
 
   @Test
   void aCallSiteNeverGetsADepthBelowOneWhenItAskedForOne() {
-    DepthDecision.Inputs tight = new DepthDecision.Inputs(false, 8, 2176, 0, Long.MAX_VALUE, 0,
-        0.90, 0, OptionalLong.of(1 << 10), 0.5, false, false, OptionalLong.empty(), true);
+    DepthDecision.Inputs tight = host(8, 2176, 0, OptionalLong.of(1 << 10), false)
+        .atLeastOne(true)
+        .build();
     DepthDecision.Decision d = DepthDecision.decide(tight);
     assertEquals("NO_FIT", d.reason(), "the policy says 0");
     assertEquals(0, d.depth());
@@ -151,8 +178,21 @@ class DepthDecisionTest {
   @Test
   void anUnknownEpochDoesNotCapTheRing() {
     long mib = 1L << 20;
-    DepthDecision.Inputs unknown = new DepthDecision.Inputs(false, 0, mib, 0, Long.MAX_VALUE, 0,
-        0.90, 0, OptionalLong.of(100 * mib), 0.5, false, true, OptionalLong.empty(), false);
+    DepthDecision.Inputs unknown = host(0, mib, 0, OptionalLong.of(100 * mib), true).build();
     assertEquals(50, DepthDecision.decide(unknown).applied());
+  }
+
+  @Test
+  void aBuilderLeftUntoldKnowsNothing() {
+    // What a builder is not told is unknown or off: a failed VRAM probe, no host reading, no
+    // stager split, no epoch length, no request.
+    DepthDecision.Inputs in = DepthDecision.Inputs.builder().build();
+    assertEquals(Vram.FAILED, new Vram(in.vramUsed(), in.vramTotal()));
+    assertEquals(OptionalLong.empty(), in.available());
+    assertEquals(OptionalLong.empty(), in.stagerStreamBytes());
+    assertEquals(0, in.epochBatches());
+    assertEquals(0, in.requested());
+    assertEquals(0, in.batchBytes());
+    assertFalse(in.cuda() || in.cacheActive() || in.prefetchAuto() || in.atLeastOne());
   }
 }

@@ -148,15 +148,28 @@ public final class DjlGate implements DepthAdapter {
    * activation reserve (the headroom under the cap), or host RAM (the stager's flow quarter when
    * this JVM splits), and the epoch's batches, to which {@code prefetch=auto} caps the depth.
    */
-  public static DepthDecision.Inputs inputs(boolean cuda, int requested, long price, long epochBatches,
-      boolean first, VramReading vram, OptionalLong hostAvailable, double ramMaxUsage,
-      double vramMaxUsage, boolean cacheActive, boolean auto, OptionalLong stagerStreamBytes) {
+  public static DepthDecision.Inputs inputs(boolean cuda, int requested, long price,
+      long epochBatches, boolean first, VramReading vram, OptionalLong hostAvailable,
+      double ramMaxUsage, double vramMaxUsage, boolean cacheActive, boolean auto,
+      OptionalLong stagerStreamBytes) {
     long used = vram == null || vram.failed() ? Long.MAX_VALUE : vram.usedBytes();
     long total = vram == null || vram.failed() ? 0 : vram.totalBytes();
-    return new DepthDecision.Inputs(cuda, requested, price, epochBatches, used, total,
-        vramMaxUsage, cuda ? DepthDecision.firstEpochReserve(first, price, used, total,
-            vramMaxUsage) : 0, cuda ? OptionalLong.empty() : hostAvailable, ramMaxUsage,
-        cacheActive, auto, cuda ? OptionalLong.empty() : stagerStreamBytes, false);
+    return DepthDecision.Inputs.builder()
+        .cuda(cuda)
+        .requested(requested)
+        .batchBytes(price)
+        .epochBatches(epochBatches)
+        .vramUsed(used)
+        .vramTotal(total)
+        .vramMaxUsage(vramMaxUsage)
+        .activationReserve(cuda
+            ? DepthDecision.firstEpochReserve(first, price, used, total, vramMaxUsage) : 0)
+        .available(cuda ? OptionalLong.empty() : hostAvailable)
+        .maxUsage(ramMaxUsage)
+        .cacheActive(cacheActive)
+        .prefetchAuto(auto)
+        .stagerStreamBytes(cuda ? OptionalLong.empty() : stagerStreamBytes)
+        .build();
   }
 
   /**

@@ -2,7 +2,6 @@ package org.flodl.budget.agent.gate;
 
 import org.flodl.budget.agent.config.Mode;
 import org.flodl.budget.agent.config.Text;
-import org.flodl.budget.events.CacheAdmissionEvent;
 import org.flodl.budget.events.InstrumentedEvent;
 import org.flodl.budget.policy.Tier;
 import org.flodl.budget.policy.TierLedger;
@@ -247,9 +246,8 @@ final class Admissions {
     long weight = site.count(t, tier, kind, 0, false, Recorder.on());
     if (weight > 0) {
       TierLedger l = e.budgets.ledger(tier);
-      long available = available(e.budgets, tier);
-      commit(e, site, tier, kind, type, 0, 0, 0, false, false, l.held(), l.budget(), available,
-          weight);
+      commit(e, site, tier, kind, new CacheSite.Sample(type, 0, 0, 0, false, false, l.held(),
+          l.budget(), available(e.budgets, tier)), weight);
     }
     return observe ? value : Gate.DECLINED;
   }
@@ -272,18 +270,19 @@ final class Admissions {
     long heldNow = held < 0 ? ledger.held()
         : kind == CacheSite.ADMIT || kind == CacheSite.MATERIALIZED ? Math.min(held, ledger.held())
         : held;
-    commit(e, site, tier, kind, p.valueType(), p.logicalBytes(), p.storageBytes(), charged,
-        copied, p.estimated(), heldNow, budget, available(e.budgets, tier), weight);
+    commit(e, site, tier, kind, new CacheSite.Sample(p.valueType(), p.logicalBytes(),
+        p.storageBytes(), charged, copied, p.estimated(), heldNow, budget,
+        available(e.budgets, tier)), weight);
   }
 
-  /** Commits a decision's event standing for {@code weight}; sampled, it is its kind's last. */
-  private static void commit(GateEngine e, CacheSite site, Tier tier, int kind, String type,
-      long logical, long storage, long charged, boolean copied, boolean estimated, long held,
-      long budget, long available, long weight) {
-    if (CacheAdmissionEvent.emit(site.name(), Labels.of(tier), type, logical, storage, charged,
-        copied, estimated, CacheSite.NAMES[kind], held, budget, available, weight)) {
-      site.sampled(kind, new CacheSite.Sample(type, logical, storage, charged, copied, estimated,
-          held, budget, available));
+  /**
+   * Commits the event of a decision priced and booked as {@code s}, standing for {@code weight};
+   * sampled, it is its kind's last. Called only when an event is due: {@code s} is made then.
+   */
+  private static void commit(GateEngine e, CacheSite site, Tier tier, int kind,
+      CacheSite.Sample s, long weight) {
+    if (DecisionEvents.admission(site, tier, kind, s).decisions(weight).emit()) {
+      site.sampled(kind, s);
       e.admissionEvents.increment();
     }
   }

@@ -1,5 +1,6 @@
 package org.flodl.budget.agent.gate;
 
+import org.flodl.budget.events.CacheAdmissionEvent;
 import org.flodl.budget.events.PrefetchDepthEvent;
 import org.flodl.budget.events.RamBudgetEvent;
 import org.flodl.budget.events.RingSlotsEvent;
@@ -17,8 +18,9 @@ import org.flodl.budget.policy.Tier;
  * ring's {@code RingSlots} (its inputs: available bytes, knob, budget, slots) and a {@code
  * PrefetchDepth} with the ring's reason and no VRAM reading (used and total -1); on a GPU the
  * {@code PrefetchDepth} of the VRAM decision. A tier's budget: {@code RamBudget}; a stager's split:
- * {@code StagerSplit}. (A cache admission is no record: the hot path allocates none, and its event
- * is committed where it is decided, in {@link GateEngine}.)
+ * {@code StagerSplit}. A cache admission's event is filled from the price and ledger its site
+ * samples ({@link CacheSite.Sample}, made only when an event is due: the hot path allocates
+ * none) and committed by its caller, standing for its weight.
  */
 public final class DecisionEvents {
   private DecisionEvents() {}
@@ -32,6 +34,26 @@ public final class DecisionEvents {
   /** Commits a stager's split. */
   public static void split(StagerSplit s) {
     StagerSplitEvent.emit(s.totalBytes(), s.pinnedBytes(), s.streamBytes());
+  }
+
+  /**
+   * Returns the {@code CacheAdmission} event of a {@code kind} decision at {@code site} on {@code
+   * tier}, priced and booked as {@code s}, standing for itself until told otherwise; uncommitted.
+   */
+  static CacheAdmissionEvent admission(CacheSite site, Tier tier, int kind, CacheSite.Sample s) {
+    return CacheAdmissionEvent.decided()
+        .site(site.name())
+        .tier(Labels.of(tier))
+        .decision(CacheSite.NAMES[kind])
+        .valueType(s.valueType())
+        .logicalBytes(s.logicalBytes())
+        .storageBytes(s.storageBytes())
+        .chargedBytes(s.chargedBytes())
+        .materialized(s.materialized())
+        .estimated(s.estimated())
+        .heldBytes(s.held())
+        .budgetBytes(s.budget())
+        .availableBytes(s.available());
   }
 
   /** A prefetch site's last depth decision, as its MBean shows it. */

@@ -59,11 +59,19 @@ final class Depths {
     long batch = site.batchBytes();
     if (site.cuda()) {
       VramReading v = budgets.vram(site.deviceIndex());
-      return new DepthDecision.Inputs(true, requested, batch, 0,
-          v == null ? Long.MAX_VALUE : v.usedBytes(), v == null ? 0 : v.totalBytes(),
-          budgets.vramMaxUsage(), site.takeActivationReserve(), OptionalLong.empty(),
-          budgets.ramMaxUsage(), e.cacheActive(), e.prefetchAuto(), OptionalLong.empty(),
-          site.callSite());
+      return DepthDecision.Inputs.builder()
+          .cuda(true)
+          .requested(requested)
+          .batchBytes(batch)
+          .vramUsed(v == null ? Long.MAX_VALUE : v.usedBytes())
+          .vramTotal(v == null ? 0 : v.totalBytes())
+          .vramMaxUsage(budgets.vramMaxUsage())
+          .activationReserve(site.takeActivationReserve())
+          .maxUsage(budgets.ramMaxUsage())
+          .cacheActive(e.cacheActive())
+          .prefetchAuto(e.prefetchAuto())
+          .atLeastOne(site.callSite())
+          .build();
     }
     // The ring holds batches where they live: heap batches are sized from the heap (what the
     // last probe left available, after the caches), others from host RAM.
@@ -76,11 +84,18 @@ final class Depths {
     } else {
       available = budgets.hostAvailable();
     }
-    return new DepthDecision.Inputs(false, requested, batch, 0, Long.MAX_VALUE, 0,
-        budgets.vramMaxUsage(), 0, available,
-        heap ? budgets.heapMaxUsage() : budgets.ramMaxUsage(), e.cacheActive(), e.prefetchAuto(),
-        budgets.stager() && !heap ? OptionalLong.of(budgets.streamBytes()) : OptionalLong.empty(),
-        site.callSite());
+    return DepthDecision.Inputs.builder()
+        .requested(requested)
+        .batchBytes(batch)
+        .vramMaxUsage(budgets.vramMaxUsage())
+        .available(available)
+        .maxUsage(heap ? budgets.heapMaxUsage() : budgets.ramMaxUsage())
+        .cacheActive(e.cacheActive())
+        .prefetchAuto(e.prefetchAuto())
+        .stagerStreamBytes(budgets.stager() && !heap ? OptionalLong.of(budgets.streamBytes())
+            : OptionalLong.empty())
+        .atLeastOne(site.callSite())
+        .build();
   }
 
   /** Prices {@code batch}, returned on {@code receiver}, for {@code site}'s next depth. */

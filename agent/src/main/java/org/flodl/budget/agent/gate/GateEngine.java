@@ -1,12 +1,10 @@
 package org.flodl.budget.agent.gate;
 
-import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
 import org.flodl.budget.agent.config.MethodRef;
 import org.flodl.budget.agent.config.Mode;
@@ -14,7 +12,6 @@ import org.flodl.budget.agent.config.Text;
 import org.flodl.budget.policy.Tier;
 import org.flodl.budget.policy.TierLedger;
 import org.flodl.budget.pricing.RetentionPricer;
-import org.flodl.budget.probes.MemoryProbes;
 import org.flodl.budget.probes.MemorySnapshot;
 import org.flodl.budget.probes.VramReading;
 
@@ -48,16 +45,14 @@ public final class GateEngine implements Decisions {
   private volatile boolean started;
   private volatile Runnable afterFirstRefresh;
 
-  /** Returns an engine pricing with {@code pricer} against budgets from {@code probes}. */
-  public GateEngine(Mode mode, boolean prefetchAuto, Supplier<RetentionPricer> pricerFactory,
-      Supplier<MemoryProbes> probeFactory, Duration probeInterval, double ramMaxUsage,
-      double heapMaxUsage, double vramMaxUsage, DoubleSupplier hostShare) {
-    this.mode = engineMode(mode);
-    this.prefetchAuto = prefetchAuto;
-    this.pricerFactory = pricerFactory;
-    this.hostShareSource = hostShare instanceof HostShareSource ? (HostShareSource) hostShare : null;
-    this.budgets = new Budgets(probeFactory, probeInterval, ramMaxUsage, heapMaxUsage,
-        vramMaxUsage, hostShare);
+  /** Returns an engine pricing with its settings' pricer against budgets from their probes. */
+  public GateEngine(EngineSettings s) {
+    this.mode = engineMode(s.mode);
+    this.prefetchAuto = s.prefetchAuto;
+    this.pricerFactory = s.pricerFactory;
+    this.hostShareSource = s.hostShare instanceof HostShareSource h ? h : null;
+    this.budgets = new Budgets(s.probeFactory, s.probeInterval, s.ramMaxUsage, s.heapMaxUsage,
+        s.vramMaxUsage, s.hostShare);
     this.registry = new PointRegistry(budgets);
     this.periodic = new PeriodicEvents(this, budgets, registry, admissionEvents);
   }

@@ -156,10 +156,12 @@ final class PeriodicEvents {
           held, n)) {
         Holdings.EVENTS.increment();
       }
-    } else if (CacheAdmissionEvent.emit(site.name(), Labels.of(tier), p.valueType(),
-        p.logicalBytes(), p.storageBytes(), p.chargedBytes(), p.materialized(), p.estimated(),
-        CacheSite.NAMES[kind], held, p.budget() >= 0 ? p.budget() : l.budget(),
-        p.held() >= 0 ? p.available() : Admissions.available(budgets, tier), n)) {
+    } else if (DecisionEvents.admission(site, tier, kind, p)
+        .heldBytes(held)
+        .budgetBytes(p.budget() >= 0 ? p.budget() : l.budget())
+        .availableBytes(p.held() >= 0 ? p.available() : Admissions.available(budgets, tier))
+        .decisions(n)
+        .emit()) {
       admissionEvents.increment();
     }
   }

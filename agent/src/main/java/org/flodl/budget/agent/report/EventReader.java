@@ -1,5 +1,49 @@
 package org.flodl.budget.agent.report;
 
+import static org.flodl.budget.events.EventFields.ADMISSIONS;
+import static org.flodl.budget.events.EventFields.ADMITTED_BYTES;
+import static org.flodl.budget.events.EventFields.ALREADY_HELD;
+import static org.flodl.budget.events.EventFields.BATCH_BYTES;
+import static org.flodl.budget.events.EventFields.BATCH_SIZE;
+import static org.flodl.budget.events.EventFields.BUDGET_BYTES;
+import static org.flodl.budget.events.EventFields.BYTES;
+import static org.flodl.budget.events.EventFields.CAUSE;
+import static org.flodl.budget.events.EventFields.CHARGED_BYTES;
+import static org.flodl.budget.events.EventFields.CLASS_NAME;
+import static org.flodl.budget.events.EventFields.COLLECTED;
+import static org.flodl.budget.events.EventFields.COLLECTED_BYTES;
+import static org.flodl.budget.events.EventFields.DECISION;
+import static org.flodl.budget.events.EventFields.DECISIONS;
+import static org.flodl.budget.events.EventFields.DECLINED_BYTES;
+import static org.flodl.budget.events.EventFields.DECLINES;
+import static org.flodl.budget.events.EventFields.DEPTH;
+import static org.flodl.budget.events.EventFields.DEVICE;
+import static org.flodl.budget.events.EventFields.ESTIMATED;
+import static org.flodl.budget.events.EventFields.HELD_BYTES;
+import static org.flodl.budget.events.EventFields.KEY;
+import static org.flodl.budget.events.EventFields.LOGICAL_BYTES;
+import static org.flodl.budget.events.EventFields.MATERIALIZED;
+import static org.flodl.budget.events.EventFields.MATERIALIZED_BYTES;
+import static org.flodl.budget.events.EventFields.MESSAGE;
+import static org.flodl.budget.events.EventFields.OUTCOME;
+import static org.flodl.budget.events.EventFields.PER_SAMPLE_BYTES;
+import static org.flodl.budget.events.EventFields.PROBE_AVAILABLE_SUFFIX;
+import static org.flodl.budget.events.EventFields.PROBE_BUDGET_SUFFIX;
+import static org.flodl.budget.events.EventFields.PROBE_HELD_SUFFIX;
+import static org.flodl.budget.events.EventFields.REASON;
+import static org.flodl.budget.events.EventFields.RELEASED_BYTES;
+import static org.flodl.budget.events.EventFields.RELEASES;
+import static org.flodl.budget.events.EventFields.REQUESTED_DEPTH;
+import static org.flodl.budget.events.EventFields.SITE;
+import static org.flodl.budget.events.EventFields.SLOTS;
+import static org.flodl.budget.events.EventFields.SOURCE;
+import static org.flodl.budget.events.EventFields.TIER;
+import static org.flodl.budget.events.EventFields.UNPRICED;
+import static org.flodl.budget.events.EventFields.VALUE;
+import static org.flodl.budget.events.EventFields.VRAM_TOTAL_BYTES;
+import static org.flodl.budget.events.EventFields.VRAM_USED_BYTES;
+import static org.flodl.budget.events.EventFields.WOULD_DECLINES;
+
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.Locale;
@@ -57,18 +101,18 @@ final class EventReader {
         release(e);
         break;
       case PREFETCH_DEPTH:
-        depth(report.prefetchSites, e, num(e, "requestedDepth"), num(e, "depth"),
-            text(e, "device"), num(e, "batchBytes"));
+        depth(report.prefetchSites, e, num(e, REQUESTED_DEPTH), num(e, DEPTH),
+            text(e, DEVICE), num(e, BATCH_BYTES));
         break;
       case RING_SLOTS:
-        depth(report.ringSites, e, -1, num(e, "slots"), null,
-            num(e, "perSampleBytes") * num(e, "batchSize"));
+        depth(report.ringSites, e, -1, num(e, SLOTS), null,
+            num(e, PER_SAMPLE_BYTES) * num(e, BATCH_SIZE));
         break;
       case MEMORY_PROBE:
         probe(e);
         break;
       case RAM_BUDGET:
-        String tier = lower(text(e, "tier"));
+        String tier = lower(text(e, TIER));
         report.lastBudget.merge(tier, e,
             (a, b) -> a.getStartTime().isAfter(b.getStartTime()) ? a : b);
         report.budgetCounts.merge(tier, 1L, Long::sum);
@@ -81,17 +125,17 @@ final class EventReader {
         break;
       case CONFIGURATION:
         RecordedSetting setting =
-            new RecordedSetting(text(e, "key"), text(e, "value"), text(e, "source"), s);
+            new RecordedSetting(text(e, KEY), text(e, VALUE), text(e, SOURCE), s);
         report.configuration.merge(setting.key, setting,
             (a, b) -> b.time.isBefore(a.time) ? a : b);
         break;
       case INSTRUMENTED:
-        String outcome = Format.orElse(text(e, "outcome"), "UNKNOWN");
+        String outcome = Format.orElse(text(e, OUTCOME), "UNKNOWN");
         report.instrumented.merge(outcome, 1L, Long::sum);
         if (!outcome.equalsIgnoreCase("WOVEN")) {
-          report.instrumentProblems.add(outcome + " " + text(e, "className") + " (site "
-              + Format.orElse(text(e, "site"), "?") + ")"
-              + (Format.orElse(text(e, "message"), "").isEmpty() ? "" : ": " + text(e, "message")));
+          report.instrumentProblems.add(outcome + " " + text(e, CLASS_NAME) + " (site "
+              + Format.orElse(text(e, SITE), "?") + ")"
+              + (Format.orElse(text(e, MESSAGE), "").isEmpty() ? "" : ": " + text(e, MESSAGE)));
         }
         break;
       default:
@@ -100,17 +144,17 @@ final class EventReader {
   }
 
   private void admission(RecordedEvent e) {
-    CacheLedger site = cacheSite(text(e, "site"));
-    site.tier = lower(text(e, "tier"));
-    String decision = Format.orElse(text(e, "decision"), "").toUpperCase(Locale.ROOT);
-    long charged = num(e, "chargedBytes");
-    long held = num(e, "heldBytes");
-    long budget = num(e, "budgetBytes");
+    CacheLedger site = cacheSite(text(e, SITE));
+    site.tier = lower(text(e, TIER));
+    String decision = Format.orElse(text(e, DECISION), "").toUpperCase(Locale.ROOT);
+    long charged = num(e, CHARGED_BYTES);
+    long held = num(e, HELD_BYTES);
+    long budget = num(e, BUDGET_BYTES);
     // A sampled event stands for the decisions of its kind since the last one (older
     // recordings: for itself); its price stands for theirs.
-    long w = Math.max(1, num(e, "decisions"));
+    long w = Math.max(1, num(e, DECISIONS));
     DecisionCounts d = site.decisions;
-    if (e.hasField("estimated") && e.getBoolean("estimated")) {
+    if (e.hasField(ESTIMATED) && e.getBoolean(ESTIMATED)) {
       d.estimated += w;
     }
     Decision kind = Decision.of(decision);
@@ -128,7 +172,7 @@ final class EventReader {
       d.wouldDeclines += kind == Decision.WOULD_DECLINE ? w : 0;
       // a value priced at nothing always fits: a decline at 0 bytes is one the pricer could
       // not price
-      d.unpriced += charged == 0 && num(e, "logicalBytes") == 0 ? w : 0;
+      d.unpriced += charged == 0 && num(e, LOGICAL_BYTES) == 0 ? w : 0;
     } else if (kind == Decision.ALREADY_HELD) {
       d.alreadyHeld += w;
     } else {
@@ -143,71 +187,71 @@ final class EventReader {
   }
 
   private void summary(RecordedEvent e) {
-    CacheLedger site = cacheSite(text(e, "site"));
-    String tier = lower(text(e, "tier"));
+    CacheLedger site = cacheSite(text(e, SITE));
+    String tier = lower(text(e, TIER));
     if (!tier.isEmpty()) {
       site.tier = tier;
     }
     DecisionCounts s = site.summaries;
-    s.admissions += num(e, "admissions");
-    s.declines += num(e, "declines");
-    s.wouldDeclines += Math.max(0, num(e, "wouldDeclines"));
-    s.alreadyHeld += Math.max(0, num(e, "alreadyHeld"));
-    if (e.hasField("releases")) {
-      site.summaryReleases += num(e, "releases");
-      site.summaryCollected += num(e, "collected");
-      site.summaryCollectedBytes += num(e, "collectedBytes");
+    s.admissions += num(e, ADMISSIONS);
+    s.declines += num(e, DECLINES);
+    s.wouldDeclines += Math.max(0, num(e, WOULD_DECLINES));
+    s.alreadyHeld += Math.max(0, num(e, ALREADY_HELD));
+    if (e.hasField(RELEASES)) {
+      site.summaryReleases += num(e, RELEASES);
+      site.summaryCollected += num(e, COLLECTED);
+      site.summaryCollectedBytes += num(e, COLLECTED_BYTES);
     }
-    s.materialized += num(e, "materialized");
-    s.admittedBytes += num(e, "admittedBytes");
-    s.declinedBytes += num(e, "declinedBytes");
-    s.materializedBytes += num(e, "materializedBytes");
-    s.estimated += num(e, "estimated");
-    s.unpriced += num(e, "unpriced");
-    site.summaryReleasedBytes += num(e, "releasedBytes");
+    s.materialized += num(e, MATERIALIZED);
+    s.admittedBytes += num(e, ADMITTED_BYTES);
+    s.declinedBytes += num(e, DECLINED_BYTES);
+    s.materializedBytes += num(e, MATERIALIZED_BYTES);
+    s.estimated += num(e, ESTIMATED);
+    s.unpriced += num(e, UNPRICED);
+    site.summaryReleasedBytes += num(e, RELEASED_BYTES);
     site.summaryCount++;
-    site.summaryPeak(num(e, "heldBytes"), num(e, "budgetBytes"));
+    site.summaryPeak(num(e, HELD_BYTES), num(e, BUDGET_BYTES));
     addDecision(site.tier,
-        new Reading(e.getStartTime(), num(e, "heldBytes"), num(e, "budgetBytes")));
+        new Reading(e.getStartTime(), num(e, HELD_BYTES), num(e, BUDGET_BYTES)));
   }
 
   private void release(RecordedEvent e) {
-    CacheLedger site = cacheSite(text(e, "site"));
-    String tier = lower(text(e, "tier"));
+    CacheLedger site = cacheSite(text(e, SITE));
+    String tier = lower(text(e, TIER));
     if (site.tier.isEmpty()) {
       site.tier = tier;
     }
-    long w = Math.max(1, num(e, "decisions"));
-    site.releasedByCause.merge(Format.orElse(text(e, "cause"), "UNKNOWN"), num(e, "bytes") * w,
+    long w = Math.max(1, num(e, DECISIONS));
+    site.releasedByCause.merge(Format.orElse(text(e, CAUSE), "UNKNOWN"), num(e, BYTES) * w,
         Long::sum);
-    addDecision(tier, new Reading(e.getStartTime(), num(e, "heldBytes"), -1));
+    addDecision(tier, new Reading(e.getStartTime(), num(e, HELD_BYTES), -1));
   }
 
   private void depth(Map<String, DepthHistory> sites, RecordedEvent e, long requested, long depth,
       String device, long batchBytes) {
-    String name = Format.orElse(text(e, "site"), "(unnamed)");
+    String name = Format.orElse(text(e, SITE), "(unnamed)");
     DepthHistory site = sites.computeIfAbsent(name, DepthHistory::new);
     if (device != null && !device.isEmpty()) {
       site.device = device;
     }
     site.points.add(new DepthChoice(e.getStartTime(), requested, depth,
-        Format.orElse(text(e, "reason"), "UNKNOWN"), batchBytes));
+        Format.orElse(text(e, REASON), "UNKNOWN"), batchBytes));
   }
 
   private void probe(RecordedEvent e) {
     report.probes++;
     Instant t = e.getStartTime();
     for (String tier : BudgetReport.TIERS) {
-      long held = num(e, tier + "HeldBytes");
-      long budget = num(e, tier + "BudgetBytes");
-      long available = num(e, tier + "AvailableBytes");
+      long held = num(e, tier + PROBE_HELD_SUFFIX);
+      long budget = num(e, tier + PROBE_BUDGET_SUFFIX);
+      long available = num(e, tier + PROBE_AVAILABLE_SUFFIX);
       if (held >= 0 || budget >= 0) {
         report.tiers.get(tier).probes.add(new Reading(t, held, budget, available));
       }
     }
-    if (num(e, "vramTotalBytes") > 0) {
-      report.vramUsed.add(new Reading(t, num(e, "vramUsedBytes"), -1));
-      report.vramTotal.add(new Reading(t, num(e, "vramTotalBytes"), -1));
+    if (num(e, VRAM_TOTAL_BYTES) > 0) {
+      report.vramUsed.add(new Reading(t, num(e, VRAM_USED_BYTES), -1));
+      report.vramTotal.add(new Reading(t, num(e, VRAM_TOTAL_BYTES), -1));
     }
   }
 

@@ -1,5 +1,15 @@
 package org.flodl.budget.agent.report;
 
+import static org.flodl.budget.events.EventFields.AVAILABLE_BYTES;
+import static org.flodl.budget.events.EventFields.BUDGET_BYTES;
+import static org.flodl.budget.events.EventFields.HELD_BYTES;
+import static org.flodl.budget.events.EventFields.HOST_SHARE;
+import static org.flodl.budget.events.EventFields.MAX_USAGE;
+import static org.flodl.budget.events.EventFields.PINNED_BYTES;
+import static org.flodl.budget.events.EventFields.RING_BYTES;
+import static org.flodl.budget.events.EventFields.STREAM_BYTES;
+import static org.flodl.budget.events.EventFields.TOTAL_BYTES;
+
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -175,23 +185,23 @@ final class TextReport {
       RecordedEvent last = e.getValue();
       b.append("  budget computed for ").append(Format.orElse(e.getKey(), "?")).append(' ')
           .append(Format.count(r.budgetCounts.get(e.getKey()))).append(" times, last ")
-          .append(Format.bytes(EventReader.num(last, "budgetBytes"))).append(" = ")
-          .append(Format.fraction(EventReader.fraction(last, "maxUsage"))).append(" of (")
-          .append(Format.bytes(EventReader.num(last, "availableBytes"))).append(" available + ")
-          .append(Format.bytes(EventReader.num(last, "heldBytes"))).append(" held)");
-      double share = EventReader.fraction(last, "hostShare");
+          .append(Format.bytes(EventReader.num(last, BUDGET_BYTES))).append(" = ")
+          .append(Format.fraction(EventReader.fraction(last, MAX_USAGE))).append(" of (")
+          .append(Format.bytes(EventReader.num(last, AVAILABLE_BYTES))).append(" available + ")
+          .append(Format.bytes(EventReader.num(last, HELD_BYTES))).append(" held)");
+      double share = EventReader.fraction(last, HOST_SHARE);
       if (!Double.isNaN(share) && share != 1.0) {
         b.append(" x host share ").append(Format.fraction(share));
       }
-      if (EventReader.num(last, "ringBytes") > 0) {
-        b.append(" - ring ").append(Format.bytes(EventReader.num(last, "ringBytes")));
+      if (EventReader.num(last, RING_BYTES) > 0) {
+        b.append(" - ring ").append(Format.bytes(EventReader.num(last, RING_BYTES)));
       }
       b.append('\n');
     }
     if (r.lastSplit != null) {
-      b.append("  stager split: ").append(Format.bytes(EventReader.num(r.lastSplit, "totalBytes")))
-          .append(" = pinned ").append(Format.bytes(EventReader.num(r.lastSplit, "pinnedBytes")))
-          .append(" + stream ").append(Format.bytes(EventReader.num(r.lastSplit, "streamBytes"))).append('\n');
+      b.append("  stager split: ").append(Format.bytes(EventReader.num(r.lastSplit, TOTAL_BYTES)))
+          .append(" = pinned ").append(Format.bytes(EventReader.num(r.lastSplit, PINNED_BYTES)))
+          .append(" + stream ").append(Format.bytes(EventReader.num(r.lastSplit, STREAM_BYTES))).append('\n');
     }
     if (rows.size() > 1 || !r.lastBudget.isEmpty() || r.lastSplit != null) {
       b.append('\n');

@@ -17,9 +17,16 @@ import org.junit.jupiter.api.Test;
  */
 class DepthInputsTest {
   private static GateEngine engine(String ram, String vram) {
-    return new GateEngine(org.flodl.budget.agent.config.Mode.ENFORCE, false, () -> null,
-        () -> MemoryProbes.fromSpecs(ram, vram, Duration.ofSeconds(1), null),
-        Duration.ofSeconds(1), 0.5, 0.5, 0.9, () -> 1.0);
+    return new GateEngine(EngineSettings.builder()
+        .mode(org.flodl.budget.agent.config.Mode.ENFORCE)
+        .pricerFactory(() -> null)
+        .probeFactory(() -> MemoryProbes.fromSpecs(ram, vram, Duration.ofSeconds(1), null))
+        .probeInterval(Duration.ofSeconds(1))
+        .ramMaxUsage(0.5)
+        .heapMaxUsage(0.5)
+        .vramMaxUsage(0.9)
+        .hostShare(() -> 1.0)
+        .build());
   }
 
   @Test

@@ -27,9 +27,16 @@ class GateAdmissionTest {
   private static final int KIB64 = 64 << 10;
 
   private static GateEngine engine(Mode mode) {
-    return new GateEngine(mode, false, () -> RetentionPricer.standard(null, null),
-        () -> MemoryProbes.fromSpecs("fixed:1M", "none", Duration.ofHours(1), null),
-        Duration.ofHours(1), 0.5, 0.5, 0.9, () -> 1.0);
+    return new GateEngine(EngineSettings.builder()
+        .mode(mode)
+        .pricerFactory(() -> RetentionPricer.standard(null, null))
+        .probeFactory(() -> MemoryProbes.fromSpecs("fixed:1M", "none", Duration.ofHours(1), null))
+        .probeInterval(Duration.ofHours(1))
+        .ramMaxUsage(0.5)
+        .heapMaxUsage(0.5)
+        .vramMaxUsage(0.9)
+        .hostShare(() -> 1.0)
+        .build());
   }
 
   /**

@@ -1,5 +1,9 @@
 package org.flodl.budget.agent.it;
 
+import static org.flodl.budget.events.EventFields.ADMISSIONS;
+import static org.flodl.budget.events.EventFields.DECISIONS;
+import static org.flodl.budget.events.EventFields.DECLINES;
+import static org.flodl.budget.events.EventFields.OUTCOME;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,6 +14,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.events.CacheAdmissionEvent;
+import org.flodl.budget.events.InstrumentedEvent;
+import org.flodl.budget.events.SiteSummaryEvent;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -52,14 +59,14 @@ class AttachIT {
     assertTrue(r.stdout.contains("AGENT IS HERE"), r.toString());
     // Each event stands for the decisions since its kind's last (the recording here records every
     // one, throttle=off), and the site summaries count every decision.
-    List<RecordedEvent> admissions = r.events("flodl.budget.CacheAdmission");
-    assertEquals(300, admissions.stream().mapToLong(e -> e.getLong("decisions")).sum(),
+    List<RecordedEvent> admissions = r.events(CacheAdmissionEvent.NAME);
+    assertEquals(300, admissions.stream().mapToLong(e -> e.getLong(DECISIONS)).sum(),
         "decisions from the attach on, not before");
-    assertEquals(300, r.events("flodl.budget.SiteSummary").stream()
-        .mapToLong(e -> e.getLong("admissions") + e.getLong("declines")).sum());
+    assertEquals(300, r.events(SiteSummaryEvent.NAME).stream()
+        .mapToLong(e -> e.getLong(ADMISSIONS) + e.getLong(DECLINES)).sum());
     assertEquals("heap=0", r.value("HELD_AFTER_EVICT"), r.toString());
-    assertTrue(r.events("flodl.agent.Instrumented").stream()
-        .anyMatch(e -> e.getString("outcome").equals("WOVEN")));
+    assertTrue(r.events(InstrumentedEvent.NAME).stream()
+        .anyMatch(e -> e.getString(OUTCOME).equals("WOVEN")));
   }
 
   /** Starts {@code main} with {@code args} in {@code child} and returns its pid once READY. */

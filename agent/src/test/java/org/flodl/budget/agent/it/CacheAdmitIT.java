@@ -1,5 +1,15 @@
 package org.flodl.budget.agent.it;
 
+import static org.flodl.budget.events.EventFields.BUDGET_BYTES;
+import static org.flodl.budget.events.EventFields.BYTES;
+import static org.flodl.budget.events.EventFields.CHARGED_BYTES;
+import static org.flodl.budget.events.EventFields.DECISION;
+import static org.flodl.budget.events.EventFields.HELD_BYTES;
+import static org.flodl.budget.events.EventFields.KEY;
+import static org.flodl.budget.events.EventFields.LOGICAL_BYTES;
+import static org.flodl.budget.events.EventFields.SITE;
+import static org.flodl.budget.events.EventFields.SOURCE;
+import static org.flodl.budget.events.EventFields.TIER;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,7 +19,13 @@ import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.events.CacheAdmissionEvent;
+import org.flodl.budget.events.ConfigurationEvent;
 import org.flodl.budget.events.Decision;
+import org.flodl.budget.events.InstrumentedEvent;
+import org.flodl.budget.events.MemoryProbeEvent;
+import org.flodl.budget.events.RamBudgetEvent;
+import org.flodl.budget.events.ReleaseEvent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -38,31 +54,31 @@ class CacheAdmitIT {
     int cached = Integer.parseInt(r.value("CACHED"));
     assertTrue(cached > 0 && cached < 400, "the cache kept part of the samples: " + r);
 
-    List<RecordedEvent> admissions = r.events("flodl.budget.CacheAdmission");
+    List<RecordedEvent> admissions = r.events(CacheAdmissionEvent.NAME);
     assertEquals(400, admissions.size(), "one decision per put");
-    long admits = admissions.stream().filter(e -> e.getString("decision").startsWith(
+    long admits = admissions.stream().filter(e -> e.getString(DECISION).startsWith(
         Decision.ADMIT.name()))
         .count();
-    long declines = admissions.stream().filter(e -> e.getString("decision").equals(
+    long declines = admissions.stream().filter(e -> e.getString(DECISION).equals(
         Decision.DECLINE.name()))
         .count();
     assertEquals(cached, admits, "what the cache kept is what was admitted");
     assertEquals(400 - cached, declines);
     for (RecordedEvent e : admissions) {
-      assertEquals("samples", e.getString("site"));
-      assertEquals("heap", e.getString("tier"));
-      assertEquals(1 << 20, e.getLong("logicalBytes"));
-      if (e.getString("decision").startsWith(Decision.ADMIT.name())) {
-        assertTrue(e.getLong("heldBytes") <= e.getLong("budgetBytes"),
+      assertEquals("samples", e.getString(SITE));
+      assertEquals("heap", e.getString(TIER));
+      assertEquals(1 << 20, e.getLong(LOGICAL_BYTES));
+      if (e.getString(DECISION).startsWith(Decision.ADMIT.name())) {
+        assertTrue(e.getLong(HELD_BYTES) <= e.getLong(BUDGET_BYTES),
             "admission over budget: " + e);
       }
     }
     assertEquals("heap=0", r.value("HELD_AFTER_EVICT"), "every admitted byte released: " + r);
-    long released = r.events("flodl.budget.Release").stream()
-        .mapToLong(e -> e.getLong("bytes")).sum();
-    long charged = admissions.stream().filter(e -> e.getString("decision").startsWith(
+    long released = r.events(ReleaseEvent.NAME).stream()
+        .mapToLong(e -> e.getLong(BYTES)).sum();
+    long charged = admissions.stream().filter(e -> e.getString(DECISION).startsWith(
         Decision.ADMIT.name()))
-        .mapToLong(e -> e.getLong("chargedBytes")).sum();
+        .mapToLong(e -> e.getLong(CHARGED_BYTES)).sum();
     assertEquals(charged, released, "released exactly what was admitted");
   }
 
@@ -79,12 +95,12 @@ class CacheAdmitIT {
     List<RecordedEvent> events = RecordingFile.readAllEvents(file);
     java.util.Set<String> names = new java.util.TreeSet<>();
     events.forEach(e -> names.add(e.getEventType().getName()));
-    for (String n : List.of("flodl.budget.CacheAdmission", "flodl.budget.RamBudget",
-        "flodl.agent.Instrumented", "flodl.agent.Configuration", "flodl.budget.MemoryProbe")) {
+    for (String n : List.of(CacheAdmissionEvent.NAME, RamBudgetEvent.NAME,
+        InstrumentedEvent.NAME, ConfigurationEvent.NAME, MemoryProbeEvent.NAME)) {
       assertTrue(names.contains(n), n + " missing from " + names);
     }
     assertTrue(events.stream().anyMatch(e -> e.getEventType().getName()
-        .equals("flodl.agent.Configuration") && e.getString("key").equals("sites")
-        && e.getString("source").equals("AGENT_ARGS")), "settings and their source recorded");
+        .equals(ConfigurationEvent.NAME) && e.getString(KEY).equals("sites")
+        && e.getString(SOURCE).equals("AGENT_ARGS")), "settings and their source recorded");
   }
 }

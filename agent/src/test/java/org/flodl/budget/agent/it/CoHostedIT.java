@@ -1,5 +1,8 @@
 package org.flodl.budget.agent.it;
 
+import static org.flodl.budget.events.EventFields.PINNED_BYTES;
+import static org.flodl.budget.events.EventFields.STREAM_BYTES;
+import static org.flodl.budget.events.EventFields.TOTAL_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,6 +13,7 @@ import java.time.Instant;
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.events.StagerSplitEvent;
 import org.flodl.budget.share.HostShareRegistry;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -62,14 +66,14 @@ class CoHostedIT {
       assertTrue(Math.abs(settled - want[i]) <= 0.05,
           r.name + " settled on share " + settled + ", want " + want[i] + " +- 0.05");
     }
-    List<RecordedEvent> splits = results.get(2).events("flodl.budget.StagerSplit");
+    List<RecordedEvent> splits = results.get(2).events(StagerSplitEvent.NAME);
     assertFalse(splits.isEmpty(), "the stager recorded no split");
     for (RecordedEvent e : splits) {
-      long total = e.getLong("totalBytes");
-      assertEquals(total / 4, e.getLong("streamBytes"), e.toString());
-      assertEquals(total - total / 4, e.getLong("pinnedBytes"), e.toString());
+      long total = e.getLong(TOTAL_BYTES);
+      assertEquals(total / 4, e.getLong(STREAM_BYTES), e.toString());
+      assertEquals(total - total / 4, e.getLong(PINNED_BYTES), e.toString());
     }
-    assertTrue(results.get(0).events("flodl.budget.StagerSplit").isEmpty(),
+    assertTrue(results.get(0).events(StagerSplitEvent.NAME).isEmpty(),
         "a rank without a stager site does not split");
   }
 }

@@ -1,5 +1,13 @@
 package org.flodl.budget.agent.it;
 
+import static org.flodl.budget.events.EventFields.BUDGET_BYTES;
+import static org.flodl.budget.events.EventFields.BYTES;
+import static org.flodl.budget.events.EventFields.CAUSE;
+import static org.flodl.budget.events.EventFields.CHARGED_BYTES;
+import static org.flodl.budget.events.EventFields.DECISION;
+import static org.flodl.budget.events.EventFields.HELD_BYTES;
+import static org.flodl.budget.events.EventFields.KEY;
+import static org.flodl.budget.events.EventFields.SOURCE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -7,8 +15,11 @@ import java.nio.file.Path;
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.events.CacheAdmissionEvent;
+import org.flodl.budget.events.ConfigurationEvent;
 import org.flodl.budget.events.Decision;
 import org.flodl.budget.events.ReleaseCause;
+import org.flodl.budget.events.ReleaseEvent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -31,24 +42,24 @@ class ConcurrencyIT {
             "--evict-at-end");
     assertEquals(0, r.exitCode, r.toString());
     assertEquals("2000", r.value("DELIVERED"));
-    List<RecordedEvent> admissions = r.events("flodl.budget.CacheAdmission");
+    List<RecordedEvent> admissions = r.events(CacheAdmissionEvent.NAME);
     assertEquals(2000, admissions.size());
-    assertTrue(admissions.stream().anyMatch(e -> e.getString("decision").equals(
+    assertTrue(admissions.stream().anyMatch(e -> e.getString(DECISION).equals(
         Decision.DECLINE.name())),
         "the budget was reached");
     long threads = admissions.stream().map(e -> e.getThread().getJavaName()).distinct().count();
     assertEquals(8, threads, "all 8 threads admitted");
     long charged = 0;
     for (RecordedEvent e : admissions) {
-      if (e.getString("decision").startsWith(Decision.ADMIT.name())) {
-        assertTrue(e.getLong("heldBytes") <= e.getLong("budgetBytes"), "over budget: " + e);
-        charged += e.getLong("chargedBytes");
+      if (e.getString(DECISION).startsWith(Decision.ADMIT.name())) {
+        assertTrue(e.getLong(HELD_BYTES) <= e.getLong(BUDGET_BYTES), "over budget: " + e);
+        charged += e.getLong(CHARGED_BYTES);
       }
     }
     assertEquals("heap=0", r.value("HELD_AFTER_EVICT"), r.toString());
-    List<RecordedEvent> releases = r.events("flodl.budget.Release");
-    assertEquals(charged, releases.stream().mapToLong(e -> e.getLong("bytes")).sum());
-    assertTrue(releases.stream().allMatch(e -> e.getString("cause").equals(
+    List<RecordedEvent> releases = r.events(ReleaseEvent.NAME);
+    assertEquals(charged, releases.stream().mapToLong(e -> e.getLong(BYTES)).sum());
+    assertTrue(releases.stream().allMatch(e -> e.getString(CAUSE).equals(
         ReleaseCause.RELEASE_SITE.name())));
   }
 
@@ -61,13 +72,13 @@ class ConcurrencyIT {
         .run("com.acme.it.CacheApp", "--samples=200", "--sample-bytes=65536", "--clear-at-end");
     assertEquals(0, r.exitCode, r.toString());
     assertEquals("heap=0", r.value("HELD_AFTER_CLEAR"), r.toString());
-    long admitted = r.events("flodl.budget.CacheAdmission").stream()
-        .filter(e -> e.getString("decision").startsWith(Decision.ADMIT.name()))
-        .mapToLong(e -> e.getLong("chargedBytes")).sum();
-    List<RecordedEvent> releases = r.events("flodl.budget.Release");
+    long admitted = r.events(CacheAdmissionEvent.NAME).stream()
+        .filter(e -> e.getString(DECISION).startsWith(Decision.ADMIT.name()))
+        .mapToLong(e -> e.getLong(CHARGED_BYTES)).sum();
+    List<RecordedEvent> releases = r.events(ReleaseEvent.NAME);
     assertTrue(admitted > 0);
-    assertEquals(admitted, releases.stream().mapToLong(e -> e.getLong("bytes")).sum());
-    assertTrue(releases.stream().allMatch(e -> e.getString("cause").equals(
+    assertEquals(admitted, releases.stream().mapToLong(e -> e.getLong(BYTES)).sum());
+    assertTrue(releases.stream().allMatch(e -> e.getString(CAUSE).equals(
         ReleaseCause.COLLECTED.name())),
         "no release site saw them");
   }
@@ -84,14 +95,14 @@ class ConcurrencyIT {
     int atShrink = Integer.parseInt(r.value("CACHED_AT_SHRINK"));
     assertEquals(50, atShrink, "the budget admitted the first 50: " + r);
     assertEquals(atShrink, Integer.parseInt(r.value("CACHED")), "nothing admitted, nothing evicted");
-    List<RecordedEvent> admissions = r.events("flodl.budget.CacheAdmission");
+    List<RecordedEvent> admissions = r.events(CacheAdmissionEvent.NAME);
     for (int i = 50; i < admissions.size(); i++) {
       RecordedEvent e = admissions.get(i);
-      assertEquals(Decision.DECLINE.name(), e.getString("decision"), e.toString());
-      assertTrue(e.getLong("heldBytes") > e.getLong("budgetBytes"), "held over the new budget");
+      assertEquals(Decision.DECLINE.name(), e.getString(DECISION), e.toString());
+      assertTrue(e.getLong(HELD_BYTES) > e.getLong(BUDGET_BYTES), "held over the new budget");
     }
-    assertTrue(r.events("flodl.agent.Configuration").stream()
-        .anyMatch(e -> e.getString("key").equals("heap_max_usage")
-            && e.getString("source").equals("RUNTIME")), "the change is recorded");
+    assertTrue(r.events(ConfigurationEvent.NAME).stream()
+        .anyMatch(e -> e.getString(KEY).equals("heap_max_usage")
+            && e.getString(SOURCE).equals("RUNTIME")), "the change is recorded");
   }
 }

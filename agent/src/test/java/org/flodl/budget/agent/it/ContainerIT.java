@@ -1,5 +1,18 @@
 package org.flodl.budget.agent.it;
 
+import static org.flodl.budget.events.EventFields.ACTION;
+import static org.flodl.budget.events.EventFields.AVAILABLE_BYTES;
+import static org.flodl.budget.events.EventFields.BUDGET_BYTES;
+import static org.flodl.budget.events.EventFields.CGROUP;
+import static org.flodl.budget.events.EventFields.CGROUP_LIMIT_BYTES;
+import static org.flodl.budget.events.EventFields.CGROUP_USAGE_BYTES;
+import static org.flodl.budget.events.EventFields.HELD_BYTES;
+import static org.flodl.budget.events.EventFields.HOST_AVAILABLE_BYTES;
+import static org.flodl.budget.events.EventFields.LIMIT_BYTES;
+import static org.flodl.budget.events.EventFields.MAX_USAGE;
+import static org.flodl.budget.events.EventFields.RAM_SOURCE;
+import static org.flodl.budget.events.EventFields.TIER;
+import static org.flodl.budget.events.EventFields.USAGE_BEFORE_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -9,6 +22,9 @@ import java.nio.file.Path;
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.events.MemoryProbeEvent;
+import org.flodl.budget.events.RamBudgetEvent;
+import org.flodl.budget.events.ReclaimEvent;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -51,26 +67,26 @@ class ContainerIT {
     }
     assertEquals(0, r.exitCode, r.toString());
     assertTrue(r.stderr.contains("container guard: memory cgroup " + cg), r.stderr);
-    List<RecordedEvent> probes = r.events("flodl.budget.MemoryProbe");
+    List<RecordedEvent> probes = r.events(MemoryProbeEvent.NAME);
     assertFalse(probes.isEmpty(), r.toString());
     for (RecordedEvent e : probes) {
-      assertEquals(GIB, e.getLong("cgroupLimitBytes"), e.toString());
-      assertTrue(e.getLong("cgroupUsageBytes") > 0 && e.getLong("cgroupUsageBytes") < GIB,
+      assertEquals(GIB, e.getLong(CGROUP_LIMIT_BYTES), e.toString());
+      assertTrue(e.getLong(CGROUP_USAGE_BYTES) > 0 && e.getLong(CGROUP_USAGE_BYTES) < GIB,
           e.toString());
-      assertEquals(cg.toString(), e.getString("cgroup"), e.toString());
-      assertEquals("proc+cgroup-v1", e.getString("ramSource"), e.toString());
-      assertTrue(e.getLong("hostAvailableBytes") <= GIB, e.toString());
+      assertEquals(cg.toString(), e.getString(CGROUP), e.toString());
+      assertEquals("proc+cgroup-v1", e.getString(RAM_SOURCE), e.toString());
+      assertTrue(e.getLong(HOST_AVAILABLE_BYTES) <= GIB, e.toString());
     }
     for (String tier : List.of("direct", "native")) {
-      List<RecordedEvent> budgets = r.events("flodl.budget.RamBudget").stream()
-          .filter(e -> e.getString("tier").equals(tier)).toList();
+      List<RecordedEvent> budgets = r.events(RamBudgetEvent.NAME).stream()
+          .filter(e -> e.getString(TIER).equals(tier)).toList();
       assertFalse(budgets.isEmpty(), "no " + tier + " budget: " + r);
       for (RecordedEvent e : budgets) {
-        long available = e.getLong("availableBytes");
+        long available = e.getLong(AVAILABLE_BYTES);
         assertTrue(available > 0 && available <= GIB, e.toString());
         // The anchored share of what the container leaves: min(r, 0.9) x (available + held).
-        long ceiling = (long) (e.getDouble("maxUsage") * (available + e.getLong("heldBytes")));
-        assertTrue(e.getLong("budgetBytes") > 0 && e.getLong("budgetBytes") <= ceiling + 1,
+        long ceiling = (long) (e.getDouble(MAX_USAGE) * (available + e.getLong(HELD_BYTES)));
+        assertTrue(e.getLong(BUDGET_BYTES) > 0 && e.getLong(BUDGET_BYTES) <= ceiling + 1,
             e.toString());
       }
     }
@@ -106,9 +122,9 @@ class ContainerIT {
         assertTrue(r.stdout.contains("TRAINING COMPLETE samples_delivered=4000")
             && r.stdout.contains("exactly_once=true"), "run " + run + ": " + r);
         long peak = Cgroups.peak(cg);
-        List<RecordedEvent> reclaims = r.events("flodl.budget.Reclaim").stream()
-            .filter(e -> e.getString("action").equals("GC")
-                || e.getString("action").equals("MALLOC_TRIM")).toList();
+        List<RecordedEvent> reclaims = r.events(ReclaimEvent.NAME).stream()
+            .filter(e -> e.getString(ACTION).equals("GC")
+                || e.getString(ACTION).equals("MALLOC_TRIM")).toList();
         // The guard acts when the container passes 90 % of its limit, and only then; at 8g
         // nothing else collects the garbage row groups, at 700m the JDK's own limit may.
         if (maxDirect.equals("8g") || peak * 100 >= GIB * HIGH_WATER) {
@@ -116,9 +132,9 @@ class ContainerIT {
               + " bytes and the guard did nothing: " + r);
         }
         for (RecordedEvent e : reclaims) {
-          assertEquals(GIB, e.getLong("limitBytes"));
-          if (e.getString("action").equals("GC")) {
-            assertTrue(e.getLong("usageBeforeBytes") * 100 >= GIB * HIGH_WATER,
+          assertEquals(GIB, e.getLong(LIMIT_BYTES));
+          if (e.getString(ACTION).equals("GC")) {
+            assertTrue(e.getLong(USAGE_BEFORE_BYTES) * 100 >= GIB * HIGH_WATER,
                 "collected only past the high-water mark: " + e);
           }
         }

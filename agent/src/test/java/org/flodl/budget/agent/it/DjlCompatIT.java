@@ -1,5 +1,8 @@
 package org.flodl.budget.agent.it;
 
+import static org.flodl.budget.events.EventFields.CLASS_NAME;
+import static org.flodl.budget.events.EventFields.MESSAGE;
+import static org.flodl.budget.events.EventFields.OUTCOME;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +13,8 @@ import java.util.List;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import jdk.jfr.consumer.RecordedEvent;
+import org.flodl.budget.events.InstrumentedEvent;
+import org.flodl.budget.events.PrefetchDepthEvent;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -49,35 +54,35 @@ class DjlCompatIT {
         .run("com.acme.djlcompat.LoadIterables", args.toArray(new String[0]));
     assertEquals(0, r.exitCode, r.toString());
     assertTrue(r.stdout.contains("DONE"), r.toString());
-    List<RecordedEvent> instrumented = r.events("flodl.agent.Instrumented");
+    List<RecordedEvent> instrumented = r.events(InstrumentedEvent.NAME);
     for (String v : VERSIONS) {
       for (String c : List.of(DATA_ITERABLE, BULK)) {
         assertTrue(r.stdout.contains("CONSTRUCTED " + v + " " + c
             + " executor=present queued=4 submitted=4"), v + " " + c + ": " + r);
       }
     }
-    long wovenEpochs = instrumented.stream().filter(e -> e.getString("className")
-        .equals(DATA_ITERABLE) && e.getString("outcome").equals("WOVEN")
-        && e.getString("message").contains("prefetch depth at <init>(RandomAccessDataset, "
+    long wovenEpochs = instrumented.stream().filter(e -> e.getString(CLASS_NAME)
+        .equals(DATA_ITERABLE) && e.getString(OUTCOME).equals("WOVEN")
+        && e.getString(MESSAGE).contains("prefetch depth at <init>(RandomAccessDataset, "
             + "NDManager, Sampler, Batchifier, Batchifier, Pipeline, Pipeline, ExecutorService, "
             + "int, Device)")
-        && e.getString("message").contains("batch pricing at fetch(List, int)")).count();
-    long wovenBulk = instrumented.stream().filter(e -> e.getString("className").equals(BULK)
-        && e.getString("outcome").equals("WOVEN")
-        && e.getString("message").equals("batch pricing at fetch(List, int)")).count();
+        && e.getString(MESSAGE).contains("batch pricing at fetch(List, int)")).count();
+    long wovenBulk = instrumented.stream().filter(e -> e.getString(CLASS_NAME).equals(BULK)
+        && e.getString(OUTCOME).equals("WOVEN")
+        && e.getString(MESSAGE).equals("batch pricing at fetch(List, int)")).count();
     assertEquals(VERSIONS.size(), wovenEpochs, instrumented.toString());
     // BulkDataIterable overrides fetch without super: its own fetch is woven, in every version
     // and in the fake one (whose fetch has the same parameters).
     assertEquals(VERSIONS.size() + 1, wovenBulk, instrumented.toString());
-    assertEquals(2 * VERSIONS.size(), r.events("flodl.budget.PrefetchDepth").size(),
+    assertEquals(2 * VERSIONS.size(), r.events(PrefetchDepthEvent.NAME).size(),
         "one decision per construction, BulkDataIterable's through super()");
 
     // The unrecognised version: its epoch constructor skipped, said once, never broken.
     List<RecordedEvent> skipped = instrumented.stream()
-        .filter(e -> e.getString("outcome").equals("SKIPPED")).toList();
+        .filter(e -> e.getString(OUTCOME).equals("SKIPPED")).toList();
     assertEquals(1, skipped.size(), instrumented.toString());
-    assertEquals(DATA_ITERABLE, skipped.get(0).getString("className"));
-    assertTrue(skipped.get(0).getString("message").startsWith("no constructor " + DATA_ITERABLE
+    assertEquals(DATA_ITERABLE, skipped.get(0).getString(CLASS_NAME));
+    assertTrue(skipped.get(0).getString(MESSAGE).startsWith("no constructor " + DATA_ITERABLE
         + "#<init>(ai.djl.training.dataset.RandomAccessDataset,"), skipped.toString());
     assertTrue(r.stderr.contains("preset site 'djl': ai.djl.training.dataset.DataIterable is a "
         + "version the preset does not recognise"), r.stderr);

@@ -1,11 +1,21 @@
 package org.flodl.budget.agent.it;
 
+import static org.flodl.budget.events.EventFields.BATCH_BYTES;
+import static org.flodl.budget.events.EventFields.BUDGET_BYTES;
+import static org.flodl.budget.events.EventFields.DEPTH;
+import static org.flodl.budget.events.EventFields.DEVICE;
+import static org.flodl.budget.events.EventFields.REASON;
+import static org.flodl.budget.events.EventFields.REQUESTED_DEPTH;
+import static org.flodl.budget.events.EventFields.TOTAL_BYTES;
+import static org.flodl.budget.events.EventFields.USED_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
+import org.flodl.budget.events.PrefetchDepthEvent;
+import org.flodl.budget.events.RingSlotsEvent;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -24,16 +34,16 @@ class DjlConstructIT {
     ChildJvm.Result r = AppJvm.DJL.run("djl-construct-gpu", "vram_probe=fixed:5592M/6360465408",
         CONSTRUCT, "--device=gpu", "--features=511", "--batch-size=8", "--prefetch=4");
     assertEquals(0, r.exitCode, r.toString());
-    List<RecordedEvent> depth = r.events("flodl.budget.PrefetchDepth");
+    List<RecordedEvent> depth = r.events(PrefetchDepthEvent.NAME);
     assertEquals(1, depth.size(), depth.toString());
     RecordedEvent e = depth.get(0);
-    assertEquals("cuda:0", e.getString("device"));
-    assertEquals(16 << 10, e.getLong("batchBytes"));
-    assertEquals(5592L << 20, e.getLong("usedBytes"));
-    assertEquals(6360465408L, e.getLong("totalBytes"));
-    assertEquals(4, e.getLong("requestedDepth"));
-    assertEquals(2, e.getLong("depth"));
-    assertEquals("DOUBLE_BUFFER_FLOOR", e.getString("reason"));
+    assertEquals("cuda:0", e.getString(DEVICE));
+    assertEquals(16 << 10, e.getLong(BATCH_BYTES));
+    assertEquals(5592L << 20, e.getLong(USED_BYTES));
+    assertEquals(6360465408L, e.getLong(TOTAL_BYTES));
+    assertEquals(4, e.getLong(REQUESTED_DEPTH));
+    assertEquals(2, e.getLong(DEPTH));
+    assertEquals("DOUBLE_BUFFER_FLOOR", e.getString(REASON));
     assertEquals("present", r.value("executor"), r.toString());
     assertEquals("true", r.value("executor_same"));
     assertEquals("2", r.value("queued"), "the constructor received the depth: " + r);
@@ -46,9 +56,9 @@ class DjlConstructIT {
         CONSTRUCT, "--device=gpu", "--features=511", "--batch-size=4096", "--samples=8192",
         "--prefetch=4");
     assertEquals(0, r.exitCode, r.toString());
-    RecordedEvent e = r.events("flodl.budget.PrefetchDepth").get(0);
-    assertEquals(0, e.getLong("depth"), e.toString());
-    assertEquals("SYNC_FALLBACK", e.getString("reason"));
+    RecordedEvent e = r.events(PrefetchDepthEvent.NAME).get(0);
+    assertEquals(0, e.getLong(DEPTH), e.toString());
+    assertEquals("SYNC_FALLBACK", e.getString(REASON));
     assertEquals("null", r.value("executor"), "depth 0 is a null executor: " + r);
     assertEquals("null", r.value("queued"));
   }
@@ -62,10 +72,10 @@ class DjlConstructIT {
     ChildJvm.Result r = AppJvm.DJL.run("djl-construct-cpu", "prefetch=cap,ram_probe=fixed:1000",
         CONSTRUCT, "--device=cpu", "--prefetch=8");
     assertEquals(0, r.exitCode, r.toString());
-    RecordedEvent e = r.events("flodl.budget.PrefetchDepth").get(0);
-    assertEquals("cpu", e.getString("device"));
-    assertEquals(160, e.getLong("batchBytes"));
-    assertEquals(3, e.getLong("depth"), e.toString());
+    RecordedEvent e = r.events(PrefetchDepthEvent.NAME).get(0);
+    assertEquals("cpu", e.getString(DEVICE));
+    assertEquals(160, e.getLong(BATCH_BYTES));
+    assertEquals(3, e.getLong(DEPTH), e.toString());
     assertEquals("3", r.value("queued"), r.toString());
     assertEquals("present", r.value("executor"));
   }
@@ -75,9 +85,9 @@ class DjlConstructIT {
     ChildJvm.Result r = AppJvm.DJL.run("djl-construct-observe", "mode=observe,ram_probe=fixed:1000",
         CONSTRUCT, "--device=cpu", "--prefetch=8");
     assertEquals(0, r.exitCode, r.toString());
-    RecordedEvent e = r.events("flodl.budget.PrefetchDepth").get(0);
-    assertEquals(3, e.getLong("depth"), e.toString());
-    assertEquals(8, e.getLong("requestedDepth"));
+    RecordedEvent e = r.events(PrefetchDepthEvent.NAME).get(0);
+    assertEquals(3, e.getLong(DEPTH), e.toString());
+    assertEquals(8, e.getLong(REQUESTED_DEPTH));
     assertEquals("8", r.value("queued"), "observe leaves the request: " + r);
   }
 
@@ -99,11 +109,11 @@ class DjlConstructIT {
         "prefetch=cap,ram_probe=fixed:1000,sites=" + sites.toAbsolutePath(), CONSTRUCT,
         "--device=cpu", "--prefetch=8");
     assertEquals(0, r.exitCode, r.toString());
-    RecordedEvent ring = r.events("flodl.budget.RingSlots").get(0);
-    assertEquals(125, ring.getLong("budgetBytes"), ring.toString());
-    assertEquals("NO_FIT", ring.getString("reason"));
-    RecordedEvent e = r.events("flodl.budget.PrefetchDepth").get(0);
-    assertEquals(0, e.getLong("depth"), e.toString());
+    RecordedEvent ring = r.events(RingSlotsEvent.NAME).get(0);
+    assertEquals(125, ring.getLong(BUDGET_BYTES), ring.toString());
+    assertEquals("NO_FIT", ring.getString(REASON));
+    RecordedEvent e = r.events(PrefetchDepthEvent.NAME).get(0);
+    assertEquals(0, e.getLong(DEPTH), e.toString());
     assertEquals("null", r.value("executor"), "depth 0 drops the executor: " + r);
   }
 }

@@ -1,10 +1,25 @@
 package org.flodl.budget.agent.it;
 
+import static org.flodl.budget.events.EventFields.ACTIVATION_RESERVE;
+import static org.flodl.budget.events.EventFields.AVAILABLE_BYTES;
+import static org.flodl.budget.events.EventFields.CLASS_NAME;
+import static org.flodl.budget.events.EventFields.DEPTH;
+import static org.flodl.budget.events.EventFields.DEVICE;
+import static org.flodl.budget.events.EventFields.MESSAGE;
+import static org.flodl.budget.events.EventFields.OUTCOME;
+import static org.flodl.budget.events.EventFields.REASON;
+import static org.flodl.budget.events.EventFields.REQUESTED_DEPTH;
+import static org.flodl.budget.events.EventFields.SITE;
+import static org.flodl.budget.events.EventFields.SLOTS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
+import org.flodl.budget.events.EventFields;
+import org.flodl.budget.events.InstrumentedEvent;
+import org.flodl.budget.events.PrefetchDepthEvent;
+import org.flodl.budget.events.RingSlotsEvent;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,26 +50,26 @@ class DjlTrainIT {
     // of the run without it (same seed). The losses are the machine's floating point, not its.
     sameBatches(bare, r);
 
-    List<RecordedEvent> depth = r.events("flodl.budget.PrefetchDepth");
+    List<RecordedEvent> depth = r.events(PrefetchDepthEvent.NAME);
     assertEquals(EPOCHS, depth.size(), "one decision per epoch: " + depth);
     for (RecordedEvent e : depth) {
-      assertEquals("djl", e.getString("site"));
-      assertEquals("cpu", e.getString("device"));
-      assertEquals(BATCH_BYTES, e.getLong("batchBytes"), "priced batch: " + e);
-      assertEquals(4, e.getLong("requestedDepth"));
+      assertEquals("djl", e.getString(SITE));
+      assertEquals("cpu", e.getString(DEVICE));
+      assertEquals(BATCH_BYTES, e.getLong(EventFields.BATCH_BYTES), "priced batch: " + e);
+      assertEquals(4, e.getLong(REQUESTED_DEPTH));
       // cap mode keeps the request where the ring fits it: 4 batches of 2,176 bytes always do
-      assertEquals(4, e.getLong("depth"), e.toString());
-      assertEquals("REQUESTED", e.getString("reason"), e.toString());
-      assertEquals(0, e.getLong("activationReserve"));
+      assertEquals(4, e.getLong(DEPTH), e.toString());
+      assertEquals("REQUESTED", e.getString(REASON), e.toString());
+      assertEquals(0, e.getLong(ACTIVATION_RESERVE));
     }
-    assertEquals(EPOCHS, r.events("flodl.budget.RingSlots").size(), "a host ring per epoch");
-    List<RecordedEvent> woven = r.events("flodl.agent.Instrumented");
-    assertTrue(woven.stream().anyMatch(e -> e.getString("className")
-        .equals("ai.djl.training.dataset.DataIterable") && e.getString("outcome").equals("WOVEN")
-        && e.getString("site").equals("djl")), woven.toString());
-    assertTrue(woven.stream().anyMatch(e -> e.getString("className")
+    assertEquals(EPOCHS, r.events(RingSlotsEvent.NAME).size(), "a host ring per epoch");
+    List<RecordedEvent> woven = r.events(InstrumentedEvent.NAME);
+    assertTrue(woven.stream().anyMatch(e -> e.getString(CLASS_NAME)
+        .equals("ai.djl.training.dataset.DataIterable") && e.getString(OUTCOME).equals("WOVEN")
+        && e.getString(SITE).equals("djl")), woven.toString());
+    assertTrue(woven.stream().anyMatch(e -> e.getString(CLASS_NAME)
         .equals("ai.djl.training.dataset.BulkDataIterable")
-        && e.getString("outcome").equals("WOVEN")), woven.toString());
+        && e.getString(OUTCOME).equals("WOVEN")), woven.toString());
   }
 
   /** Asserts that {@code r}'s epochs delivered {@code bare}'s samples in {@code bare}'s order. */
@@ -75,17 +90,17 @@ class DjlTrainIT {
         "--epochs=2", "--prefetch=8");
     assertEquals(0, r.exitCode, r.toString());
     assertEquals(List.of(BATCHES, BATCHES), AppJvm.batches(r));
-    List<RecordedEvent> depth = r.events("flodl.budget.PrefetchDepth");
+    List<RecordedEvent> depth = r.events(PrefetchDepthEvent.NAME);
     assertEquals(2, depth.size(), depth.toString());
     for (RecordedEvent e : depth) {
-      assertEquals(8, e.getLong("requestedDepth"));
-      assertEquals(3, e.getLong("depth"), e.toString());
-      assertEquals("CAPACITY", e.getString("reason"));
-      assertEquals(BATCH_BYTES, e.getLong("batchBytes"));
+      assertEquals(8, e.getLong(REQUESTED_DEPTH));
+      assertEquals(3, e.getLong(DEPTH), e.toString());
+      assertEquals("CAPACITY", e.getString(REASON));
+      assertEquals(BATCH_BYTES, e.getLong(EventFields.BATCH_BYTES));
     }
-    for (RecordedEvent e : r.events("flodl.budget.RingSlots")) {
-      assertEquals(3, e.getLong("slots"), e.toString());
-      assertEquals(14 << 10, e.getLong("availableBytes"));
+    for (RecordedEvent e : r.events(RingSlotsEvent.NAME)) {
+      assertEquals(3, e.getLong(SLOTS), e.toString());
+      assertEquals(14 << 10, e.getLong(AVAILABLE_BYTES));
     }
   }
 
@@ -98,11 +113,11 @@ class DjlTrainIT {
     assertEquals("0", r.value("empty_epochs"), r.toString());
     assertEquals(List.of(BATCHES, BATCHES), AppJvm.batches(r));
     sameBatches(bare, r);
-    List<RecordedEvent> depth = r.events("flodl.budget.PrefetchDepth");
+    List<RecordedEvent> depth = r.events(PrefetchDepthEvent.NAME);
     assertEquals(2, depth.size(), depth.toString());
     for (RecordedEvent e : depth) {
-      assertEquals(0, e.getLong("depth"), e.toString());
-      assertEquals("NO_FIT", e.getString("reason"), "the host ring's own reason");
+      assertEquals(0, e.getLong(DEPTH), e.toString());
+      assertEquals("NO_FIT", e.getString(REASON), "the host ring's own reason");
     }
   }
 
@@ -116,15 +131,16 @@ class DjlTrainIT {
     assertEquals(0, r.exitCode, r.toString());
     assertEquals(List.of(BATCHES, BATCHES, BATCHES), AppJvm.batches(r));
     sameBatches(bare, r);
-    List<RecordedEvent> woven = r.events("flodl.agent.Instrumented");
-    assertTrue(woven.stream().anyMatch(e -> e.getString("className")
-        .equals("com.acme.djl.RowDataset$RowIterable") && e.getString("outcome").equals("WOVEN")
-        && e.getString("message").contains("batch pricing at fetch")), woven.toString());
-    List<RecordedEvent> depth = r.events("flodl.budget.PrefetchDepth");
+    List<RecordedEvent> woven = r.events(InstrumentedEvent.NAME);
+    assertTrue(woven.stream().anyMatch(e -> e.getString(CLASS_NAME)
+        .equals("com.acme.djl.RowDataset$RowIterable") && e.getString(OUTCOME).equals("WOVEN")
+        && e.getString(MESSAGE).contains("batch pricing at fetch")), woven.toString());
+    List<RecordedEvent> depth = r.events(PrefetchDepthEvent.NAME);
     assertEquals(3, depth.size(), depth.toString());
-    assertEquals("UNPRICED_BATCH", depth.get(0).getString("reason"), depth.toString());
-    assertEquals(0, depth.get(0).getLong("batchBytes"));
-    assertEquals(BATCH_BYTES, depth.get(1).getLong("batchBytes"), "priced by the subtype's fetch");
-    assertEquals(BATCH_BYTES, depth.get(2).getLong("batchBytes"));
+    assertEquals("UNPRICED_BATCH", depth.get(0).getString(REASON), depth.toString());
+    assertEquals(0, depth.get(0).getLong(EventFields.BATCH_BYTES));
+    assertEquals(BATCH_BYTES, depth.get(1).getLong(EventFields.BATCH_BYTES),
+        "priced by the subtype's fetch");
+    assertEquals(BATCH_BYTES, depth.get(2).getLong(EventFields.BATCH_BYTES));
   }
 }

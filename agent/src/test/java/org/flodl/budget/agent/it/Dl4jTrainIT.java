@@ -1,5 +1,21 @@
 package org.flodl.budget.agent.it;
 
+import static org.flodl.budget.events.EventFields.ADMISSIONS;
+import static org.flodl.budget.events.EventFields.AVAILABLE_BYTES;
+import static org.flodl.budget.events.EventFields.BATCH_BYTES;
+import static org.flodl.budget.events.EventFields.BUDGET_BYTES;
+import static org.flodl.budget.events.EventFields.CHARGED_BYTES;
+import static org.flodl.budget.events.EventFields.DECISION;
+import static org.flodl.budget.events.EventFields.DECLINES;
+import static org.flodl.budget.events.EventFields.DEPTH;
+import static org.flodl.budget.events.EventFields.HELD_BYTES;
+import static org.flodl.budget.events.EventFields.LOGICAL_BYTES;
+import static org.flodl.budget.events.EventFields.MATERIALIZED;
+import static org.flodl.budget.events.EventFields.REQUESTED_DEPTH;
+import static org.flodl.budget.events.EventFields.SITE;
+import static org.flodl.budget.events.EventFields.STORAGE_BYTES;
+import static org.flodl.budget.events.EventFields.TIER;
+import static org.flodl.budget.events.EventFields.VALUE_TYPE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -9,7 +25,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
+import org.flodl.budget.events.CacheAdmissionEvent;
 import org.flodl.budget.events.Decision;
+import org.flodl.budget.events.PrefetchDepthEvent;
+import org.flodl.budget.events.RamBudgetEvent;
+import org.flodl.budget.events.SiteSummaryEvent;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -79,25 +99,25 @@ class Dl4jTrainIT {
     assertEquals(0, served.get(0));
     assertTrue(served.get(1) > 0 && served.get(1) < BATCHES, "served from the cache: " + served);
     assertTrue(served.get(2) >= served.get(1), "what it kept stays served: " + served);
-    long summarized = r.events("flodl.budget.SiteSummary").stream()
-        .mapToLong(e -> e.getLong("admissions") + e.getLong("declines")).sum();
+    long summarized = r.events(SiteSummaryEvent.NAME).stream()
+        .mapToLong(e -> e.getLong(ADMISSIONS) + e.getLong(DECLINES)).sum();
     assertEquals(3L * BATCHES - served.get(1) - served.get(2), summarized,
         "each DataSet the cache did not serve was offered to it once: served " + served);
 
-    List<RecordedEvent> admissions = r.events("flodl.budget.CacheAdmission");
+    List<RecordedEvent> admissions = r.events(CacheAdmissionEvent.NAME);
     long admitted = 0;
     long declined = 0;
     for (RecordedEvent e : admissions) {
-      assertEquals("dl4j-cache", e.getString("site"), e.toString());
-      assertEquals("byte[]", e.getString("valueType"), e.toString());
-      assertEquals("heap", e.getString("tier"), e.toString());
+      assertEquals("dl4j-cache", e.getString(SITE), e.toString());
+      assertEquals("byte[]", e.getString(VALUE_TYPE), e.toString());
+      assertEquals("heap", e.getString(TIER), e.toString());
       // The serialized DataSet: its arrays' bytes and ND4J's headers.
-      long charged = e.getLong("chargedBytes");
+      long charged = e.getLong(CHARGED_BYTES);
       assertTrue(charged > DATA_SET_BYTES && charged < DATA_SET_BYTES + 4096, e.toString());
-      String d = e.getString("decision");
+      String d = e.getString(DECISION);
       if (d.equals(Decision.ADMIT.name())) {
         admitted++;
-        assertTrue(e.getLong("heldBytes") <= e.getLong("budgetBytes"), e.toString());
+        assertTrue(e.getLong(HELD_BYTES) <= e.getLong(BUDGET_BYTES), e.toString());
       } else if (d.equals(Decision.DECLINE.name())) {
         declined++;
       }
@@ -105,16 +125,16 @@ class Dl4jTrainIT {
     assertTrue(admitted > 100 && declined > 100, admitted + " admitted, " + declined
         + " declined");
 
-    List<RecordedEvent> depth = r.events("flodl.budget.PrefetchDepth");
+    List<RecordedEvent> depth = r.events(PrefetchDepthEvent.NAME);
     assertEquals(EPOCHS, depth.size(), "one AsyncDataSetIterator per fit: " + depth);
     for (int i = 0; i < depth.size(); i++) {
       RecordedEvent e = depth.get(i);
-      assertEquals("dl4j", e.getString("site"));
-      assertEquals(2, e.getLong("requestedDepth"), e.toString());
-      assertEquals(2, e.getLong("depth"), "prefetch=cap keeps fit's 2: " + e);
+      assertEquals("dl4j", e.getString(SITE));
+      assertEquals(2, e.getLong(REQUESTED_DEPTH), e.toString());
+      assertEquals(2, e.getLong(DEPTH), "prefetch=cap keeps fit's 2: " + e);
       if (i > 0) {
-        assertTrue(e.getLong("batchBytes") >= DATA_SET_BYTES
-            && e.getLong("batchBytes") < DATA_SET_BYTES + DATA_SET_OBJECT, "the DataSet priced: "
+        assertTrue(e.getLong(BATCH_BYTES) >= DATA_SET_BYTES
+            && e.getLong(BATCH_BYTES) < DATA_SET_BYTES + DATA_SET_OBJECT, "the DataSet priced: "
             + e);
       }
     }
@@ -143,15 +163,15 @@ class Dl4jTrainIT {
         "--features=512");
     assertEquals(0, r.exitCode, r.toString());
     assertEquals(List.of(300, 300, 300), AppJvm.batches(r), r.toString());
-    List<RecordedEvent> depth = r.events("flodl.budget.PrefetchDepth");
+    List<RecordedEvent> depth = r.events(PrefetchDepthEvent.NAME);
     assertEquals(3, depth.size(), depth.toString());
     // No DataSet priced before the first fit: the fallback; after it, the ring the budget fits,
     // capped at 8 slots beside an active cache.
-    assertEquals(4, depth.get(0).getLong("depth"), depth.get(0).toString());
+    assertEquals(4, depth.get(0).getLong(DEPTH), depth.get(0).toString());
     for (RecordedEvent e : depth.subList(1, 3)) {
-      assertTrue(e.getLong("batchBytes") >= DATA_SET_BYTES
-          && e.getLong("batchBytes") < DATA_SET_BYTES + DATA_SET_OBJECT, e.toString());
-      assertEquals(8, e.getLong("depth"), e.toString());
+      assertTrue(e.getLong(BATCH_BYTES) >= DATA_SET_BYTES
+          && e.getLong(BATCH_BYTES) < DATA_SET_BYTES + DATA_SET_OBJECT, e.toString());
+      assertEquals(8, e.getLong(DEPTH), e.toString());
     }
   }
 
@@ -176,20 +196,20 @@ class Dl4jTrainIT {
     long pool = 16L * 64 * 512 * 4;
     long materialized = 0;
     long declined = 0;
-    for (RecordedEvent e : r.events("flodl.budget.CacheAdmission")) {
-      assertEquals("retain", e.getString("site"), e.toString());
-      assertEquals("org.nd4j.linalg.dataset.DataSet", e.getString("valueType"), e.toString());
-      assertEquals("native", e.getString("tier"), e.toString());
+    for (RecordedEvent e : r.events(CacheAdmissionEvent.NAME)) {
+      assertEquals("retain", e.getString(SITE), e.toString());
+      assertEquals("org.nd4j.linalg.dataset.DataSet", e.getString(VALUE_TYPE), e.toString());
+      assertEquals("native", e.getString(TIER), e.toString());
       // A 128 KiB view of a 2 MiB pool: over twice its size, so copied, and charged the copy.
-      assertTrue(e.getLong("storageBytes") >= pool, e.toString());
-      assertTrue(e.getLong("logicalBytes") >= DATA_SET_BYTES
-          && e.getLong("logicalBytes") < DATA_SET_BYTES + DATA_SET_OBJECT, e.toString());
-      String d = e.getString("decision");
+      assertTrue(e.getLong(STORAGE_BYTES) >= pool, e.toString());
+      assertTrue(e.getLong(LOGICAL_BYTES) >= DATA_SET_BYTES
+          && e.getLong(LOGICAL_BYTES) < DATA_SET_BYTES + DATA_SET_OBJECT, e.toString());
+      String d = e.getString(DECISION);
       if (d.equals(Decision.ADMIT_MATERIALIZED.name())) {
         materialized++;
-        assertTrue(e.getBoolean("materialized"), e.toString());
-        assertEquals(e.getLong("logicalBytes"), e.getLong("chargedBytes"), e.toString());
-        assertTrue(e.getLong("heldBytes") <= e.getLong("budgetBytes"), e.toString());
+        assertTrue(e.getBoolean(MATERIALIZED), e.toString());
+        assertEquals(e.getLong(LOGICAL_BYTES), e.getLong(CHARGED_BYTES), e.toString());
+        assertTrue(e.getLong(HELD_BYTES) <= e.getLong(BUDGET_BYTES), e.toString());
       } else {
         assertEquals(Decision.DECLINE.name(), d, e.toString());
         declined++;
@@ -199,10 +219,10 @@ class Dl4jTrainIT {
         + " declined");
     // JavaCPP's limits (maxbytes = -Xmx, maxphysicalbytes = 4 × -Xmx by default) bound the
     // native tier, not the host's free RAM.
-    List<RecordedEvent> nativeBudgets = r.events("flodl.budget.RamBudget").stream()
-        .filter(e -> e.getString("tier").equals("native")).toList();
+    List<RecordedEvent> nativeBudgets = r.events(RamBudgetEvent.NAME).stream()
+        .filter(e -> e.getString(TIER).equals("native")).toList();
     assertFalse(nativeBudgets.isEmpty());
     RecordedEvent last = nativeBudgets.get(nativeBudgets.size() - 1);
-    assertTrue(last.getLong("availableBytes") <= 128L << 20, last.toString());
+    assertTrue(last.getLong(AVAILABLE_BYTES) <= 128L << 20, last.toString());
   }
 }

@@ -1,5 +1,15 @@
 package org.flodl.budget.agent.it;
 
+import static org.flodl.budget.events.EventFields.ACTION;
+import static org.flodl.budget.events.EventFields.CGROUP;
+import static org.flodl.budget.events.EventFields.CGROUP_LIMIT_BYTES;
+import static org.flodl.budget.events.EventFields.DIRECT_HELD_BYTES;
+import static org.flodl.budget.events.EventFields.DIRECT_USED_AFTER_BYTES;
+import static org.flodl.budget.events.EventFields.DIRECT_USED_BEFORE_BYTES;
+import static org.flodl.budget.events.EventFields.LIMIT_BYTES;
+import static org.flodl.budget.events.EventFields.REASON;
+import static org.flodl.budget.events.EventFields.USAGE_AFTER_BYTES;
+import static org.flodl.budget.events.EventFields.USAGE_BEFORE_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,6 +32,8 @@ import jdk.jfr.Name;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
 import org.flodl.budget.events.CacheAdmissionEvent;
+import org.flodl.budget.events.MemoryProbeEvent;
+import org.flodl.budget.events.ReclaimEvent;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -140,8 +152,8 @@ class EventFieldsIT {
     Path cgroup = Cgroups.create("fields", 4L << 30);
     if (cgroup == null) {
       String why = "this machine does not let the test make a memory cgroup with a limit";
-      UNSETTABLE.put("flodl.budget.MemoryProbe.cgroupLimitBytes", why);
-      UNSETTABLE.put("flodl.budget.MemoryProbe.cgroup", why);
+      UNSETTABLE.put(MemoryProbeEvent.NAME + "." + CGROUP_LIMIT_BYTES, why);
+      UNSETTABLE.put(MemoryProbeEvent.NAME + "." + CGROUP, why);
       return jvm.run("com.acme.it.CacheApp", "--samples=300", "--evict-at-end", "--pace-ms=5");
     }
     try {
@@ -161,9 +173,9 @@ class EventFieldsIT {
     Path cgroup = Cgroups.create("fields-reclaim", 1L << 30);
     if (cgroup == null) {
       String why = "no memory cgroup can be made here, so the container guard never acts";
-      for (String f : List.of("action", "reason", "limitBytes", "usageBeforeBytes",
-          "usageAfterBytes", "directUsedBeforeBytes", "directUsedAfterBytes", "directHeldBytes")) {
-        UNSETTABLE.put("flodl.budget.Reclaim." + f, why);
+      for (String f : List.of(ACTION, REASON, LIMIT_BYTES, USAGE_BEFORE_BYTES, USAGE_AFTER_BYTES,
+          DIRECT_USED_BEFORE_BYTES, DIRECT_USED_AFTER_BYTES, DIRECT_HELD_BYTES)) {
+        UNSETTABLE.put(ReclaimEvent.NAME + "." + f, why);
       }
       return null;
     }

@@ -1,5 +1,17 @@
 package org.flodl.budget.agent.it;
 
+import static org.flodl.budget.events.EventFields.ADMISSIONS;
+import static org.flodl.budget.events.EventFields.ADMITTED_BYTES;
+import static org.flodl.budget.events.EventFields.ALREADY_HELD;
+import static org.flodl.budget.events.EventFields.COLLECTED;
+import static org.flodl.budget.events.EventFields.DECLINED_BYTES;
+import static org.flodl.budget.events.EventFields.DECLINES;
+import static org.flodl.budget.events.EventFields.DEPTH;
+import static org.flodl.budget.events.EventFields.MATERIALIZED;
+import static org.flodl.budget.events.EventFields.RELEASED_BYTES;
+import static org.flodl.budget.events.EventFields.RELEASES;
+import static org.flodl.budget.events.EventFields.SITE;
+import static org.flodl.budget.events.EventFields.UNPRICED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,6 +34,8 @@ import java.util.regex.Pattern;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.events.PrefetchDepthEvent;
+import org.flodl.budget.events.SiteSummaryEvent;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -73,16 +87,16 @@ class ExportersIT {
 
   /** The MBean attributes read as metrics, each with the SiteSummary field it sums. */
   static final Map<String, String> COUNTERS = Map.of(
-      "flodl_budget_site_admissions_total", "admissions",
-      "flodl_budget_site_admitted_bytes_total", "admittedBytes",
-      "flodl_budget_site_declines_total", "declines",
-      "flodl_budget_site_declined_bytes_total", "declinedBytes",
-      "flodl_budget_site_materializations_total", "materialized",
-      "flodl_budget_site_releases_total", "releases",
-      "flodl_budget_site_released_bytes_total", "releasedBytes",
-      "flodl_budget_site_collected_total", "collected",
-      "flodl_budget_site_already_held_total", "alreadyHeld",
-      "flodl_budget_site_unpriced_total", "unpriced");
+      "flodl_budget_site_admissions_total", ADMISSIONS,
+      "flodl_budget_site_admitted_bytes_total", ADMITTED_BYTES,
+      "flodl_budget_site_declines_total", DECLINES,
+      "flodl_budget_site_declined_bytes_total", DECLINED_BYTES,
+      "flodl_budget_site_materializations_total", MATERIALIZED,
+      "flodl_budget_site_releases_total", RELEASES,
+      "flodl_budget_site_released_bytes_total", RELEASED_BYTES,
+      "flodl_budget_site_collected_total", COLLECTED,
+      "flodl_budget_site_already_held_total", ALREADY_HELD,
+      "flodl_budget_site_unpriced_total", UNPRICED);
 
   @ParameterizedTest
   @EnumSource(Exporter.class)
@@ -150,8 +164,8 @@ class ExportersIT {
       assertTrue(heap.containsKey("flodl_budget_tier_budget_bytes"), heap.toString());
       RecordedEvent lastDepth = null;
       for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
-        if (e.getEventType().getName().equals("flodl.budget.PrefetchDepth")
-            && "feed".equals(e.getString("site"))
+        if (e.getEventType().getName().equals(PrefetchDepthEvent.NAME)
+            && "feed".equals(e.getString(SITE))
             && (lastDepth == null || !e.getEndTime().isBefore(lastDepth.getEndTime()))) {
           lastDepth = e;
         }
@@ -159,7 +173,7 @@ class ExportersIT {
       assertTrue(lastDepth != null, "no PrefetchDepth event for the feed site");
       assertEquals(LoaderEpoch.of(r, 4).get("depth"), feed.get("flodl_budget_site_depth"),
           "the depth the app's last loader got: " + feed);
-      assertEquals(lastDepth.getLong("depth"), feed.get("flodl_budget_site_depth"), feed.toString());
+      assertEquals(lastDepth.getLong(DEPTH), feed.get("flodl_budget_site_depth"), feed.toString());
       assertEquals(8, feed.get("flodl_budget_site_requested_depth"), feed.toString());
     } finally {
       p.destroyForcibly();
@@ -229,8 +243,8 @@ class ExportersIT {
   static Map<String, Long> summaries(Path file, String site) throws IOException {
     Map<String, Long> sums = new HashMap<>();
     for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
-      if (e.getEventType().getName().equals("flodl.budget.SiteSummary")
-          && site.equals(e.getString("site"))) {
+      if (e.getEventType().getName().equals(SiteSummaryEvent.NAME)
+          && site.equals(e.getString(SITE))) {
         for (String field : COUNTERS.values()) {
           sums.merge(field, e.getLong(field), Long::sum);
         }

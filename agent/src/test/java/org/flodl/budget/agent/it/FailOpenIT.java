@@ -1,5 +1,7 @@
 package org.flodl.budget.agent.it;
 
+import static org.flodl.budget.events.EventFields.OUTCOME;
+import static org.flodl.budget.events.EventFields.SITE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -7,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.events.CacheAdmissionEvent;
+import org.flodl.budget.events.InstrumentedEvent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -86,9 +90,9 @@ class FailOpenIT {
     assertTrue(r.stderr.contains("broken"), r.toString());
     assertTrue(r.stderr.contains("argument index 3 is out of range"), r.toString());
     assertTrue(Integer.parseInt(r.value("CACHED")) < 300, "the good site still bounds the cache");
-    assertTrue(r.events("flodl.agent.Instrumented").stream()
-        .anyMatch(e -> e.getString("site").equals("wrong")
-            && e.getString("outcome").equals("FAILED")), "the failed weave is recorded");
+    assertTrue(r.events(InstrumentedEvent.NAME).stream()
+        .anyMatch(e -> e.getString(SITE).equals("wrong")
+            && e.getString(OUTCOME).equals("FAILED")), "the failed weave is recorded");
   }
 
   @Test
@@ -102,6 +106,6 @@ class FailOpenIT {
     assertEquals(1, r.stderr.lines().filter(l -> l.contains("poison pricer refuses")).count(),
         "said once: " + r.stderr);
     // The pricer falls back to the value's shallow size: the decisions go on, priced.
-    assertEquals(30, r.events("flodl.budget.CacheAdmission").size());
+    assertEquals(30, r.events(CacheAdmissionEvent.NAME).size());
   }
 }

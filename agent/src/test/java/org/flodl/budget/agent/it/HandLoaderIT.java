@@ -1,5 +1,14 @@
 package org.flodl.budget.agent.it;
 
+import static org.flodl.budget.events.EventFields.BATCH_BYTES;
+import static org.flodl.budget.events.EventFields.BUDGET_BYTES;
+import static org.flodl.budget.events.EventFields.CAUSE;
+import static org.flodl.budget.events.EventFields.DECISION;
+import static org.flodl.budget.events.EventFields.DEPTH;
+import static org.flodl.budget.events.EventFields.HELD_BYTES;
+import static org.flodl.budget.events.EventFields.REASON;
+import static org.flodl.budget.events.EventFields.REQUESTED_DEPTH;
+import static org.flodl.budget.events.EventFields.SITE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -9,8 +18,11 @@ import java.nio.file.Path;
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.events.CacheAdmissionEvent;
 import org.flodl.budget.events.Decision;
+import org.flodl.budget.events.PrefetchDepthEvent;
 import org.flodl.budget.events.ReleaseCause;
+import org.flodl.budget.events.ReleaseEvent;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -60,35 +72,35 @@ class HandLoaderIT {
         "OutOfMemoryError", "not woven")) {
       assertFalse(r.stderr.contains(broken), broken + ": " + r);
     }
-    List<RecordedEvent> decisions = r.events("flodl.budget.CacheAdmission");
-    long admits = decisions.stream().filter(e -> e.getString("decision").startsWith(
+    List<RecordedEvent> decisions = r.events(CacheAdmissionEvent.NAME);
+    long admits = decisions.stream().filter(e -> e.getString(DECISION).startsWith(
         Decision.ADMIT.name()))
         .count();
     assertTrue(admits > 0 && admits < decisions.size(), "admits and declines: " + decisions.size());
     for (RecordedEvent e : decisions) {
-      assertEquals("rows", e.getString("site"));
-      if (e.getString("decision").startsWith(Decision.ADMIT.name())) {
-        assertTrue(e.getLong("heldBytes") <= e.getLong("budgetBytes"), e.toString());
+      assertEquals("rows", e.getString(SITE));
+      if (e.getString(DECISION).startsWith(Decision.ADMIT.name())) {
+        assertTrue(e.getLong(HELD_BYTES) <= e.getLong(BUDGET_BYTES), e.toString());
       }
     }
     assertEquals(admits, Long.parseLong(r.value("CACHED")), "the map keeps what was admitted");
     assertEquals(admits, Long.parseLong(r.value("DROPPED")));
-    long released = r.events("flodl.budget.Release").stream()
-        .filter(e -> e.getString("cause").equals(ReleaseCause.RELEASE_SITE.name())).count();
+    long released = r.events(ReleaseEvent.NAME).stream()
+        .filter(e -> e.getString(CAUSE).equals(ReleaseCause.RELEASE_SITE.name())).count();
     assertEquals(admits, released, "every remove released its row, through the JDK's Map");
 
-    List<RecordedEvent> depths = r.events("flodl.budget.PrefetchDepth");
+    List<RecordedEvent> depths = r.events(PrefetchDepthEvent.NAME);
     assertEquals(3, depths.size(), "one decision per epoch's queue");
     String[] capacities = r.value("CAPACITIES").split(",");
     for (int i = 0; i < 3; i++) {
       RecordedEvent d = depths.get(i);
-      assertEquals("queue", d.getString("site"));
-      assertEquals(16, d.getLong("requestedDepth"));
-      assertEquals(d.getLong("depth"), Long.parseLong(capacities[i]),
+      assertEquals("queue", d.getString(SITE));
+      assertEquals(16, d.getLong(REQUESTED_DEPTH));
+      assertEquals(d.getLong(DEPTH), Long.parseLong(capacities[i]),
           "the queue was built with the decided depth: " + d);
-      assertTrue(d.getLong("depth") < 16, d.toString());
+      assertTrue(d.getLong(DEPTH) < 16, d.toString());
     }
-    assertEquals("UNPRICED_BATCH", depths.get(0).getString("reason"), "no batch priced yet");
-    assertTrue(depths.get(2).getLong("batchBytes") >= 4L << 20, "batches of 4 rows priced");
+    assertEquals("UNPRICED_BATCH", depths.get(0).getString(REASON), "no batch priced yet");
+    assertTrue(depths.get(2).getLong(BATCH_BYTES) >= 4L << 20, "batches of 4 rows priced");
   }
 }

@@ -1,5 +1,6 @@
 package org.flodl.budget.agent.it;
 
+import static org.flodl.budget.events.EventFields.SITE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -10,6 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.events.CacheAdmissionEvent;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -129,10 +131,10 @@ class HostileInputIT {
     assertEquals(1, r.stderr.lines().filter(l -> l.contains("disabled")).count(), r.stderr);
     if (what.startsWith("two sites")) {
       assertEquals("heap=0", r.value("HELD_AFTER_EVICT"), "one site, each byte booked once: " + r);
-      assertTrue(r.events("flodl.budget.CacheAdmission").stream()
-          .allMatch(e -> e.getString("site").equals("a")), "only site a decides");
+      assertTrue(r.events(CacheAdmissionEvent.NAME).stream()
+          .allMatch(e -> e.getString(SITE).equals("a")), "only site a decides");
     } else {
-      assertTrue(r.events("flodl.budget.CacheAdmission").isEmpty(), "the site is off: " + r);
+      assertTrue(r.events(CacheAdmissionEvent.NAME).isEmpty(), "the site is off: " + r);
     }
     ChildJvm.Result strict = ChildJvm.on("conflict-strict-" + Integer.toHexString(what.hashCode()),
         Jdk.JDK17).agent("sites=" + file + ",strict=true").run(APP, "--samples=5");
@@ -155,6 +157,6 @@ class HostileInputIT {
         "site 'a': its release at com.acme.nowhere.Gone#evict was never woven"), r.stderr);
     assertFalse(r.stderr.contains("cache admission at com.acme.it.SampleStore#put was never woven"),
         "the put was woven: " + r.stderr);
-    assertFalse(r.events("flodl.budget.CacheAdmission").isEmpty(), "the put decides: " + r);
+    assertFalse(r.events(CacheAdmissionEvent.NAME).isEmpty(), "the put decides: " + r);
   }
 }

@@ -1,5 +1,10 @@
 package org.flodl.budget.agent.it;
 
+import static org.flodl.budget.events.EventFields.BUDGET_BYTES;
+import static org.flodl.budget.events.EventFields.DECISION;
+import static org.flodl.budget.events.EventFields.HELD_BYTES;
+import static org.flodl.budget.events.EventFields.OUTCOME;
+import static org.flodl.budget.events.EventFields.SITE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -15,7 +20,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.events.CacheAdmissionEvent;
 import org.flodl.budget.events.Decision;
+import org.flodl.budget.events.InstrumentedEvent;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -121,19 +128,19 @@ class LibraryCacheIT {
         "OutOfMemoryError", "Exception")) {
       assertFalse(r.stderr.contains(broken), broken + ": " + r);
     }
-    List<RecordedEvent> decisions = r.events("flodl.budget.CacheAdmission");
+    List<RecordedEvent> decisions = r.events(CacheAdmissionEvent.NAME);
     assertFalse(decisions.isEmpty(), r.toString());
-    long declines = decisions.stream().filter(e -> e.getString("decision").equals(
+    long declines = decisions.stream().filter(e -> e.getString(DECISION).equals(
         Decision.DECLINE.name()))
         .count();
-    long admits = decisions.stream().filter(e -> e.getString("decision").startsWith(
+    long admits = decisions.stream().filter(e -> e.getString(DECISION).startsWith(
         Decision.ADMIT.name()))
         .count();
     assertTrue(declines > 0 && admits > 0, admits + " admitted, " + declines + " declined: " + r);
     for (RecordedEvent e : decisions) {
-      assertEquals(site, e.getString("site"), e.toString());
-      if (e.getString("decision").startsWith(Decision.ADMIT.name())) {
-        assertTrue(e.getLong("heldBytes") <= e.getLong("budgetBytes"), "over budget: " + e);
+      assertEquals(site, e.getString(SITE), e.toString());
+      if (e.getString(DECISION).startsWith(Decision.ADMIT.name())) {
+        assertTrue(e.getLong(HELD_BYTES) <= e.getLong(BUDGET_BYTES), "over budget: " + e);
       }
     }
     long cached = Long.parseLong(r.value("CACHED"));
@@ -172,8 +179,8 @@ class LibraryCacheIT {
         .run(APP, app(lib, "--overwrite"));
     assertBounded(r, lib, "put", lib.preset);
     assertNotEquals("v1", r.value("OVERWRITE"), "get(k) after a declined put(k, v2): " + r);
-    assertTrue(r.events("flodl.agent.Instrumented").stream().anyMatch(e -> e.getString("outcome")
-        .equals("WOVEN") && e.getString("site").equals(lib.preset)),
+    assertTrue(r.events(InstrumentedEvent.NAME).stream().anyMatch(e -> e.getString(OUTCOME)
+        .equals("WOVEN") && e.getString(SITE).equals(lib.preset)),
         "woven in the library itself");
   }
 

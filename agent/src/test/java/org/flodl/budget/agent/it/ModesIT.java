@@ -1,5 +1,10 @@
 package org.flodl.budget.agent.it;
 
+import static org.flodl.budget.events.EventFields.BUDGET_BYTES;
+import static org.flodl.budget.events.EventFields.CHARGED_BYTES;
+import static org.flodl.budget.events.EventFields.DECISION;
+import static org.flodl.budget.events.EventFields.HELD_BYTES;
+import static org.flodl.budget.events.EventFields.TIER;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,6 +13,7 @@ import java.nio.file.Path;
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.events.CacheAdmissionEvent;
 import org.flodl.budget.events.Decision;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -42,14 +48,14 @@ class ModesIT {
     int enforceCached = Integer.parseInt(enforce.value("CACHED"));
     assertTrue(enforceCached < 600, enforce.toString());
 
-    List<RecordedEvent> e = enforce.events("flodl.budget.CacheAdmission");
-    List<RecordedEvent> o = observe.events("flodl.budget.CacheAdmission");
+    List<RecordedEvent> e = enforce.events(CacheAdmissionEvent.NAME);
+    List<RecordedEvent> o = observe.events(CacheAdmissionEvent.NAME);
     assertEquals(600, o.size());
-    assertTrue(o.stream().noneMatch(x -> x.getString("decision").equals(Decision.DECLINE.name())));
-    long wouldDecline = o.stream().filter(x -> x.getString("decision").equals(
+    assertTrue(o.stream().noneMatch(x -> x.getString(DECISION).equals(Decision.DECLINE.name())));
+    long wouldDecline = o.stream().filter(x -> x.getString(DECISION).equals(
         Decision.WOULD_DECLINE.name()))
         .count();
-    long declined = e.stream().filter(x -> x.getString("decision").equals(Decision.DECLINE.name(
+    long declined = e.stream().filter(x -> x.getString(DECISION).equals(Decision.DECLINE.name(
         ))).count();
     assertTrue(wouldDecline > 0, "observe records what enforce would decline");
     // The same rule in both modes: admit exactly when the charge fits under the budget.
@@ -65,19 +71,19 @@ class ModesIT {
     int fo = firstDecline(o);
     assertTrue(fe > 0 && fo > 0 && Math.abs(fe - fo) <= 2,
         "first decline: enforce " + fe + ", observe " + fo);
-    assertEquals("direct", o.get(0).getString("tier"));
+    assertEquals("direct", o.get(0).getString(TIER));
     assertTrue(Math.abs(wouldDecline - declined) <= 600 / 10,
         "enforce declined " + declined + ", observe would have declined " + wouldDecline);
     for (RecordedEvent x : o) {
-      if (x.getString("decision").startsWith(Decision.ADMIT.name())) {
-        assertTrue(x.getLong("heldBytes") <= x.getLong("budgetBytes"), x.toString());
+      if (x.getString(DECISION).startsWith(Decision.ADMIT.name())) {
+        assertTrue(x.getLong(HELD_BYTES) <= x.getLong(BUDGET_BYTES), x.toString());
       }
     }
   }
 
   private static int firstDecline(List<RecordedEvent> events) {
     for (int i = 0; i < events.size(); i++) {
-      if (events.get(i).getString("decision").endsWith(Decision.DECLINE.name())) {
+      if (events.get(i).getString(DECISION).endsWith(Decision.DECLINE.name())) {
         return i;
       }
     }
@@ -85,12 +91,12 @@ class ModesIT {
   }
 
   private static void sameRule(RecordedEvent x) {
-    long held = x.getLong("heldBytes");
-    long budget = x.getLong("budgetBytes");
-    if (x.getString("decision").startsWith(Decision.ADMIT.name())) {
+    long held = x.getLong(HELD_BYTES);
+    long budget = x.getLong(BUDGET_BYTES);
+    if (x.getString(DECISION).startsWith(Decision.ADMIT.name())) {
       assertTrue(held <= budget, "admitted over budget: " + x);
     } else {
-      assertTrue(held + x.getLong("chargedBytes") > budget, "declined what fit: " + x);
+      assertTrue(held + x.getLong(CHARGED_BYTES) > budget, "declined what fit: " + x);
     }
   }
 

@@ -1,5 +1,19 @@
 package org.flodl.budget.agent.it;
 
+import static org.flodl.budget.events.EventFields.ADMISSIONS;
+import static org.flodl.budget.events.EventFields.ADMITTED_BYTES;
+import static org.flodl.budget.events.EventFields.ALREADY_HELD;
+import static org.flodl.budget.events.EventFields.BATCH_BYTES;
+import static org.flodl.budget.events.EventFields.CLASS_NAME;
+import static org.flodl.budget.events.EventFields.DECLINES;
+import static org.flodl.budget.events.EventFields.DEPTH;
+import static org.flodl.budget.events.EventFields.MATERIALIZED;
+import static org.flodl.budget.events.EventFields.OUTCOME;
+import static org.flodl.budget.events.EventFields.REASON;
+import static org.flodl.budget.events.EventFields.RELEASED_BYTES;
+import static org.flodl.budget.events.EventFields.RELEASES;
+import static org.flodl.budget.events.EventFields.REQUESTED_DEPTH;
+import static org.flodl.budget.events.EventFields.SITE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,6 +27,9 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
+import org.flodl.budget.events.InstrumentedEvent;
+import org.flodl.budget.events.PrefetchDepthEvent;
+import org.flodl.budget.events.SiteSummaryEvent;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -209,23 +226,23 @@ class OtherAgentsIT {
       Map<String, Long> woven = new TreeMap<>();
       for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
         switch (e.getEventType().getName()) {
-          case "flodl.budget.SiteSummary" -> {
-            for (String k : List.of("admissions", "declines", "materialized", "alreadyHeld",
-                "releases", "admittedBytes", "releasedBytes")) {
-              ledger.merge(e.getString("site") + "/" + k, e.getLong(k), Long::sum);
+          case SiteSummaryEvent.NAME -> {
+            for (String k : List.of(ADMISSIONS, DECLINES, MATERIALIZED, ALREADY_HELD,
+                RELEASES, ADMITTED_BYTES, RELEASED_BYTES)) {
+              ledger.merge(e.getString(SITE) + "/" + k, e.getLong(k), Long::sum);
             }
           }
-          case "flodl.budget.PrefetchDepth" -> depthEvents.add(e);
-          case "flodl.agent.Instrumented" -> woven.merge(e.getString("className") + " "
-              + e.getString("site") + " " + e.getString("outcome"), 1L, Long::sum);
+          case PrefetchDepthEvent.NAME -> depthEvents.add(e);
+          case InstrumentedEvent.NAME -> woven.merge(e.getString(CLASS_NAME) + " "
+              + e.getString(SITE) + " " + e.getString(OUTCOME), 1L, Long::sum);
           default -> { }
         }
       }
       depthEvents.sort((a, b) -> a.getEndTime().compareTo(b.getEndTime()));
       List<String> depths = new ArrayList<>();
       for (RecordedEvent e : depthEvents) {
-        depths.add(e.getString("site") + " " + e.getLong("requestedDepth") + "->"
-            + e.getLong("depth") + " " + e.getString("reason") + " " + e.getLong("batchBytes"));
+        depths.add(e.getString(SITE) + " " + e.getLong(REQUESTED_DEPTH) + "->"
+            + e.getLong(DEPTH) + " " + e.getString(REASON) + " " + e.getLong(BATCH_BYTES));
       }
       ledger.values().removeIf(v -> v == 0);
       return new Decisions(ledger, depths, woven);

@@ -1,5 +1,8 @@
 package org.flodl.budget.agent.it;
 
+import static org.flodl.budget.events.EventFields.ADMISSIONS;
+import static org.flodl.budget.events.EventFields.DECLINES;
+import static org.flodl.budget.events.EventFields.SITE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,6 +15,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
+import org.flodl.budget.events.PrefetchDepthEvent;
+import org.flodl.budget.events.SiteSummaryEvent;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -95,11 +100,11 @@ class OtherLanguagesIT {
     int depths = 0;
     for (RecordedEvent e : RecordingFile.readAllEvents(recording)) {
       String name = e.getEventType().getName();
-      if (name.equals("flodl.budget.SiteSummary") && e.getString("site").equals("dataset-cache")) {
-        admissions += e.getLong("admissions");
-        declines += e.getLong("declines");
-      } else if (name.equals("flodl.budget.PrefetchDepth")
-          && e.getString("site").equals("prefetcher-queue")) {
+      if (name.equals(SiteSummaryEvent.NAME) && e.getString(SITE).equals("dataset-cache")) {
+        admissions += e.getLong(ADMISSIONS);
+        declines += e.getLong(DECLINES);
+      } else if (name.equals(PrefetchDepthEvent.NAME)
+          && e.getString(SITE).equals("prefetcher-queue")) {
         depths++;
       }
     }

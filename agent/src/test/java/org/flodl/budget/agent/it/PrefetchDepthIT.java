@@ -1,5 +1,15 @@
 package org.flodl.budget.agent.it;
 
+import static org.flodl.budget.events.EventFields.AVAILABLE_BYTES;
+import static org.flodl.budget.events.EventFields.BATCH_BYTES;
+import static org.flodl.budget.events.EventFields.DEPTH;
+import static org.flodl.budget.events.EventFields.MAX_USAGE;
+import static org.flodl.budget.events.EventFields.REASON;
+import static org.flodl.budget.events.EventFields.REQUESTED_DEPTH;
+import static org.flodl.budget.events.EventFields.SITE;
+import static org.flodl.budget.events.EventFields.SLOTS;
+import static org.flodl.budget.events.EventFields.TOTAL_BYTES;
+import static org.flodl.budget.events.EventFields.USED_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -7,6 +17,8 @@ import java.nio.file.Path;
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.events.PrefetchDepthEvent;
+import org.flodl.budget.events.RingSlotsEvent;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,18 +48,18 @@ class PrefetchDepthIT {
         .run("com.acme.it.DepthApp", "--epochs=2", "--depth=8", "--batch-bytes=16777216",
             "--batches=2");
     assertEquals(0, r.exitCode, r.toString());
-    RecordedEvent priced = r.events("flodl.budget.PrefetchDepth").stream()
-        .filter(e -> e.getString("site").equals("feed")).toList().get(1);
-    assertEquals("CAPACITY", priced.getString("reason"), priced.toString());
-    assertTrue(priced.getLong("depth") <= 2, "the heap, not 1 GiB of host RAM: " + priced);
+    RecordedEvent priced = r.events(PrefetchDepthEvent.NAME).stream()
+        .filter(e -> e.getString(SITE).equals("feed")).toList().get(1);
+    assertEquals("CAPACITY", priced.getString(REASON), priced.toString());
+    assertTrue(priced.getLong(DEPTH) <= 2, "the heap, not 1 GiB of host RAM: " + priced);
     // A host decision reads no GPU: its inputs are the ring's, in the RingSlots event beside it.
-    assertEquals(-1, priced.getLong("usedBytes"), priced.toString());
-    assertEquals(-1, priced.getLong("totalBytes"), priced.toString());
-    assertEquals(0.5, priced.getDouble("maxUsage"), "heap_max_usage: " + priced);
-    RecordedEvent ring = r.events("flodl.budget.RingSlots").stream()
-        .filter(e -> e.getString("site").equals("feed")).toList().get(1);
-    assertTrue(ring.getLong("availableBytes") < 64L << 20, "the heap's available: " + ring);
-    assertEquals(priced.getLong("depth"), ring.getLong("slots"), ring.toString());
+    assertEquals(-1, priced.getLong(USED_BYTES), priced.toString());
+    assertEquals(-1, priced.getLong(TOTAL_BYTES), priced.toString());
+    assertEquals(0.5, priced.getDouble(MAX_USAGE), "heap_max_usage: " + priced);
+    RecordedEvent ring = r.events(RingSlotsEvent.NAME).stream()
+        .filter(e -> e.getString(SITE).equals("feed")).toList().get(1);
+    assertTrue(ring.getLong(AVAILABLE_BYTES) < 64L << 20, "the heap's available: " + ring);
+    assertEquals(priced.getLong(DEPTH), ring.getLong(SLOTS), ring.toString());
   }
 
   @Test
@@ -56,28 +68,28 @@ class PrefetchDepthIT {
     ChildJvm.Result r = run("depth-cap", jdk, "ram_probe=fixed:1M,vram_probe=fixed:1945M/2G");
     assertEquals(0, r.exitCode, r.toString());
     assertEquals("40", r.value("SAMPLES"), "every batch still served: " + r);
-    List<RecordedEvent> feed = r.events("flodl.budget.PrefetchDepth").stream()
-        .filter(e -> e.getString("site").equals("feed")).toList();
+    List<RecordedEvent> feed = r.events(PrefetchDepthEvent.NAME).stream()
+        .filter(e -> e.getString(SITE).equals("feed")).toList();
     assertEquals(2, feed.size(), r.toString());
     // Epoch 0: nothing priced yet, the host ring's fallback (4) under the request (8).
-    assertEquals("UNPRICED_BATCH", feed.get(0).getString("reason"));
-    assertEquals(4, feed.get(0).getLong("depth"));
+    assertEquals("UNPRICED_BATCH", feed.get(0).getString(REASON));
+    assertEquals(4, feed.get(0).getLong(DEPTH));
     assertEquals("4", r.value("EPOCH0"));
     // Epoch 1: a batch of ~64 KiB priced; half of 1 MiB buys fewer than 8 of them.
     RecordedEvent priced = feed.get(1);
-    assertEquals("CAPACITY", priced.getString("reason"), priced.toString());
-    long batch = priced.getLong("batchBytes");
+    assertEquals("CAPACITY", priced.getString(REASON), priced.toString());
+    long batch = priced.getLong(BATCH_BYTES);
     assertTrue(batch >= 65536, "the batch was priced at its payload at least: " + priced);
-    assertEquals((1L << 19) / batch, priced.getLong("depth"), priced.toString());
-    assertEquals(Long.toString(priced.getLong("depth")), r.value("EPOCH1"));
-    assertTrue(r.events("flodl.budget.RingSlots").size() >= 2);
+    assertEquals((1L << 19) / batch, priced.getLong(DEPTH), priced.toString());
+    assertEquals(Long.toString(priced.getLong(DEPTH)), r.value("EPOCH1"));
+    assertTrue(r.events(RingSlotsEvent.NAME).size() >= 2);
 
     // The GPU site: 1945 MiB of 2 GiB used, no room under 90 % and too little free for the floor.
-    List<RecordedEvent> pref = r.events("flodl.budget.PrefetchDepth").stream()
-        .filter(e -> e.getString("site").equals("pref")).toList();
+    List<RecordedEvent> pref = r.events(PrefetchDepthEvent.NAME).stream()
+        .filter(e -> e.getString(SITE).equals("pref")).toList();
     assertEquals(2, pref.size());
-    assertEquals("SYNC_FALLBACK", pref.get(0).getString("reason"), pref.get(0).toString());
-    assertEquals(16, pref.get(0).getLong("requestedDepth"));
+    assertEquals("SYNC_FALLBACK", pref.get(0).getString(REASON), pref.get(0).toString());
+    assertEquals(16, pref.get(0).getLong(REQUESTED_DEPTH));
     assertEquals("0", r.value("PREFERRED0"));
   }
 
@@ -97,7 +109,7 @@ class PrefetchDepthIT {
     assertEquals("8", observe.value("EPOCH0"));
     assertEquals("8", observe.value("EPOCH1"));
     assertEquals("16", observe.value("PREFERRED1"));
-    assertEquals(4, observe.events("flodl.budget.PrefetchDepth").size(),
+    assertEquals(4, observe.events(PrefetchDepthEvent.NAME).size(),
         "observe still decides and records");
   }
 }

@@ -1,5 +1,9 @@
 package org.flodl.budget.agent.it;
 
+import static org.flodl.budget.events.EventFields.CHARGED_BYTES;
+import static org.flodl.budget.events.EventFields.DECISION;
+import static org.flodl.budget.events.EventFields.DECISIONS;
+import static org.flodl.budget.events.EventFields.ESTIMATED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,7 +14,9 @@ import java.util.List;
 import java.util.Map;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.events.CacheAdmissionEvent;
 import org.flodl.budget.events.Decision;
+import org.flodl.budget.events.SiteSummaryEvent;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -62,7 +68,7 @@ class PricingBoundsIT {
     }
 
     Map<String, RecordedEvent> decided = new HashMap<>();
-    List<RecordedEvent> events = r.events("flodl.budget.CacheAdmission");
+    List<RecordedEvent> events = r.events(CacheAdmissionEvent.NAME);
     List<String> order = List.of("endless", "ncopies-max", "ncopies-1e9-of-1MiB",
         "abstract-list-1e9", "objects-10M", "nulls-10M", "list-of-nulls-10M", "string-100MB",
         "ring-1M", "nested-lists-100k", "samples-10k", "mutated");
@@ -72,25 +78,25 @@ class PricingBoundsIT {
     }
     for (String unpriceable : List.of("endless", "ring-1M", "nested-lists-100k")) {
       RecordedEvent e = decided.get(unpriceable);
-      assertEquals(Decision.DECLINE.name(), e.getString("decision"), e.toString());
-      assertEquals(0, e.getLong("chargedBytes"), e.toString());
+      assertEquals(Decision.DECLINE.name(), e.getString(DECISION), e.toString());
+      assertEquals(0, e.getLong(CHARGED_BYTES), e.toString());
       assertTrue(r.stdout.contains("PUT " + unpriceable + " ") && r.stdout.contains(
           "PUT " + unpriceable + " ns=" + with.get(unpriceable) + " cached=false"), r.stdout);
     }
     assertTrue(r.stderr.contains("could not be priced"), r.stderr);
     for (String bounded : List.of("ncopies-max", "ncopies-1e9-of-1MiB", "abstract-list-1e9",
         "objects-10M", "nulls-10M", "list-of-nulls-10M")) {
-      assertTrue(decided.get(bounded).getBoolean("estimated"), bounded + ": " + decided.get(bounded));
+      assertTrue(decided.get(bounded).getBoolean(ESTIMATED), bounded + ": " + decided.get(bounded));
     }
     // A string is a leaf: priced from its array's length in one step, never walked, so neither
     // bound can cut it and its price is exact, however large it is and whatever the machine.
-    assertFalse(decided.get("string-100MB").getBoolean("estimated"),
+    assertFalse(decided.get("string-100MB").getBoolean(ESTIMATED),
         "string-100MB: " + decided.get("string-100MB"));
     // The site's own ledger counts each estimated price once: the same as the decisions' events.
-    long estimatedDecisions = events.stream().filter(e -> e.getBoolean("estimated"))
-        .mapToLong(e -> e.getLong("decisions")).sum();
-    long summarizedEstimated = r.events("flodl.budget.SiteSummary").stream()
-        .mapToLong(e -> e.getLong("estimated")).sum();
+    long estimatedDecisions = events.stream().filter(e -> e.getBoolean(ESTIMATED))
+        .mapToLong(e -> e.getLong(DECISIONS)).sum();
+    long summarizedEstimated = r.events(SiteSummaryEvent.NAME).stream()
+        .mapToLong(e -> e.getLong(ESTIMATED)).sum();
     assertTrue(estimatedDecisions >= 6, "the six bounded values at least: " + events);
     assertEquals(estimatedDecisions, summarizedEstimated,
         "the site summaries' estimated prices against the decisions': " + events);
@@ -102,12 +108,12 @@ class PricingBoundsIT {
     within(decided.get("samples-10k"), 24 + 16 + 40_000 + 10_000L * (16 + 1024));
     within(decided.get("objects-10M"), 16 + 40_000_000L + 10_000_000L * 16);
     RecordedEvent mutated = decided.get("mutated");
-    assertTrue(mutated.getString("decision").equals(Decision.DECLINE.name())
-        || mutated.getLong("chargedBytes") > 100_000L * 16, "declined, or priced: " + mutated);
+    assertTrue(mutated.getString(DECISION).equals(Decision.DECLINE.name())
+        || mutated.getLong(CHARGED_BYTES) > 100_000L * 16, "declined, or priced: " + mutated);
   }
 
   private static void within(RecordedEvent e, long real) {
-    long charged = e.getLong("chargedBytes");
+    long charged = e.getLong(CHARGED_BYTES);
     assertTrue(Math.abs(charged - real) <= real / 10,
         "charged " + charged + " for a real " + real + ": " + e);
   }

@@ -1,5 +1,6 @@
 package org.flodl.budget.agent.it;
 
+import static org.flodl.budget.events.EventFields.FILE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,6 +11,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.events.RecordingProblemEvent;
+import org.flodl.budget.events.SiteSummaryEvent;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -42,9 +45,9 @@ class RecordingCrashIT {
           .filter(l -> l.startsWith("flodl-budget:") && l.contains("record=")).toList();
       assertEquals(1, lines.size(), r.stderr);
       assertTrue(lines.get(0).contains("writing the recording failed"), lines.get(0));
-      List<RecordedEvent> problems = r.events("flodl.agent.RecordingProblem");
+      List<RecordedEvent> problems = r.events(RecordingProblemEvent.NAME);
       assertFalse(problems.isEmpty(), "no RecordingProblem event in the JVM's other recording");
-      assertEquals(file.toString(), problems.get(0).getString("file"));
+      assertEquals(file.toString(), problems.get(0).getString(FILE));
     } finally {
       new ProcessBuilder("umount", mount.toString()).inheritIO().start().waitFor(30,
           TimeUnit.SECONDS);
@@ -106,7 +109,7 @@ class RecordingCrashIT {
     for (Path f : RecordingsIT.chunkFiles(chunks)) {
       try {
         for (RecordedEvent e : RecordingsIT.readRepaired(f)) {
-          if (e.getEventType().getName().equals("flodl.budget.SiteSummary")) {
+          if (e.getEventType().getName().equals(SiteSummaryEvent.NAME)) {
             return true;
           }
         }

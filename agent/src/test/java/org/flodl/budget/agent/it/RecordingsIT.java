@@ -1,5 +1,15 @@
 package org.flodl.budget.agent.it;
 
+import static org.flodl.budget.events.EventFields.ADMISSIONS;
+import static org.flodl.budget.events.EventFields.ADMITTED_BYTES;
+import static org.flodl.budget.events.EventFields.ALREADY_HELD;
+import static org.flodl.budget.events.EventFields.CAUSE;
+import static org.flodl.budget.events.EventFields.COLLECTED;
+import static org.flodl.budget.events.EventFields.DECISION;
+import static org.flodl.budget.events.EventFields.DECISIONS;
+import static org.flodl.budget.events.EventFields.DECLINES;
+import static org.flodl.budget.events.EventFields.RELEASED_BYTES;
+import static org.flodl.budget.events.EventFields.RELEASES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,8 +28,12 @@ import java.util.concurrent.TimeUnit;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.events.CacheAdmissionEvent;
 import org.flodl.budget.events.Decision;
 import org.flodl.budget.events.ReleaseCause;
+import org.flodl.budget.events.ReleaseEvent;
+import org.flodl.budget.events.SamplingEvent;
+import org.flodl.budget.events.SiteSummaryEvent;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -67,11 +81,11 @@ class RecordingsIT {
     assertTrue(bytes < 8L << 20, "30 s of one site at full rate wrote " + bytes + " bytes");
 
     Ledger l = Ledger.of(file);
-    assertEquals(admitted, l.sum("admissions"), "summaries: admissions");
-    assertEquals(declined, l.sum("declines"), "summaries: declines");
-    assertEquals(released, l.sum("releases"), "summaries: releases");
-    assertEquals(0, l.sum("collected"), "every value was evicted: none released by collection");
-    assertEquals(l.sum("admittedBytes"), l.sum("releasedBytes"), "every admitted byte came back");
+    assertEquals(admitted, l.sum(ADMISSIONS), "summaries: admissions");
+    assertEquals(declined, l.sum(DECLINES), "summaries: declines");
+    assertEquals(released, l.sum(RELEASES), "summaries: releases");
+    assertEquals(0, l.sum(COLLECTED), "every value was evicted: none released by collection");
+    assertEquals(l.sum(ADMITTED_BYTES), l.sum(RELEASED_BYTES), "every admitted byte came back");
     assertEquals(admitted, l.weights.getOrDefault(Decision.ADMIT.name(), 0L),
         "events' weights: ADMIT");
     assertEquals(declined, l.weights.getOrDefault(Decision.DECLINE.name(), 0L),
@@ -134,7 +148,7 @@ class RecordingsIT {
     Instant last = null;
     for (Path chunk : chunkFiles(chunks)) {
       for (RecordedEvent e : readRepaired(chunk)) {
-        if (e.getEventType().getName().equals("flodl.budget.SiteSummary")
+        if (e.getEventType().getName().equals(SiteSummaryEvent.NAME)
             && (last == null || e.getEndTime().isAfter(last))) {
           last = e.getEndTime();
         }
@@ -165,21 +179,21 @@ class RecordingsIT {
 
     void accept(RecordedEvent e) {
       switch (e.getEventType().getName()) {
-        case "flodl.budget.SiteSummary" -> {
-          for (String k : List.of("admissions", "declines", "releases", "collected",
-              "admittedBytes", "releasedBytes", "alreadyHeld")) {
+        case SiteSummaryEvent.NAME -> {
+          for (String k : List.of(ADMISSIONS, DECLINES, RELEASES, COLLECTED,
+              ADMITTED_BYTES, RELEASED_BYTES, ALREADY_HELD)) {
             sums.merge(k, e.getLong(k), Long::sum);
           }
         }
-        case "flodl.budget.CacheAdmission" -> {
-          weights.merge(e.getString("decision"), e.getLong("decisions"), Long::sum);
-          events.merge(e.getString("decision"), 1L, Long::sum);
+        case CacheAdmissionEvent.NAME -> {
+          weights.merge(e.getString(DECISION), e.getLong(DECISIONS), Long::sum);
+          events.merge(e.getString(DECISION), 1L, Long::sum);
         }
-        case "flodl.budget.Release" -> {
-          weights.merge(e.getString("cause"), e.getLong("decisions"), Long::sum);
-          events.merge(e.getString("cause"), 1L, Long::sum);
+        case ReleaseEvent.NAME -> {
+          weights.merge(e.getString(CAUSE), e.getLong(DECISIONS), Long::sum);
+          events.merge(e.getString(CAUSE), 1L, Long::sum);
         }
-        case "flodl.agent.Sampling" -> samplingDecisions += e.getLong("decisions");
+        case SamplingEvent.NAME -> samplingDecisions += e.getLong(DECISIONS);
         default -> { }
       }
     }

@@ -1,5 +1,6 @@
 package org.flodl.budget.agent.it;
 
+import static org.flodl.budget.events.EventFields.HOST_SHARE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -143,7 +144,7 @@ class RegistryIT {
     assertEquals(1, lines.size(), "one line per run, not per entry:\n" + r.stderr);
     List<RecordedEvent> budgets = Shares.nativeBudgets(r);
     for (RecordedEvent e : budgets) {
-      assertEquals(1.0, e.getDouble("hostShare"), 1e-9,
+      assertEquals(1.0, e.getDouble(HOST_SHARE), 1e-9,
           "a planted entry counted: " + e);
     }
     try (var left = Files.list(folder)) {
@@ -209,7 +210,7 @@ class RegistryIT {
       assertTrue(Math.abs(before - 1.0 / 3) <= 0.05, r.name + " had " + before + " before");
       Instant back = null;
       for (RecordedEvent e : Shares.nativeBudgets(r)) {
-        if (e.getStartTime().isAfter(killed) && Math.abs(e.getDouble("hostShare") - 0.5) <= 0.02) {
+        if (e.getStartTime().isAfter(killed) && Math.abs(e.getDouble(HOST_SHARE) - 0.5) <= 0.02) {
           back = e.getStartTime();
           break;
         }

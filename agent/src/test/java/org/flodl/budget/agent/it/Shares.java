@@ -1,5 +1,7 @@
 package org.flodl.budget.agent.it;
 
+import static org.flodl.budget.events.EventFields.HOST_SHARE;
+import static org.flodl.budget.events.EventFields.TIER;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
+import org.flodl.budget.events.RamBudgetEvent;
 
 /** A rank's host share as its recording says it: the {@code RamBudget} events of the host tier. */
 final class Shares {
@@ -16,8 +19,8 @@ final class Shares {
   /** Returns the native-tier (host RAM) budgets {@code r} recorded, in time order. */
   static List<RecordedEvent> nativeBudgets(ChildJvm.Result r) throws IOException {
     List<RecordedEvent> budgets = new ArrayList<>();
-    for (RecordedEvent e : r.events("flodl.budget.RamBudget")) {
-      if ("native".equals(e.getString("tier"))) {
+    for (RecordedEvent e : r.events(RamBudgetEvent.NAME)) {
+      if ("native".equals(e.getString(TIER))) {
         budgets.add(e);
       }
     }
@@ -48,7 +51,7 @@ final class Shares {
     for (RecordedEvent e : nativeBudgets(r)) {
       Instant t = e.getStartTime();
       if (!t.isBefore(from) && !t.isAfter(to)) {
-        sum += e.getDouble("hostShare");
+        sum += e.getDouble(HOST_SHARE);
         n++;
       }
     }

@@ -1,5 +1,10 @@
 package org.flodl.budget.agent.it;
 
+import static org.flodl.budget.events.EventFields.ADMISSIONS;
+import static org.flodl.budget.events.EventFields.ADMITTED_BYTES;
+import static org.flodl.budget.events.EventFields.DECLINES;
+import static org.flodl.budget.events.EventFields.RELEASED_BYTES;
+import static org.flodl.budget.events.EventFields.RELEASES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.events.SiteSummaryEvent;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,13 +48,13 @@ class SiteMBeanIT {
     long admittedBytes = 0;
     long releasedBytes = 0;
     List<RecordedEvent> summaries = jdk.jfr.consumer.RecordingFile.readAllEvents(file).stream()
-        .filter(e -> e.getEventType().getName().equals("flodl.budget.SiteSummary")).toList();
+        .filter(e -> e.getEventType().getName().equals(SiteSummaryEvent.NAME)).toList();
     for (RecordedEvent e : summaries) {
-      admissions += e.getLong("admissions");
-      declines += e.getLong("declines");
-      releases += e.getLong("releases");
-      admittedBytes += e.getLong("admittedBytes");
-      releasedBytes += e.getLong("releasedBytes");
+      admissions += e.getLong(ADMISSIONS);
+      declines += e.getLong(DECLINES);
+      releases += e.getLong(RELEASES);
+      admittedBytes += e.getLong(ADMITTED_BYTES);
+      releasedBytes += e.getLong(RELEASED_BYTES);
     }
     assertEquals(400, Long.parseLong(r.value("DELIVERED")));
     assertEquals(400, admissions + declines, "one decision per put");

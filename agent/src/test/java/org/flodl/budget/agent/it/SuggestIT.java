@@ -1,5 +1,11 @@
 package org.flodl.budget.agent.it;
 
+import static org.flodl.budget.events.EventFields.BUDGET_BYTES;
+import static org.flodl.budget.events.EventFields.DECISION;
+import static org.flodl.budget.events.EventFields.DEPTH;
+import static org.flodl.budget.events.EventFields.HELD_BYTES;
+import static org.flodl.budget.events.EventFields.REQUESTED_DEPTH;
+import static org.flodl.budget.events.EventFields.SITE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -14,7 +20,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.events.CacheAdmissionEvent;
 import org.flodl.budget.events.Decision;
+import org.flodl.budget.events.PrefetchDepthEvent;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -85,13 +93,13 @@ class SuggestIT {
     assertEquals(0, r.exitCode, r.toString());
     assertEquals("600", r.value("DELIVERED"), r.toString());
     assertEquals(big.value("CHECKSUM"), r.value("CHECKSUM"), "the same rows trained on");
-    List<RecordedEvent> decisions = r.events("flodl.budget.CacheAdmission");
-    assertTrue(decisions.stream().anyMatch(e -> e.getString("decision").equals(
+    List<RecordedEvent> decisions = r.events(CacheAdmissionEvent.NAME);
+    assertTrue(decisions.stream().anyMatch(e -> e.getString(DECISION).equals(
         Decision.DECLINE.name())),
         "declines: " + decisions.size());
     for (RecordedEvent e : decisions) {
-      if (e.getString("decision").startsWith(Decision.ADMIT.name())) {
-        assertTrue(e.getLong("heldBytes") <= e.getLong("budgetBytes"), e.toString());
+      if (e.getString(DECISION).startsWith(Decision.ADMIT.name())) {
+        assertTrue(e.getLong(HELD_BYTES) <= e.getLong(BUDGET_BYTES), e.toString());
       }
     }
     assertDepthsFollowThePolicy(r, "prefetchloader-queue", 16, r.value("CAPACITIES"));
@@ -117,8 +125,8 @@ class SuggestIT {
     assertEquals(0, r.exitCode, r.toString());
     assertTrue(r.stdout.contains("TRAINING COMPLETE samples_delivered=1200")
         && r.stdout.contains("exactly_once=true"), r.toString());
-    assertTrue(r.events("flodl.budget.CacheAdmission").stream()
-        .anyMatch(e -> e.getString("decision").equals(Decision.DECLINE.name())),
+    assertTrue(r.events(CacheAdmissionEvent.NAME).stream()
+        .anyMatch(e -> e.getString(DECISION).equals(Decision.DECLINE.name())),
             "declines recorded");
     assertDepthsFollowThePolicy(r, "prefetchingloader-queue", 8, null);
   }
@@ -129,14 +137,14 @@ class SuggestIT {
    */
   private static void assertDepthsFollowThePolicy(ChildJvm.Result r, String site, int requested,
       String capacities) throws IOException {
-    List<RecordedEvent> depths = r.events("flodl.budget.PrefetchDepth").stream()
-        .filter(e -> e.getString("site").equals(site)).toList();
+    List<RecordedEvent> depths = r.events(PrefetchDepthEvent.NAME).stream()
+        .filter(e -> e.getString(SITE).equals(site)).toList();
     assertFalse(depths.isEmpty(), "no depth decision of " + site + ": " + r);
     List<String> decided = new ArrayList<>();
     for (RecordedEvent e : depths) {
-      assertEquals(requested, e.getLong("requestedDepth"), e.toString());
-      assertTrue(e.getLong("depth") >= 1 && e.getLong("depth") <= requested, e.toString());
-      decided.add(Long.toString(e.getLong("depth")));
+      assertEquals(requested, e.getLong(REQUESTED_DEPTH), e.toString());
+      assertTrue(e.getLong(DEPTH) >= 1 && e.getLong(DEPTH) <= requested, e.toString());
+      decided.add(Long.toString(e.getLong(DEPTH)));
     }
     if (capacities != null) {
       assertEquals(String.join(",", decided), capacities, "the queues as built");
@@ -156,13 +164,13 @@ class SuggestIT {
         DjlTrainIT.TRAIN, "--epochs=2", "--prefetch=8");
     assertEquals(0, r.exitCode, r.toString());
     assertEquals("0", r.value("empty_epochs"), r.toString());
-    List<RecordedEvent> depths = r.events("flodl.budget.PrefetchDepth");
+    List<RecordedEvent> depths = r.events(PrefetchDepthEvent.NAME);
     assertEquals(2, depths.size(), r.toString());
     for (RecordedEvent e : depths) {
-      assertEquals("djl", e.getString("site"));
-      assertEquals(8, e.getLong("requestedDepth"));
+      assertEquals("djl", e.getString(SITE));
+      assertEquals(8, e.getLong(REQUESTED_DEPTH));
     }
-    assertEquals(3, depths.get(1).getLong("depth"), depths.get(1).toString());
+    assertEquals(3, depths.get(1).getLong(DEPTH), depths.get(1).toString());
   }
 
   @Test

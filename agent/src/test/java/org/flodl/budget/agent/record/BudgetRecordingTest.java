@@ -1,5 +1,9 @@
 package org.flodl.budget.agent.record;
 
+import static org.flodl.budget.events.EventFields.HELD_BYTES;
+import static org.flodl.budget.events.EventFields.KEY;
+import static org.flodl.budget.events.EventFields.SITE;
+import static org.flodl.budget.events.EventFields.VALUE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -18,7 +22,14 @@ import jdk.jfr.consumer.RecordingFile;
 import org.flodl.budget.events.CacheAdmissionEvent;
 import org.flodl.budget.events.ConfigurationEvent;
 import org.flodl.budget.events.Decision;
+import org.flodl.budget.events.InstrumentedEvent;
 import org.flodl.budget.events.MemoryProbeEvent;
+import org.flodl.budget.events.PrefetchDepthEvent;
+import org.flodl.budget.events.RamBudgetEvent;
+import org.flodl.budget.events.ReleaseEvent;
+import org.flodl.budget.events.RingSlotsEvent;
+import org.flodl.budget.events.SiteSummaryEvent;
+import org.flodl.budget.events.StagerSplitEvent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -55,15 +66,15 @@ class BudgetRecordingTest {
         events.stream()
             .filter(e -> e.getEventType().getName().equals(CacheAdmissionEvent.NAME))
             .map(e -> {
-              assertEquals("exit-" + how, e.getString("site"));
-              return e.getLong("heldBytes");
+              assertEquals("exit-" + how, e.getString(SITE));
+              return e.getLong(HELD_BYTES);
             })
             .collect(Collectors.toList());
     assertEquals(List.of(100L, 200L, 300L), held);
     Map<String, String> settings =
         events.stream()
             .filter(e -> e.getEventType().getName().equals(ConfigurationEvent.NAME))
-            .collect(Collectors.toMap(e -> e.getString("key"), e -> e.getString("value"), (a, b) -> a));
+            .collect(Collectors.toMap(e -> e.getString(KEY), e -> e.getString(VALUE), (a, b) -> a));
     assertEquals(Map.of("record", file.toString()), settings);
     assertTrue(events.stream().anyMatch(e -> e.getEventType().getName().equals("jdk.JVMInformation")),
         "flodl-budget.jfc's JDK events are on");
@@ -74,18 +85,17 @@ class BudgetRecordingTest {
     try (BudgetRecording r = BudgetRecording.start(dir.resolve("b.jfr"))) {
       Map<String, String> settings = r.recording().getSettings();
       for (String name :
-          List.of("flodl.budget.CacheAdmission", "flodl.budget.PrefetchDepth",
-              "flodl.budget.RingSlots", "flodl.budget.RamBudget", "flodl.budget.StagerSplit",
-              "flodl.budget.Release", "flodl.budget.MemoryProbe", "flodl.budget.SiteSummary",
-              "flodl.agent.Instrumented", "flodl.agent.Configuration")) {
+          List.of(CacheAdmissionEvent.NAME, PrefetchDepthEvent.NAME,
+              RingSlotsEvent.NAME, RamBudgetEvent.NAME, StagerSplitEvent.NAME,
+              ReleaseEvent.NAME, MemoryProbeEvent.NAME, SiteSummaryEvent.NAME,
+              InstrumentedEvent.NAME, ConfigurationEvent.NAME)) {
         assertEquals("true", settings.get(name + "#enabled"), name);
       }
       assertEquals("1 s", settings.get(MemoryProbeEvent.NAME + "#period"));
       assertEquals(BudgetRecording.NAME, r.recording().getName());
       assertTrue(r.recording().isToDisk());
       assertTrue(r.recording().getDumpOnExit());
-      CacheAdmissionEvent.emit("here", "heap", "byte[]", 1, 1, 1, false, false, Decision.ADMIT.name(
-          ), 1, 2, 3);
+      admission().emit();
       r.dump();
       assertTrue(RecordingFile.readAllEvents(r.file()).stream()
           .anyMatch(e -> e.getEventType().getName().equals(CacheAdmissionEvent.NAME)));
@@ -130,8 +140,7 @@ class BudgetRecordingTest {
       assertTrue(!Files.exists(file) || Files.size(file) == 0,
           "an old recording of that name is gone at start");
       assertFalse(Files.exists(r.chunks().resolve("old.jfr")), "and an older run's chunks");
-      CacheAdmissionEvent.emit("here", "heap", "byte[]", 1, 1, 1, false, false, Decision.ADMIT.name(
-          ), 1, 2, 3);
+      admission().emit();
       long end = System.currentTimeMillis() + 10_000;
       while (chunkFiles(r.chunks()) == 0 && System.currentTimeMillis() < end) {
         Thread.sleep(100);
@@ -143,6 +152,13 @@ class BudgetRecordingTest {
     assertTrue(RecordingFile.readAllEvents(file).stream()
         .anyMatch(ev -> ev.getEventType().getName().equals(CacheAdmissionEvent.NAME)));
     assertFalse(Files.exists(dir.resolve("run.jfr" + BudgetRecording.CHUNKS)), "and its chunks gone");
+  }
+
+  /** Returns a one-byte admission at site here, holding 1 of a budget of 2 with 3 available. */
+  private static CacheAdmissionEvent admission() {
+    return CacheAdmissionEvent.decided().site("here").tier("heap").valueType("byte[]")
+        .logicalBytes(1).storageBytes(1).chargedBytes(1).decision(Decision.ADMIT.name())
+        .heldBytes(1).budgetBytes(2).availableBytes(3);
   }
 
   private static long chunkFiles(Path folder) throws IOException {

@@ -20,9 +20,9 @@ public final class RecordingExitMain {
     BudgetRecording.start(Path.of(args[1]));
     ConfigurationEvent.register(() -> ConfigurationEvent.emit("record", args[1], "AGENT_ARGS"));
     for (int i = 0; i < 3; i++) {
-      CacheAdmissionEvent.emit("exit-" + how, "heap", "byte[]", 100, 100, 100, false, false,
-          Decision.ADMIT.name(),
-          100L * (i + 1), 1000, 5000);
+      CacheAdmissionEvent.decided().site("exit-" + how).tier("heap").valueType("byte[]")
+          .logicalBytes(100).storageBytes(100).chargedBytes(100).decision(Decision.ADMIT.name())
+          .heldBytes(100L * (i + 1)).budgetBytes(1000).availableBytes(5000).emit();
     }
     System.out.println("committed");
     switch (how) {

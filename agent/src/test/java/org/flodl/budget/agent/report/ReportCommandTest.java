@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import jdk.jfr.Recording;
+import org.flodl.budget.events.CacheAdmissionEvent;
 import org.flodl.budget.events.Decision;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -147,12 +148,10 @@ class ReportCommandTest {
   void observeModesWouldDeclinesCountWithTheDeclinesAndAreNamed(@TempDir Path here) throws Exception {
     Path file = here.resolve("observe.jfr");
     try (Recording r = new Recording()) {
-      r.enable(org.flodl.budget.events.CacheAdmissionEvent.NAME);
+      r.enable(CacheAdmissionEvent.NAME);
       r.start();
-      org.flodl.budget.events.CacheAdmissionEvent.emit("samples", "heap", "byte[]", 600, 600, 600,
-          false, false, Decision.ADMIT.name(), 600, 1000, 4000);
-      org.flodl.budget.events.CacheAdmissionEvent.emit("samples", "heap", "byte[]", 600, 600, 600,
-          false, false, Decision.WOULD_DECLINE.name(), 1200, 1000, 4000);
+      admission(Decision.ADMIT, 600).emit();
+      admission(Decision.WOULD_DECLINE, 1200).emit();
       r.stop();
       r.dump(file);
     }
@@ -163,6 +162,13 @@ class ReportCommandTest {
     assertEquals("1", row[3], "declined");
     assertEquals("1.17 KiB / 1000 B", row[8], "observe mode held past the budget");
     assertTrue(run.out().contains("samples: 1 of the declines were WOULD_DECLINE (observe mode kept them)"), run.out());
+  }
+
+  /** Returns a 600-byte byte[] at site samples on the heap: {@code decision}, then {@code held}. */
+  private static CacheAdmissionEvent admission(Decision decision, long held) {
+    return CacheAdmissionEvent.decided().site("samples").tier("heap").valueType("byte[]")
+        .logicalBytes(600).storageBytes(600).chargedBytes(600).decision(decision.name())
+        .heldBytes(held).budgetBytes(1000).availableBytes(4000);
   }
 
   @Test

@@ -1,5 +1,12 @@
 package org.flodl.budget.agent.report;
 
+import static org.flodl.budget.events.EventFields.ADMISSIONS;
+import static org.flodl.budget.events.EventFields.ADMITTED_BYTES;
+import static org.flodl.budget.events.EventFields.DECISION;
+import static org.flodl.budget.events.EventFields.DECISIONS;
+import static org.flodl.budget.events.EventFields.DECLINED_BYTES;
+import static org.flodl.budget.events.EventFields.DECLINES;
+import static org.flodl.budget.events.EventFields.RELEASED_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,7 +24,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
+import org.flodl.budget.events.CacheAdmissionEvent;
+import org.flodl.budget.events.ConfigurationEvent;
 import org.flodl.budget.events.Decision;
+import org.flodl.budget.events.InstrumentedEvent;
+import org.flodl.budget.events.ReleaseEvent;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmc.common.item.IItemCollection;
@@ -84,7 +95,7 @@ class ReportIT {
   static long sum(String name, String field, String decisionPrefix) {
     return events.stream()
         .filter(e -> e.getEventType().getName().equals(name))
-        .filter(e -> decisionPrefix == null || e.getString("decision").startsWith(decisionPrefix))
+        .filter(e -> decisionPrefix == null || e.getString(DECISION).startsWith(decisionPrefix))
         .mapToLong(e -> e.getLong(field))
         .sum();
   }
@@ -99,17 +110,17 @@ class ReportIT {
     assertTrue(m.find(), run.out());
     String[] row = m.group().trim().split(" {2,}");
     // The ledger is the site summaries; the sampled per-decision events' weights add up to it.
-    long admitted = sum(EventReader.SITE_SUMMARY, "admissions", null);
-    long declined = sum(EventReader.SITE_SUMMARY, "declines", null);
+    long admitted = sum(EventReader.SITE_SUMMARY, ADMISSIONS, null);
+    long declined = sum(EventReader.SITE_SUMMARY, DECLINES, null);
     assertEquals(400, admitted + declined, "one decision per put");
-    assertEquals(admitted, sum(EventReader.CACHE_ADMISSION, "decisions", Decision.ADMIT.name()));
-    assertEquals(declined, sum(EventReader.CACHE_ADMISSION, "decisions", Decision.DECLINE.name()));
+    assertEquals(admitted, sum(EventReader.CACHE_ADMISSION, DECISIONS, Decision.ADMIT.name()));
+    assertEquals(declined, sum(EventReader.CACHE_ADMISSION, DECISIONS, Decision.DECLINE.name()));
     assertTrue(admitted > 0 && declined > 0, "at -Xmx256m the cache keeps part of 400 MiB");
     assertEquals(Format.count(admitted), row[2], run.out());
     assertEquals(Format.count(declined), row[3], run.out());
-    assertEquals(Format.bytes(sum(EventReader.SITE_SUMMARY, "admittedBytes", null)), row[5], run.out());
-    assertEquals(Format.bytes(sum(EventReader.SITE_SUMMARY, "declinedBytes", null)), row[6], run.out());
-    assertEquals(Format.bytes(sum(EventReader.SITE_SUMMARY, "releasedBytes", null)), row[7], run.out());
+    assertEquals(Format.bytes(sum(EventReader.SITE_SUMMARY, ADMITTED_BYTES, null)), row[5], run.out());
+    assertEquals(Format.bytes(sum(EventReader.SITE_SUMMARY, DECLINED_BYTES, null)), row[6], run.out());
+    assertEquals(Format.bytes(sum(EventReader.SITE_SUMMARY, RELEASED_BYTES, null)), row[7], run.out());
     assertTrue(run.out().contains("record "), "the effective configuration lists record=: " + run.out());
     assertTrue(Pattern.compile("(?m)^Instrumented: \\d+ WOVEN").matcher(run.out()).find(), run.out());
     String page = Files.readString(html, StandardCharsets.UTF_8);
@@ -135,10 +146,10 @@ class ReportIT {
         labels.put(iterable.getType().getIdentifier(), iterable.getType().getName());
       }
     }
-    assertEquals("Cache Admission", labels.get("flodl.budget.CacheAdmission"), labels.toString());
-    assertEquals("Release", labels.get("flodl.budget.Release"), labels.toString());
-    assertEquals("Agent Configuration", labels.get("flodl.agent.Configuration"), labels.toString());
-    assertEquals("Instrumented", labels.get("flodl.agent.Instrumented"), labels.toString());
+    assertEquals("Cache Admission", labels.get(CacheAdmissionEvent.NAME), labels.toString());
+    assertEquals("Release", labels.get(ReleaseEvent.NAME), labels.toString());
+    assertEquals("Agent Configuration", labels.get(ConfigurationEvent.NAME), labels.toString());
+    assertEquals("Instrumented", labels.get(InstrumentedEvent.NAME), labels.toString());
     try (InputStream in = Files.newInputStream(recording)) {
       for (EventArray array : FlightRecordingLoader.loadStream(in, false, false).getArrays()) {
         String id = array.getType().getIdentifier();

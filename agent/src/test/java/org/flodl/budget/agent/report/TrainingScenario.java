@@ -137,14 +137,27 @@ final class TrainingScenario {
       epochs++;
       vramUsed = (3L << 30) + (long) (progress * (2800L << 20));
       // The gate's own decision and events: DJL's epochs on a GPU, and a host reader ring.
-      DepthDecision.Decision gpu = DepthDecision.decide(new DepthDecision.Inputs(true, 8,
-          SAMPLE * 64, 0, vramUsed, VRAM_TOTAL, 0.9, 0, OptionalLong.empty(), 0.5, true, false,
-          OptionalLong.empty(), false));
+      DepthDecision.Decision gpu = DepthDecision.decide(DepthDecision.Inputs.builder()
+          .cuda(true)
+          .requested(8)
+          .batchBytes(SAMPLE * 64)
+          .vramUsed(vramUsed)
+          .vramTotal(VRAM_TOTAL)
+          .vramMaxUsage(0.9)
+          .maxUsage(0.5)
+          .cacheActive(true)
+          .build());
       DecisionEvents.depth("djl", "cuda:0", 8, gpu);
       lastDepth = gpu.depth();
-      DepthDecision.Decision ring = DepthDecision.decide(new DepthDecision.Inputs(false, 64,
-          SAMPLE * 64, 50, Long.MAX_VALUE, 0, 0.9, 0, OptionalLong.of(hostAvailable), 0.5, true,
-          false, OptionalLong.empty(), false));
+      DepthDecision.Decision ring = DepthDecision.decide(DepthDecision.Inputs.builder()
+          .requested(64)
+          .batchBytes(SAMPLE * 64)
+          .epochBatches(50)
+          .vramMaxUsage(0.9)
+          .available(OptionalLong.of(hostAvailable))
+          .maxUsage(0.5)
+          .cacheActive(true)
+          .build());
       DecisionEvents.depth("reader", "cpu", 64, ring);
     }
     RamBudget budget = TierBudget.of(Tier.HEAP, hostAvailable, heap.held(), heap.held(), 0.5, 1.0,
@@ -160,9 +173,19 @@ final class TrainingScenario {
       TierLedger.Admission a = heap.tryReserve(charged);
       String decision = !a.admitted() ? Decision.DECLINE.name(
           ) : materialize ? Decision.ADMIT_MATERIALIZED.name() : Decision.ADMIT.name();
-      CacheAdmissionEvent.emit(SITE, "heap", view ? "java.nio.HeapByteBuffer" : "byte[]", logical,
-          storage, charged, materialize && a.admitted(), false, decision, a.heldAfter(), a.budget(),
-          hostAvailable);
+      CacheAdmissionEvent.decided()
+          .site(SITE)
+          .tier("heap")
+          .valueType(view ? "java.nio.HeapByteBuffer" : "byte[]")
+          .logicalBytes(logical)
+          .storageBytes(storage)
+          .chargedBytes(charged)
+          .materialized(materialize && a.admitted())
+          .decision(decision)
+          .heldBytes(a.heldAfter())
+          .budgetBytes(a.budget())
+          .availableBytes(hostAvailable)
+          .emit();
       if (a.admitted()) {
         cached.add(a.reservation());
         admissions++;

@@ -1,5 +1,12 @@
 package org.flodl.budget.agent.scenario;
 
+import static org.flodl.budget.events.EventFields.ADMISSIONS;
+import static org.flodl.budget.events.EventFields.BUDGET_BYTES;
+import static org.flodl.budget.events.EventFields.DECISION;
+import static org.flodl.budget.events.EventFields.DECISIONS;
+import static org.flodl.budget.events.EventFields.DECLINES;
+import static org.flodl.budget.events.EventFields.HELD_BYTES;
+import static org.flodl.budget.events.EventFields.TIER;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,7 +15,9 @@ import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm;
 import org.flodl.budget.agent.it.LoaderEpoch;
+import org.flodl.budget.events.CacheAdmissionEvent;
 import org.flodl.budget.events.Decision;
+import org.flodl.budget.events.SiteSummaryEvent;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -57,25 +66,25 @@ class HeapScenarioIT {
 
     // record= samples the per-decision events (50/s per kind): each stands for the decisions of
     // its kind since the last, and the site summaries count every one.
-    List<RecordedEvent> admissions = r.events("flodl.budget.CacheAdmission");
-    long decisions = admissions.stream().mapToLong(e -> e.getLong("decisions")).sum();
+    List<RecordedEvent> admissions = r.events(CacheAdmissionEvent.NAME);
+    long decisions = admissions.stream().mapToLong(e -> e.getLong(DECISIONS)).sum();
     assertEquals(320 + e2.get("cacheMisses"), decisions,
         "one decision per put: every epoch-1 read, then every epoch-2 miss");
-    long summarized = r.events("flodl.budget.SiteSummary").stream()
-        .mapToLong(e -> e.getLong("admissions") + e.getLong("declines")).sum();
+    long summarized = r.events(SiteSummaryEvent.NAME).stream()
+        .mapToLong(e -> e.getLong(ADMISSIONS) + e.getLong(DECLINES)).sum();
     assertEquals(decisions, summarized, "the summaries count the same decisions");
-    long admitted = admissions.stream().filter(e -> e.getString("decision").startsWith(
+    long admitted = admissions.stream().filter(e -> e.getString(DECISION).startsWith(
         Decision.ADMIT.name()))
-        .mapToLong(e -> e.getLong("decisions")).sum();
-    long declined = admissions.stream().filter(e -> e.getString("decision").equals(
+        .mapToLong(e -> e.getLong(DECISIONS)).sum();
+    long declined = admissions.stream().filter(e -> e.getString(DECISION).equals(
         Decision.DECLINE.name()))
-        .mapToLong(e -> e.getLong("decisions")).sum();
+        .mapToLong(e -> e.getLong(DECISIONS)).sum();
     assertTrue(declined > 0, "the budget declined samples");
     assertEquals(decisions, admitted + declined);
     for (RecordedEvent e : admissions) {
-      assertEquals("heap", e.getString("tier"));
-      if (e.getString("decision").startsWith(Decision.ADMIT.name())) {
-        assertTrue(e.getLong("heldBytes") <= e.getLong("budgetBytes"), "over budget: " + e);
+      assertEquals("heap", e.getString(TIER));
+      if (e.getString(DECISION).startsWith(Decision.ADMIT.name())) {
+        assertTrue(e.getLong(HELD_BYTES) <= e.getLong(BUDGET_BYTES), "over budget: " + e);
       }
     }
   }

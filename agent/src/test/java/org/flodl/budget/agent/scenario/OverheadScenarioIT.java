@@ -1,5 +1,6 @@
 package org.flodl.budget.agent.scenario;
 
+import static org.flodl.budget.events.EventFields.DECISION;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -7,7 +8,9 @@ import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm;
 import org.flodl.budget.agent.it.LoaderEpoch;
+import org.flodl.budget.events.CacheAdmissionEvent;
 import org.flodl.budget.events.Decision;
+import org.flodl.budget.events.InstrumentedEvent;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,17 +44,17 @@ class OverheadScenarioIT {
       assertEquals(512, e2.get("cacheHits"), mode + ": everything cached, as without the agent");
       assertEquals(4, e2.get("depth"), mode + ": the requested depth is kept");
 
-      List<RecordedEvent> admissions = r.events("flodl.budget.CacheAdmission");
+      List<RecordedEvent> admissions = r.events(CacheAdmissionEvent.NAME);
       if (mode.equals("off")) {
         assertEquals(List.of(), r.flodlEvents().stream()
             .filter(e -> e.getEventType().getName().startsWith("flodl.budget."))
             .map(e -> e.getEventType().getName()).distinct().toList(),
             "mode=off decides nothing");
-        assertTrue(r.events("flodl.agent.Instrumented").isEmpty(), "mode=off weaves nothing");
+        assertTrue(r.events(InstrumentedEvent.NAME).isEmpty(), "mode=off weaves nothing");
       } else {
         assertEquals(512, admissions.size(), mode + ": one decision per put");
         for (RecordedEvent e : admissions) {
-          assertEquals(Decision.ADMIT.name(), e.getString("decision"), mode + ": " + e);
+          assertEquals(Decision.ADMIT.name(), e.getString(DECISION), mode + ": " + e);
         }
       }
     }

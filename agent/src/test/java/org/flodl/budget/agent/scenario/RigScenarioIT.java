@@ -1,10 +1,19 @@
 package org.flodl.budget.agent.scenario;
 
+import static org.flodl.budget.events.EventFields.BATCH_BYTES;
+import static org.flodl.budget.events.EventFields.DEPTH;
+import static org.flodl.budget.events.EventFields.DEVICE;
+import static org.flodl.budget.events.EventFields.REASON;
+import static org.flodl.budget.events.EventFields.REQUESTED_DEPTH;
+import static org.flodl.budget.events.EventFields.SITE;
+import static org.flodl.budget.events.EventFields.TOTAL_BYTES;
+import static org.flodl.budget.events.EventFields.USED_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm;
+import org.flodl.budget.events.PrefetchDepthEvent;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,17 +56,17 @@ class RigScenarioIT {
 
   private static void assertDepthEvents(ChildJvm.Result r, long depth, String reason, long used)
       throws Exception {
-    List<RecordedEvent> events = r.events("flodl.budget.PrefetchDepth");
+    List<RecordedEvent> events = r.events(PrefetchDepthEvent.NAME);
     assertEquals(2, events.size(), "one decision per epoch's loader: " + events);
     for (RecordedEvent e : events) {
-      assertEquals("feed", e.getString("site"));
-      assertEquals("cuda:0", e.getString("device"));
-      assertEquals(used, e.getLong("usedBytes"));
-      assertEquals(6360465408L, e.getLong("totalBytes"));
-      assertEquals(16384, e.getLong("batchBytes"));
-      assertEquals(8, e.getLong("requestedDepth"));
-      assertEquals(depth, e.getLong("depth"), e.toString());
-      assertEquals(reason, e.getString("reason"), e.toString());
+      assertEquals("feed", e.getString(SITE));
+      assertEquals("cuda:0", e.getString(DEVICE));
+      assertEquals(used, e.getLong(USED_BYTES));
+      assertEquals(6360465408L, e.getLong(TOTAL_BYTES));
+      assertEquals(16384, e.getLong(BATCH_BYTES));
+      assertEquals(8, e.getLong(REQUESTED_DEPTH));
+      assertEquals(depth, e.getLong(DEPTH), e.toString());
+      assertEquals(reason, e.getString(REASON), e.toString());
     }
   }
 }

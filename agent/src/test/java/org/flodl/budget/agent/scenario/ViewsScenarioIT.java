@@ -1,5 +1,10 @@
 package org.flodl.budget.agent.scenario;
 
+import static org.flodl.budget.events.EventFields.CHARGED_BYTES;
+import static org.flodl.budget.events.EventFields.DECISION;
+import static org.flodl.budget.events.EventFields.LOGICAL_BYTES;
+import static org.flodl.budget.events.EventFields.MATERIALIZED;
+import static org.flodl.budget.events.EventFields.STORAGE_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -7,6 +12,7 @@ import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm;
 import org.flodl.budget.agent.it.LoaderEpoch;
+import org.flodl.budget.events.CacheAdmissionEvent;
 import org.flodl.budget.events.Decision;
 import org.junit.jupiter.api.Test;
 
@@ -51,14 +57,14 @@ class ViewsScenarioIT {
         + " MiB / %d MiB%n", bareEnd.get("heapLive") >> 20, end.get("heapLive") >> 20,
         bareEnd.get("rss") >> 20, end.get("rss") >> 20);
 
-    List<RecordedEvent> admissions = r.events("flodl.budget.CacheAdmission");
+    List<RecordedEvent> admissions = r.events(CacheAdmissionEvent.NAME);
     assertEquals(31, admissions.size(), "one decision per put");
     for (RecordedEvent e : admissions) {
-      assertEquals(Decision.ADMIT_MATERIALIZED.name(), e.getString("decision"), e.toString());
-      assertTrue(e.getBoolean("materialized"), e.toString());
-      assertEquals(64L << 10, e.getLong("logicalBytes"));
-      assertTrue(e.getLong("storageBytes") >= 64L << 10, e.toString());
-      assertTrue(e.getLong("chargedBytes") < 2 * (64L << 10) + 1024,
+      assertEquals(Decision.ADMIT_MATERIALIZED.name(), e.getString(DECISION), e.toString());
+      assertTrue(e.getBoolean(MATERIALIZED), e.toString());
+      assertEquals(64L << 10, e.getLong(LOGICAL_BYTES));
+      assertTrue(e.getLong(STORAGE_BYTES) >= 64L << 10, e.toString());
+      assertTrue(e.getLong(CHARGED_BYTES) < 2 * (64L << 10) + 1024,
           "charged the copy, not the row group: " + e);
     }
   }
