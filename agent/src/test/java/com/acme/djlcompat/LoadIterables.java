@@ -20,8 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * engine: the manager and sampler are proxies of DJL's own interfaces from that loader (the sampler
  * yields batches of 8 indices forever), the executor a proxy that only counts submissions, the
  * requested prefetch 8. Prints per class {@code CONSTRUCTED label class executor=present|null
- * queued=N prefetch=N} from the object's own fields, so a test sees what the constructor
- * received. Arguments: {@code LABEL=path[,path...]} per loader.
+ * queued=N prefetch=N} from the object's own fields, so a test sees what the constructor received.
+ * Arguments: {@code LABEL=path[,path...]} per loader.
  */
 public final class LoadIterables {
   static final int REQUESTED = 8;
@@ -38,8 +38,10 @@ public final class LoadIterables {
       }
       URLClassLoader loader =
           new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
-      for (String name : new String[] {"ai.djl.training.dataset.DataIterable",
-          "ai.djl.training.dataset.BulkDataIterable"}) {
+      for (String name :
+          new String[] {
+            "ai.djl.training.dataset.DataIterable", "ai.djl.training.dataset.BulkDataIterable"
+          }) {
         Class<?> c = Class.forName(name, true, loader);
         System.out.println("LOADED " + label + " " + name);
         construct(label, c, loader);
@@ -60,11 +62,18 @@ public final class LoadIterables {
     Object executor = field(o, "executor");
     Object queue = field(o, "queue");
     Object prefetch = field(o, "prefetch");
-    System.out.println("CONSTRUCTED " + label + " " + c.getName()
-        + " executor=" + (executor == null ? "null" : "present")
-        + " queued=" + (queue instanceof Collection ? ((Collection<?>) queue).size() : "null")
-        + " submitted=" + submitted.get()
-        + (prefetch != null ? " prefetch=" + prefetch : ""));
+    System.out.println(
+        "CONSTRUCTED "
+            + label
+            + " "
+            + c.getName()
+            + " executor="
+            + (executor == null ? "null" : "present")
+            + " queued="
+            + (queue instanceof Collection ? ((Collection<?>) queue).size() : "null")
+            + " submitted="
+            + submitted.get()
+            + (prefetch != null ? " prefetch=" + prefetch : ""));
   }
 
   private static Object value(Class<?> type, AtomicInteger submitted) {
@@ -72,8 +81,10 @@ public final class LoadIterables {
       return REQUESTED;
     }
     if (type == ExecutorService.class) {
-      return Proxy.newProxyInstance(LoadIterables.class.getClassLoader(),
-          new Class<?>[] {ExecutorService.class}, (p, m, a) -> {
+      return Proxy.newProxyInstance(
+          LoadIterables.class.getClassLoader(),
+          new Class<?>[] {ExecutorService.class},
+          (p, m, a) -> {
             if (m.getName().equals("submit")) {
               submitted.incrementAndGet();
               return new CompletableFuture<>();
@@ -82,18 +93,21 @@ public final class LoadIterables {
           });
     }
     if (type.isInterface() && type.getName().startsWith("ai.djl.")) {
-      return Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, (p, m, a) -> {
-        switch (m.getName()) {
-          case "newSubManager":
-            return p;
-          case "getBatchSize":
-            return REQUESTED;
-          case "sample":
-            return infinite();
-          default:
-            return defaultValue(m.getReturnType(), p, m.getName());
-        }
-      });
+      return Proxy.newProxyInstance(
+          type.getClassLoader(),
+          new Class<?>[] {type},
+          (p, m, a) -> {
+            switch (m.getName()) {
+              case "newSubManager":
+                return p;
+              case "getBatchSize":
+                return REQUESTED;
+              case "sample":
+                return infinite();
+              default:
+                return defaultValue(m.getReturnType(), p, m.getName());
+            }
+          });
     }
     return null;
   }

@@ -4,8 +4,8 @@ import org.flodl.budget.probes.JnaLoaders;
 
 /**
  * An application with no JNA of its own, run with the agent jar on the boot class path: prints
- * which JNA the agent's GPU probes would use (its loader's name and JNA's version), and whether
- * the application itself can see any JNA class.
+ * which JNA the agent's GPU probes would use (its loader's name and JNA's version), and whether the
+ * application itself can see any JNA class.
  */
 public final class AgentJnaApp {
   public static void main(String[] args) {

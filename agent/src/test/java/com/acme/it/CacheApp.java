@@ -16,16 +16,16 @@ import javax.management.openmbean.TabularData;
 /**
  * A training loop with an unbounded cache, for the agent's child-JVM tests: every sample is read,
  * cached with {@link SampleStore#put} and trained on (a checksum), so at {@code -Xmx256m} 400
- * samples of 1 MiB end in OutOfMemoryError without a budget. Options {@code --key=value}:
- * samples, sample-bytes, threads, kind (heap | direct | direct-slice | poison), evict-at-end, clear-at-end
+ * samples of 1 MiB end in OutOfMemoryError without a budget. Options {@code --key=value}: samples,
+ * sample-bytes, threads, kind (heap | direct | direct-slice | poison), evict-at-end, clear-at-end
  * (drops the cache with no release site), shrink-at (sample index where heap_max_usage is set to
  * 0.01 through the agent's MBean), pace-ms (sleep per sample), ready (print READY and the pid),
  * wait-for-agent-at (at that sample index print PAUSED and wait until the agent's MBean is
  * registered: a test attaches the agent then, so exactly the later samples are decided),
- * await-stdin (before exiting print WAITING and wait for a line on stdin), put-twice (each
- * sample put a second time, the same object), print-site=NAME (at the end, the attributes of
- * the agent's MBean of site NAME: {@code SITE_MBEAN Admissions=... ...}).
- * Prints {@code DELIVERED=}, {@code CACHED=} and the agent's held bytes as the MBean shows them.
+ * await-stdin (before exiting print WAITING and wait for a line on stdin), put-twice (each sample
+ * put a second time, the same object), print-site=NAME (at the end, the attributes of the agent's
+ * MBean of site NAME: {@code SITE_MBEAN Admissions=... ...}). Prints {@code DELIVERED=}, {@code
+ * CACHED=} and the agent's held bytes as the MBean shows them.
  */
 public final class CacheApp {
   private static final String MBEAN = "org.flodl.budget:type=Agent";
@@ -54,63 +54,67 @@ public final class CacheApp {
     AtomicLong checksum = new AtomicLong();
     AtomicInteger delivered = new AtomicInteger();
     AtomicInteger next = new AtomicInteger();
-    ByteBuffer rowGroup = kind.equals("direct-slice")
-        ? ByteBuffer.allocateDirect(16 * sampleBytes) : null;
+    ByteBuffer rowGroup =
+        kind.equals("direct-slice") ? ByteBuffer.allocateDirect(16 * sampleBytes) : null;
     int[] cachedAtShrink = {-1};
     List<Thread> workers = new ArrayList<>();
     Throwable[] failure = {null};
     for (int t = 0; t < threads; t++) {
-      Thread w = new Thread(() -> {
-        int i;
-        while ((i = next.getAndIncrement()) < samples) {
-          Object sample;
-          if (kind.equals("direct-slice")) {
-            ByteBuffer dup = rowGroup.duplicate();
-            int at = (i % 16) * sampleBytes;
-            dup.position(at).limit(at + sampleBytes);
-            sample = dup.slice();
-          } else if (kind.equals("direct")) {
-            ByteBuffer b = ByteBuffer.allocateDirect(sampleBytes);
-            b.put(0, (byte) i);
-            sample = b;
-          } else if (kind.equals("poison")) {
-            sample = new Poison(sampleBytes);
-          } else {
-            byte[] b = new byte[sampleBytes];
-            b[i % sampleBytes] = (byte) i;
-            sample = b;
-          }
-          if (i == waitForAgentAt) {
-            System.out.println("PAUSED " + i);
-            System.out.flush();
-            System.out.println(awaitAgent() ? "AGENT IS HERE" : "NO AGENT CAME");
-          }
-          if (i == shrinkAt) {
-            synchronized (cachedAtShrink) {
-              cachedAtShrink[0] = store.size();
-              setHeapUsage(0.01);
+      Thread w =
+          new Thread(
+              () -> {
+                int i;
+                while ((i = next.getAndIncrement()) < samples) {
+                  Object sample;
+                  if (kind.equals("direct-slice")) {
+                    ByteBuffer dup = rowGroup.duplicate();
+                    int at = (i % 16) * sampleBytes;
+                    dup.position(at).limit(at + sampleBytes);
+                    sample = dup.slice();
+                  } else if (kind.equals("direct")) {
+                    ByteBuffer b = ByteBuffer.allocateDirect(sampleBytes);
+                    b.put(0, (byte) i);
+                    sample = b;
+                  } else if (kind.equals("poison")) {
+                    sample = new Poison(sampleBytes);
+                  } else {
+                    byte[] b = new byte[sampleBytes];
+                    b[i % sampleBytes] = (byte) i;
+                    sample = b;
+                  }
+                  if (i == waitForAgentAt) {
+                    System.out.println("PAUSED " + i);
+                    System.out.flush();
+                    System.out.println(awaitAgent() ? "AGENT IS HERE" : "NO AGENT CAME");
+                  }
+                  if (i == shrinkAt) {
+                    synchronized (cachedAtShrink) {
+                      cachedAtShrink[0] = store.size();
+                      setHeapUsage(0.01);
+                    }
+                  }
+                  store.put(i, sample);
+                  if (putTwice) {
+                    store.put(i, sample); // the same object again: held already
+                  }
+                  checksum.addAndGet(train(sample));
+                  delivered.incrementAndGet();
+                  if (paceMs > 0) {
+                    try {
+                      Thread.sleep(paceMs);
+                    } catch (InterruptedException e) {
+                      return;
+                    }
+                  }
+                }
+              },
+              "worker-" + t);
+      w.setUncaughtExceptionHandler(
+          (th, e) -> {
+            synchronized (failure) {
+              failure[0] = e;
             }
-          }
-          store.put(i, sample);
-          if (putTwice) {
-            store.put(i, sample); // the same object again: held already
-          }
-          checksum.addAndGet(train(sample));
-          delivered.incrementAndGet();
-          if (paceMs > 0) {
-            try {
-              Thread.sleep(paceMs);
-            } catch (InterruptedException e) {
-              return;
-            }
-          }
-        }
-      }, "worker-" + t);
-      w.setUncaughtExceptionHandler((th, e) -> {
-        synchronized (failure) {
-          failure[0] = e;
-        }
-      });
+          });
       workers.add(w);
       w.start();
     }
@@ -191,8 +195,20 @@ public final class CacheApp {
         return "none";
       }
       StringBuilder b = new StringBuilder();
-      for (String a : new String[] {"Kind", "Tier", "Admissions", "AdmittedBytes", "Declines",
-          "DeclinedBytes", "Releases", "ReleasedBytes", "Collected", "HeldBytes", "BudgetBytes"}) {
+      for (String a :
+          new String[] {
+            "Kind",
+            "Tier",
+            "Admissions",
+            "AdmittedBytes",
+            "Declines",
+            "DeclinedBytes",
+            "Releases",
+            "ReleasedBytes",
+            "Collected",
+            "HeldBytes",
+            "BudgetBytes"
+          }) {
         b.append(b.length() == 0 ? "" : " ").append(a).append('=').append(s.getAttribute(n, a));
       }
       return b.toString();

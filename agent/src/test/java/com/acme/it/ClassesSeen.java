@@ -1,8 +1,8 @@
 package com.acme.it;
 
 /**
- * Prints, for each class named on the command line, whether this application's class loader (and
- * so a class the agent weaves) can load it: {@code name=yes} or {@code name=no}.
+ * Prints, for each class named on the command line, whether this application's class loader (and so
+ * a class the agent weaves) can load it: {@code name=yes} or {@code name=no}.
  */
 public final class ClassesSeen {
   private ClassesSeen() {}

@@ -32,8 +32,8 @@ public final class Feeder {
     served++;
     List<Object> batch = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
-      batch.add(direct ? java.nio.ByteBuffer.allocateDirect(batchBytes / 4)
-          : new byte[batchBytes / 4]);
+      batch.add(
+          direct ? java.nio.ByteBuffer.allocateDirect(batchBytes / 4) : new byte[batchBytes / 4]);
     }
     return batch;
   }

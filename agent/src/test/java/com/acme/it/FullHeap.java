@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A JVM whose heap is full: fills it to OutOfMemoryError with ever smaller arrays, keeps them
- * all but a small reserve (1 MiB, or the second argument in KiB: G1 allocates new objects in
- * free regions only, 1 MiB each at {@code -Xmx48m}, so less leaves no room to print READY), prints
+ * A JVM whose heap is full: fills it to OutOfMemoryError with ever smaller arrays, keeps them all
+ * but a small reserve (1 MiB, or the second argument in KiB: G1 allocates new objects in free
+ * regions only, 1 MiB each at {@code -Xmx48m}, so less leaves no room to print READY), prints
  * {@code READY pid} and sleeps (60 s, or the first argument in seconds). Whatever is then loaded
  * into it that allocates more than the reserve runs out of memory.
  */

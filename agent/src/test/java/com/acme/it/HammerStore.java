@@ -2,7 +2,10 @@ package com.acme.it;
 
 import java.util.concurrent.ConcurrentHashMap;
 
-/** The hammer's cache: {@code put} keeps a value (false when the budget skipped it), {@code evict} lets it go. */
+/**
+ * The hammer's cache: {@code put} keeps a value (false when the budget skipped it), {@code evict}
+ * lets it go.
+ */
 public final class HammerStore {
   private final ConcurrentHashMap<Object, Object> map = new ConcurrentHashMap<>();
 

@@ -13,8 +13,8 @@ import java.util.function.Supplier;
 /**
  * Puts hostile and unusual values, one at a time, into a {@link SampleStore} (a cache-admit site
  * with the agent), and prints how long each put took: {@code PUT name ns=... cached=...}. Each
- * value is built before its put is timed and evicted after, so only one is alive at a time. With
- * no arguments every value is put; otherwise the named ones.
+ * value is built before its put is timed and evicted after, so only one is alive at a time. With no
+ * arguments every value is put; otherwise the named ones.
  */
 public final class HostileValues {
   private HostileValues() {}
@@ -26,77 +26,91 @@ public final class HostileValues {
 
   static Map<String, Supplier<Object>> values() {
     Map<String, Supplier<Object>> v = new java.util.LinkedHashMap<>();
-    v.put("endless", () -> new AbstractCollection<Object>() {
-      @Override
-      public Iterator<Object> iterator() {
-        return new Iterator<>() {
-          @Override
-          public boolean hasNext() {
-            return true;
-          }
+    v.put(
+        "endless",
+        () ->
+            new AbstractCollection<Object>() {
+              @Override
+              public Iterator<Object> iterator() {
+                return new Iterator<>() {
+                  @Override
+                  public boolean hasNext() {
+                    return true;
+                  }
 
-          @Override
-          public Object next() {
-            return "x";
-          }
-        };
-      }
+                  @Override
+                  public Object next() {
+                    return "x";
+                  }
+                };
+              }
 
-      @Override
-      public int size() {
-        return 3;
-      }
-    });
+              @Override
+              public int size() {
+                return 3;
+              }
+            });
     v.put("ncopies-max", () -> Collections.nCopies(Integer.MAX_VALUE, "x"));
     v.put("ncopies-1e9-of-1MiB", () -> Collections.nCopies(1_000_000_000, new byte[1 << 20]));
-    v.put("abstract-list-1e9", () -> new AbstractList<Object>() {
-      @Override
-      public Object get(int index) {
-        return new int[] {index};
-      }
+    v.put(
+        "abstract-list-1e9",
+        () ->
+            new AbstractList<Object>() {
+              @Override
+              public Object get(int index) {
+                return new int[] {index};
+              }
 
-      @Override
-      public int size() {
-        return 1_000_000_000;
-      }
-    });
-    v.put("objects-10M", () -> {
-      Object[] a = new Object[10_000_000];
-      for (int i = 0; i < a.length; i++) {
-        a[i] = new Object();
-      }
-      return a;
-    });
+              @Override
+              public int size() {
+                return 1_000_000_000;
+              }
+            });
+    v.put(
+        "objects-10M",
+        () -> {
+          Object[] a = new Object[10_000_000];
+          for (int i = 0; i < a.length; i++) {
+            a[i] = new Object();
+          }
+          return a;
+        });
     v.put("nulls-10M", () -> new Object[10_000_000]);
     v.put("list-of-nulls-10M", () -> new ArrayList<>(Collections.nCopies(10_000_000, null)));
     v.put("string-100MB", () -> "a".repeat(100 << 20));
-    v.put("ring-1M", () -> {
-      Node head = new Node();
-      Node n = head;
-      for (int i = 0; i < 1_000_000; i++) {
-        n.next = new Node();
-        n = n.next;
-      }
-      n.next = head;
-      return head;
-    });
-    v.put("nested-lists-100k", () -> {
-      List<Object> top = new ArrayList<>();
-      List<Object> at = top;
-      for (int i = 0; i < 100_000; i++) {
-        List<Object> inner = new ArrayList<>();
-        at.add(inner);
-        at = inner;
-      }
-      return top;
-    });
-    v.put("samples-10k", () -> {
-      List<float[]> s = new ArrayList<>(10_000);
-      for (int i = 0; i < 10_000; i++) {
-        s.add(new float[256]);
-      }
-      return s;
-    });
+    v.put(
+        "ring-1M",
+        () -> {
+          Node head = new Node();
+          Node n = head;
+          for (int i = 0; i < 1_000_000; i++) {
+            n.next = new Node();
+            n = n.next;
+          }
+          n.next = head;
+          return head;
+        });
+    v.put(
+        "nested-lists-100k",
+        () -> {
+          List<Object> top = new ArrayList<>();
+          List<Object> at = top;
+          for (int i = 0; i < 100_000; i++) {
+            List<Object> inner = new ArrayList<>();
+            at.add(inner);
+            at = inner;
+          }
+          return top;
+        });
+    v.put(
+        "samples-10k",
+        () -> {
+          List<float[]> s = new ArrayList<>(10_000);
+          for (int i = 0; i < 10_000; i++) {
+            s.add(new float[256]);
+          }
+          return s;
+        });
     return v;
   }
 
@@ -126,14 +140,16 @@ public final class HostileValues {
       map.put(i, new int[1]);
     }
     Map<Integer, int[]> shared = Collections.synchronizedMap(map);
-    Thread writer = new Thread(() -> {
-      int i = 0;
-      while (!Thread.currentThread().isInterrupted()) {
-        shared.remove(i % 100_000);
-        shared.put(i % 100_000, new int[1]);
-        i++;
-      }
-    });
+    Thread writer =
+        new Thread(
+            () -> {
+              int i = 0;
+              while (!Thread.currentThread().isInterrupted()) {
+                shared.remove(i % 100_000);
+                shared.put(i % 100_000, new int[1]);
+                i++;
+              }
+            });
     writer.start();
     Thread.sleep(20);
     long t0 = System.nanoTime();

@@ -15,8 +15,13 @@ public final class StartApp {
     SampleStore store = new SampleStore();
     store.put(1, new byte[1024]);
     Feeder feeder = new Feeder("start", 4, 1024, false);
-    System.out.println("STARTED size=" + store.size() + " depth=" + feeder.depth() + " batch="
-        + feeder.next().size());
+    System.out.println(
+        "STARTED size="
+            + store.size()
+            + " depth="
+            + feeder.depth()
+            + " batch="
+            + feeder.next().size());
     if (args.length > 0) {
       Thread.sleep(Long.parseLong(args[0]));
     }

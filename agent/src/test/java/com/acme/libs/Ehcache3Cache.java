@@ -12,10 +12,13 @@ public final class Ehcache3Cache implements LibraryCache {
   private final Cache<Integer, byte[]> cache;
 
   public Ehcache3Cache(IntFunction<byte[]> loader) {
-    CacheManager manager = CacheManagerBuilder.newCacheManagerBuilder()
-        .withCache("samples", CacheConfigurationBuilder.newCacheConfigurationBuilder(
-            Integer.class, byte[].class, ResourcePoolsBuilder.heap(1_000_000)))
-        .build(true);
+    CacheManager manager =
+        CacheManagerBuilder.newCacheManagerBuilder()
+            .withCache(
+                "samples",
+                CacheConfigurationBuilder.newCacheConfigurationBuilder(
+                    Integer.class, byte[].class, ResourcePoolsBuilder.heap(1_000_000)))
+            .build(true);
     cache = manager.getCache("samples", Integer.class, byte[].class);
   }
 

@@ -13,12 +13,15 @@ public final class GuavaCache implements LibraryCache {
   private final LoadingCache<Integer, byte[]> loading;
 
   public GuavaCache(IntFunction<byte[]> loader) {
-    loading = CacheBuilder.newBuilder().build(new CacheLoader<Integer, byte[]>() {
-      @Override
-      public byte[] load(Integer key) {
-        return loader.apply(key);
-      }
-    });
+    loading =
+        CacheBuilder.newBuilder()
+            .build(
+                new CacheLoader<Integer, byte[]>() {
+                  @Override
+                  public byte[] load(Integer key) {
+                    return loader.apply(key);
+                  }
+                });
   }
 
   @Override

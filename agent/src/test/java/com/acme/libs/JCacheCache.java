@@ -12,8 +12,12 @@ public final class JCacheCache implements LibraryCache {
 
   public JCacheCache(IntFunction<byte[]> loader) {
     CacheManager manager = Caching.getCachingProvider().getCacheManager();
-    cache = manager.createCache("samples", new MutableConfiguration<Integer, byte[]>()
-        .setTypes(Integer.class, byte[].class).setStoreByValue(false));
+    cache =
+        manager.createCache(
+            "samples",
+            new MutableConfiguration<Integer, byte[]>()
+                .setTypes(Integer.class, byte[].class)
+                .setStoreByValue(false));
   }
 
   @Override

@@ -3,9 +3,9 @@ package com.acme.libs;
 import java.util.function.IntFunction;
 
 /**
- * What the training loop needs of a library cache, each call one of the library's own: the
- * put style ({@code getIfPresent}, then {@code put} on a miss) and the loading style ({@code
- * get(key, loader)}, or a loading cache's {@code get(key)}). Nothing here knows of the agent.
+ * What the training loop needs of a library cache, each call one of the library's own: the put
+ * style ({@code getIfPresent}, then {@code put} on a miss) and the loading style ({@code get(key,
+ * loader)}, or a loading cache's {@code get(key)}). Nothing here knows of the agent.
  */
 public interface LibraryCache {
   /** Returns the cached sample, or null. */
@@ -25,7 +25,6 @@ public interface LibraryCache {
 
   /** Returns the cache of class {@code name}, its loading cache built with {@code loader}. */
   static LibraryCache of(String name, IntFunction<byte[]> loader) throws Exception {
-    return (LibraryCache) Class.forName(name).getConstructor(IntFunction.class)
-        .newInstance(loader);
+    return (LibraryCache) Class.forName(name).getConstructor(IntFunction.class).newInstance(loader);
   }
 }

@@ -6,10 +6,10 @@ import java.util.zip.CRC32;
  * A training loop over a library cache: every sample of every epoch is read through the cache
  * (decoded on a miss) and trained on (a checksum of what it saw), so with an unbounded cache 200
  * samples of 1 MiB end in OutOfMemoryError at -Xmx128m. Options {@code --key=value}: cache (the
- * {@link LibraryCache} class, e.g. com.acme.libs.CaffeineCache), style (put: getIfPresent then
- * put; get: get(key, loader); loading: a loading cache's get), samples, bytes, epochs, overwrite
- * (first put a 1 KiB v1 under a key, then a 64 MiB v2, and print which one get returns). Prints {@code DELIVERED=}, {@code
- * CHECKSUM=}, {@code CACHED=} and {@code DONE}.
+ * {@link LibraryCache} class, e.g. com.acme.libs.CaffeineCache), style (put: getIfPresent then put;
+ * get: get(key, loader); loading: a loading cache's get), samples, bytes, epochs, overwrite (first
+ * put a 1 KiB v1 under a key, then a 64 MiB v2, and print which one get returns). Prints {@code
+ * DELIVERED=}, {@code CHECKSUM=}, {@code CACHED=} and {@code DONE}.
  */
 public final class LibraryTrain {
   private LibraryTrain() {}
@@ -48,18 +48,19 @@ public final class LibraryTrain {
     for (int e = 0; e < epochs; e++) {
       for (int i = 0; i < samples; i++) {
         int k = (int) ((i * 7919L + e * 31L) % samples); // a shuffled order, the same every run
-        byte[] v = switch (style) {
-          case "get" -> cache.get(k, key -> decode(key, size));
-          case "loading" -> cache.getLoaded(k);
-          default -> {
-            byte[] hit = cache.getIfPresent(k);
-            if (hit == null) {
-              hit = decode(k, size);
-              cache.put(k, hit);
-            }
-            yield hit;
-          }
-        };
+        byte[] v =
+            switch (style) {
+              case "get" -> cache.get(k, key -> decode(key, size));
+              case "loading" -> cache.getLoaded(k);
+              default -> {
+                byte[] hit = cache.getIfPresent(k);
+                if (hit == null) {
+                  hit = decode(k, size);
+                  cache.put(k, hit);
+                }
+                yield hit;
+              }
+            };
         checksum = checksum * 31 + train(k, v);
         delivered++;
       }

@@ -6,8 +6,8 @@ import java.util.zip.CRC32;
 /**
  * Trains over a hand-written Dataset and PrefetchLoader (one loader per epoch, queue depth 16):
  * every row of every epoch is delivered. Options: rows, row-bytes, epochs, batch, depth. Prints
- * {@code DELIVERED=}, {@code CHECKSUM=}, {@code CAPACITIES=} (each epoch's queue), {@code
- * CACHED=} and {@code DONE}.
+ * {@code DELIVERED=}, {@code CHECKSUM=}, {@code CAPACITIES=} (each epoch's queue), {@code CACHED=}
+ * and {@code DONE}.
  */
 public final class HandTrain {
   private HandTrain() {}

@@ -5,7 +5,9 @@ import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 
-/** A hand-written prefetching loader: a thread fills a bounded queue of batches ahead of training. */
+/**
+ * A hand-written prefetching loader: a thread fills a bounded queue of batches ahead of training.
+ */
 public final class PrefetchLoader {
   private static final List<byte[]> END = new ArrayList<>();
   private final BlockingQueue<List<byte[]>> queue;
@@ -16,24 +18,27 @@ public final class PrefetchLoader {
   public PrefetchLoader(Dataset dataset, int[] order, int batchSize, int depth) {
     this.queue = new ArrayBlockingQueue<>(depth);
     this.capacity = queue.remainingCapacity();
-    this.producer = new Thread(() -> {
-      try {
-        for (int at = 0; at < order.length; at += batchSize) {
-          List<byte[]> batch = new ArrayList<>();
-          for (int i = at; i < Math.min(order.length, at + batchSize); i++) {
-            batch.add(dataset.get(order[i]));
-          }
-          queue.put(batch);
-        }
-        queue.put(END);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      } catch (Throwable t) {
-        failure = t; // an OutOfMemoryError while decoding: training must hear of it
-        queue.clear();
-        queue.offer(END);
-      }
-    }, "prefetch");
+    this.producer =
+        new Thread(
+            () -> {
+              try {
+                for (int at = 0; at < order.length; at += batchSize) {
+                  List<byte[]> batch = new ArrayList<>();
+                  for (int i = at; i < Math.min(order.length, at + batchSize); i++) {
+                    batch.add(dataset.get(order[i]));
+                  }
+                  queue.put(batch);
+                }
+                queue.put(END);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              } catch (Throwable t) {
+                failure = t; // an OutOfMemoryError while decoding: training must hear of it
+                queue.clear();
+                queue.offer(END);
+              }
+            },
+            "prefetch");
     producer.setDaemon(true);
     producer.start();
   }

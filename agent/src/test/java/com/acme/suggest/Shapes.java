@@ -11,8 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 
 /**
- * The shapes {@code suggest} must tell apart (SuggestTest), one small class each; none is run.
- * The line numbers of this file are in the test's expected output: add below, not above.
+ * The shapes {@code suggest} must tell apart (SuggestTest), one small class each; none is run. The
+ * line numbers of this file are in the test's expected output: add below, not above.
  */
 final class Shapes {
   private Shapes() {}
@@ -106,12 +106,13 @@ final class QueueFromConstant {
 
 /** A map that bounds itself (an LRU by count): no candidate. */
 final class SelfBoundedLru {
-  private final Map<Integer, byte[]> open = new LinkedHashMap<>(16, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<Integer, byte[]> eldest) {
-      return size() > 4;
-    }
-  };
+  private final Map<Integer, byte[]> open =
+      new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Integer, byte[]> eldest) {
+          return size() > 4;
+        }
+      };
 
   byte[] get(int i) {
     byte[] v = open.get(i);

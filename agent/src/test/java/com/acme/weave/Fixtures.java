@@ -11,8 +11,8 @@ import java.util.function.Function;
 
 /**
  * The shapes the weaver meets, compiled by javac as users' code is: library-style interfaces and
- * their implementations, bodies in supertypes, bridges, nesting, loaders with call sites in
- * loops, try blocks, lambdas and constructors, wide operands on the stack.
+ * their implementations, bodies in supertypes, bridges, nesting, loaders with call sites in loops,
+ * try blocks, lambdas and constructors, wide operands on the stack.
  */
 public final class Fixtures {
   private Fixtures() {}
@@ -188,11 +188,13 @@ public final class Fixtures {
 
     /** The call inside a lambda body (javac's lambda$lambda$0). */
     public byte[] lazily(int i) {
-      return side.computeIfAbsent(i, k -> {
-        byte[] v = decode(k);
-        cache.put(k, v);
-        return v;
-      });
+      return side.computeIfAbsent(
+          i,
+          k -> {
+            byte[] v = decode(k);
+            cache.put(k, v);
+            return v;
+          });
     }
 
     /** A static caller. */

@@ -18,8 +18,8 @@ import org.flodl.budget.agent.config.Mode;
 import org.flodl.budget.agent.config.Option;
 import org.flodl.budget.agent.config.PrefetchPolicy;
 import org.flodl.budget.agent.config.Setting;
-import org.flodl.budget.agent.config.Text;
 import org.flodl.budget.agent.config.SiteSpec;
+import org.flodl.budget.agent.config.Text;
 import org.flodl.budget.agent.control.AgentControl;
 import org.flodl.budget.agent.gate.EngineSettings;
 import org.flodl.budget.agent.gate.Gate;
@@ -40,11 +40,11 @@ import org.flodl.budget.probes.MemoryProbes;
 /**
  * What {@code premain} and {@code agentmain} do, in order: resolve the arguments, read the sites
  * file and the presets, bind each site's rules to the gate, install the transformer (classes
- * already loaded are retransformed), and leave the rest (probes, periodic events, the MBean) to
- * the first woven class. A bad argument or an unreadable sites file is one line on stderr and the
- * agent stays off ({@code strict=true}: the start fails); anything else that goes wrong is one
- * line and the application runs on. Over 300 lines for one job, the start in order, with each of
- * its refusals said in one line; the sites are read and bound in {@link SiteBinding}.
+ * already loaded are retransformed), and leave the rest (probes, periodic events, the MBean) to the
+ * first woven class. A bad argument or an unreadable sites file is one line on stderr and the agent
+ * stays off ({@code strict=true}: the start fails); anything else that goes wrong is one line and
+ * the application runs on. Over 300 lines for one job, the start in order, with each of its
+ * refusals said in one line; the sites are read and bound in {@link SiteBinding}.
  */
 final class Bootstrap {
   private static volatile boolean started;
@@ -52,10 +52,10 @@ final class Bootstrap {
   private Bootstrap() {}
 
   /**
-   * Attaches: starts as {@link #start} does, and leaves its outcome ({@code started}, {@code
-   * off: ...}, {@code refused: LINE}, {@code ignored: LINE}, {@code failed: LINE}) in {@code
-   * flodl.budget.attach.ID}. Nothing is thrown into the JVM's attach machinery, {@code
-   * strict=true} included: the command reads the refusal back and fails.
+   * Attaches: starts as {@link #start} does, and leaves its outcome ({@code started}, {@code off:
+   * ...}, {@code refused: LINE}, {@code ignored: LINE}, {@code failed: LINE}) in {@code
+   * flodl.budget.attach.ID}. Nothing is thrown into the JVM's attach machinery, {@code strict=true}
+   * included: the command reads the refusal back and fails.
    */
   static void attach(String agentArgs, Instrumentation inst, String id) {
     String outcome;
@@ -76,6 +76,7 @@ final class Bootstrap {
   /** Said where even the line of a failure cannot be built: the JVM's heap is full. */
   private static final String OUT_OF_MEMORY =
       "the agent could not start and is off (the JVM ran out of memory as it started)";
+
   private static final String NO_OUTCOME =
       "the outcome of the attach could not be left for the attach command";
 
@@ -134,36 +135,41 @@ final class Bootstrap {
   private static void install(
       AgentConfig config, List<SiteSpec> specs, Instrumentation inst, boolean attached) {
     if (Gate.class.getClassLoader() != null) {
-      Log.warn("the agent jar is not on the boot class path (was it renamed from "
-          + "flodl-budget-agent.jar?); only classes whose loader sees the agent can be woven");
+      Log.warn(
+          "the agent jar is not on the boot class path (was it renamed from "
+              + "flodl-budget-agent.jar?); only classes whose loader sees the agent can be woven");
     }
     Mode mode = config.mode() == Mode.OBSERVE ? Mode.OBSERVE : Mode.ENFORCE;
     String ramProbe = config.ramProbe();
     String vramProbe = config.vramProbe();
     java.time.Duration interval = config.probeInterval();
-    GateEngine engine = new GateEngine(EngineSettings.builder()
-        .mode(mode)
-        .prefetchAuto(config.prefetch() == PrefetchPolicy.AUTO)
-        // Anonymous classes, not lambdas, on the start-up path: the first lambda of a JVM
-        // bootstraps java.lang.invoke (tens of milliseconds), which the agent need not add.
-        .pricerFactory(new Supplier<RetentionPricer>() {
-          @Override
-          public RetentionPricer get() {
-            return RetentionPricer.standard(inst, ClassLoader.getSystemClassLoader());
-          }
-        })
-        .probeFactory(new Supplier<MemoryProbes>() {
-          @Override
-          public MemoryProbes get() {
-            return MemoryProbes.fromSpecs(ramProbe, vramProbe, interval, null);
-          }
-        })
-        .probeInterval(interval)
-        .ramMaxUsage(config.ramMaxUsage())
-        .heapMaxUsage(config.heapMaxUsage())
-        .vramMaxUsage(config.vramMaxUsage())
-        .hostShare(hostShare(config.hostShare(), config.job()))
-        .build());
+    GateEngine engine =
+        new GateEngine(
+            EngineSettings.builder()
+                .mode(mode)
+                .prefetchAuto(config.prefetch() == PrefetchPolicy.AUTO)
+                // Anonymous classes, not lambdas, on the start-up path: the first lambda of a JVM
+                // bootstraps java.lang.invoke (tens of milliseconds), which the agent need not add.
+                .pricerFactory(
+                    new Supplier<RetentionPricer>() {
+                      @Override
+                      public RetentionPricer get() {
+                        return RetentionPricer.standard(inst, ClassLoader.getSystemClassLoader());
+                      }
+                    })
+                .probeFactory(
+                    new Supplier<MemoryProbes>() {
+                      @Override
+                      public MemoryProbes get() {
+                        return MemoryProbes.fromSpecs(ramProbe, vramProbe, interval, null);
+                      }
+                    })
+                .probeInterval(interval)
+                .ramMaxUsage(config.ramMaxUsage())
+                .heapMaxUsage(config.heapMaxUsage())
+                .vramMaxUsage(config.vramMaxUsage())
+                .hostShare(hostShare(config.hostShare(), config.job()))
+                .build());
     if (vramProbe != null
         && vramProbe.trim().toLowerCase(java.util.Locale.ROOT).startsWith("fixed:")) {
       engine.expectDevice(); // a fixed reading costs nothing: the device tier has it from the start
@@ -178,24 +184,31 @@ final class Bootstrap {
     Gate.install(engine);
     AgentControl control = new AgentControl(engine, config);
     // The settings are in every recording from install on, even when no site is ever woven.
-    Recorder.whenInitializedOffThisThread(new Runnable() { // not a lambda: premain (see above)
-      @Override
-      public void run() {
-        registerConfiguration(control);
-      }
-    });
-    engine.onStart(new Runnable() {
-      @Override
-      public void run() {
-        control.register();
-      }
-    });
-    SiteTransformer transformer = new SiteTransformer(rules, new PointBinder() {
-      @Override
-      public int bindSupertypeBody(Rule rule, String receiverType) {
-        return engine.bindForReceivers(rule.id(), receiverType);
-      }
-    }, new WeaveLog(engine), watches());
+    Recorder.whenInitializedOffThisThread(
+        new Runnable() { // not a lambda: premain (see above)
+          @Override
+          public void run() {
+            registerConfiguration(control);
+          }
+        });
+    engine.onStart(
+        new Runnable() {
+          @Override
+          public void run() {
+            control.register();
+          }
+        });
+    SiteTransformer transformer =
+        new SiteTransformer(
+            rules,
+            new PointBinder() {
+              @Override
+              public int bindSupertypeBody(Rule rule, String receiverType) {
+                return engine.bindForReceivers(rule.id(), receiverType);
+              }
+            },
+            new WeaveLog(engine),
+            watches());
     transformer.instrumentation(inst);
     inst.addTransformer(transformer, true);
     SiteBinding.warnMissingClasses(specs);
@@ -204,8 +217,14 @@ final class Bootstrap {
     if (attached) {
       engine.start();
     }
-    Log.info("enforcing in mode=" + config.mode().label() + " with " + specs.size()
-        + " site block(s), " + rules.size() + " weaving rule(s)");
+    Log.info(
+        "enforcing in mode="
+            + config.mode().label()
+            + " with "
+            + specs.size()
+            + " site block(s), "
+            + rules.size()
+            + " weaving rule(s)");
   }
 
   /** Returns the classes the libraries watch, each with what tells its library it loaded. */
@@ -213,12 +232,14 @@ final class Bootstrap {
     Map<String, Consumer<ClassLoader>> watches = new HashMap<>();
     for (Library l : Library.all()) {
       for (WatchedClass w : l.watched()) {
-        watches.put(w.internalName(), new Consumer<ClassLoader>() { // not a lambda: premain
-          @Override
-          public void accept(ClassLoader loader) {
-            w.seen(loader);
-          }
-        });
+        watches.put(
+            w.internalName(),
+            new Consumer<ClassLoader>() { // not a lambda: premain
+              @Override
+              public void accept(ClassLoader loader) {
+                w.seen(loader);
+              }
+            });
       }
     }
     return watches;
@@ -226,8 +247,8 @@ final class Bootstrap {
 
   /**
    * Starts the {@code record=FILE} recording, written at exit (its chunks kept in {@code
-   * FILE.chunks/} while it runs); a failure is one line, and under {@code strict=true} a refused start (its
-   * outcome is returned then; null otherwise).
+   * FILE.chunks/} while it runs); a failure is one line, and under {@code strict=true} a refused
+   * start (its outcome is returned then; null otherwise).
    */
   private static String record(AgentConfig config, boolean attached) {
     if (config.record().isEmpty()) {
@@ -235,20 +256,35 @@ final class Bootstrap {
     }
     Path file = config.record().get();
     try {
-      BudgetRecording.start(file, new BudgetRecording.Limits(BudgetRecording.DEFAULT_SETTINGS,
-          config.recordMaxSize(), config.recordMaxAge(), config.throttle()), new Consumer<String>() {
-        @Override
-        public void accept(String line) {
-          Log.warn(line);
-        }
-      });
-      Log.info("recording to " + file.toAbsolutePath() + " (written at exit; while the JVM runs "
-          + "its chunks are kept in " + file.getFileName() + BudgetRecording.CHUNKS + "/)");
+      BudgetRecording.start(
+          file,
+          new BudgetRecording.Limits(
+              BudgetRecording.DEFAULT_SETTINGS,
+              config.recordMaxSize(),
+              config.recordMaxAge(),
+              config.throttle()),
+          new Consumer<String>() {
+            @Override
+            public void accept(String line) {
+              Log.warn(line);
+            }
+          });
+      Log.info(
+          "recording to "
+              + file.toAbsolutePath()
+              + " (written at exit; while the JVM runs "
+              + "its chunks are kept in "
+              + file.getFileName()
+              + BudgetRecording.CHUNKS
+              + "/)");
       return null;
     } catch (IOException | RuntimeException e) {
-      String why = e instanceof java.nio.file.NoSuchFileException ? "no such file or folder"
-          : e instanceof java.nio.file.AccessDeniedException ? "permission denied"
-          : String.valueOf(e.getMessage());
+      String why =
+          e instanceof java.nio.file.NoSuchFileException
+              ? "no such file or folder"
+              : e instanceof java.nio.file.AccessDeniedException
+                  ? "permission denied"
+                  : String.valueOf(e.getMessage());
       String detail = "record=" + file + ": the recording cannot start (" + why + ")";
       if (config.strict()) {
         return refuse(new ConfigException(Option.RECORD.key(), detail), true, attached);
@@ -311,8 +347,11 @@ final class Bootstrap {
       Log.warn(e.getMessage());
       return "refused: " + e.getMessage();
     }
-    String line = ConfigException.line(e.detail(), "; strict=true, "
-        + (attached ? "the agent does not attach" : "the JVM does not start"));
+    String line =
+        ConfigException.line(
+            e.detail(),
+            "; strict=true, "
+                + (attached ? "the agent does not attach" : "the JVM does not start"));
     Log.warn(line);
     if (!attached) {
       System.exit(1);
@@ -322,13 +361,14 @@ final class Bootstrap {
 
   /** Emits the effective settings, at each recording chunk (the Configuration event). */
   static void registerConfiguration(AgentControl control) {
-    ConfigurationEvent.register(new Runnable() { // runs in premain when JFR is on at start
-      @Override
-      public void run() {
-        for (Setting s : control.settings()) {
-          ConfigurationEvent.emit(s.key(), s.value(), s.source().name());
-        }
-      }
-    });
+    ConfigurationEvent.register(
+        new Runnable() { // runs in premain when JFR is on at start
+          @Override
+          public void run() {
+            for (Setting s : control.settings()) {
+              ConfigurationEvent.emit(s.key(), s.value(), s.source().name());
+            }
+          }
+        });
   }
 }

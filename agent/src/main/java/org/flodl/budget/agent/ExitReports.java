@@ -22,19 +22,28 @@ final class ExitReports {
     if (own.isEmpty()) {
       return;
     }
-    Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() {
-      @Override
-      public void run() {
-        Set<Integer> woven = transformer.wovenRules();
-        for (Rule r : own) {
-          if (!woven.contains(r.id())) {
-            Log.warn("site '" + r.site() + "': its " + r.role().label() + " at " + r.method()
-                + (r.scope() == null ? "" : " (calls in " + r.scope() + ")")
-                + " was never woven: no class it names loaded, or none declared it");
-          }
-        }
-      }
-    }, "flodl-budget-exit-report"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                new Runnable() {
+                  @Override
+                  public void run() {
+                    Set<Integer> woven = transformer.wovenRules();
+                    for (Rule r : own) {
+                      if (!woven.contains(r.id())) {
+                        Log.warn(
+                            "site '"
+                                + r.site()
+                                + "': its "
+                                + r.role().label()
+                                + " at "
+                                + r.method()
+                                + (r.scope() == null ? "" : " (calls in " + r.scope() + ")")
+                                + " was never woven: no class it names loaded, or none declared it");
+                      }
+                    }
+                  }
+                },
+                "flodl-budget-exit-report"));
   }
-
 }

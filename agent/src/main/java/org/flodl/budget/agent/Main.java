@@ -14,11 +14,11 @@ import org.flodl.budget.agent.config.Presets;
  * The jar's command line: {@code java -jar flodl-budget-agent.jar attach PID [args]} starts the
  * agent in a running JVM, {@code report FILE [--html out.html]} summarizes a recording, {@code
  * presets [NAME]} prints the built-in site sets, {@code suggest PATH...} writes a sites file for
- * the application in PATH. Returns its exit code through {@link System#exit}: 0 done, 1 failed,
- * 2 bad usage. {@code attach}, {@code report} and {@code suggest} (with the findings the report
+ * the application in PATH. Returns its exit code through {@link System#exit}: 0 done, 1 failed, 2
+ * bad usage. {@code attach}, {@code report} and {@code suggest} (with the findings the report
  * draws) are not on the jar's class path: they are under {@value #CLI} in the jar, loaded by a
- * loader of their own, so that no class an agent run weaves, on the boot class path or not, can
- * see them.
+ * loader of their own, so that no class an agent run weaves, on the boot class path or not, can see
+ * them.
  */
 public final class Main {
   private Main() {}
@@ -61,12 +61,13 @@ public final class Main {
    * Runs command {@code word}: class {@code name}'s {@code run(String[], PrintStream,
    * PrintStream)}; a failure inside it is one line and exit status 1.
    */
-  private static int command(String word, String name, String[] args, PrintStream out,
-      PrintStream err) {
+  private static int command(
+      String word, String name, String[] args, PrintStream out, PrintStream err) {
     try {
       Class<?> c = Class.forName(name, true, commandLoader(name));
-      return (Integer) c.getMethod("run", String[].class, PrintStream.class, PrintStream.class)
-          .invoke(null, args, out, err);
+      return (Integer)
+          c.getMethod("run", String[].class, PrintStream.class, PrintStream.class)
+              .invoke(null, args, out, err);
     } catch (InvocationTargetException e) {
       err.println("flodl-budget: " + word + " failed: " + e.getCause());
       return 1;
@@ -89,8 +90,8 @@ public final class Main {
       return own;
     }
     String url = nested.toString();
-    return new URLClassLoader(new URL[] {new URL(url.substring(0, url.length()
-        - (file.length() - CLI.length())))}, own);
+    return new URLClassLoader(
+        new URL[] {new URL(url.substring(0, url.length() - (file.length() - CLI.length())))}, own);
   }
 
   /** Prints preset {@code NAME}, or every preset, in the sites file's format. */
@@ -118,8 +119,9 @@ public final class Main {
     s.println("usage: java -jar flodl-budget-agent.jar attach PID [key=value,...]");
     s.println("       java -jar flodl-budget-agent.jar report FILE.jfr [--html out.html]");
     s.println("       java -jar flodl-budget-agent.jar presets [NAME]");
-    s.println("       java -jar flodl-budget-agent.jar suggest [--package PREFIX]... [--check]"
-        + " PATH...");
+    s.println(
+        "       java -jar flodl-budget-agent.jar suggest [--package PREFIX]... [--check]"
+            + " PATH...");
     return 2;
   }
 }

@@ -31,10 +31,10 @@ final class SiteBinding {
   private SiteBinding() {}
 
   /**
-   * Returns the sites of the sites file, then of the presets asked for, then of the libraries on
-   * by default (DJL's, unless {@code djl=off}), without conflicts; each problem is one line.
-   * Under {@code strict=true} any problem with the sites file, a file with no usable site, and a
-   * conflict between sites fail the start.
+   * Returns the sites of the sites file, then of the presets asked for, then of the libraries on by
+   * default (DJL's, unless {@code djl=off}), without conflicts; each problem is one line. Under
+   * {@code strict=true} any problem with the sites file, a file with no usable site, and a conflict
+   * between sites fail the start.
    */
   static List<SiteSpec> sites(AgentConfig config) throws ConfigException {
     List<SiteSpec> all = new ArrayList<>();
@@ -42,12 +42,14 @@ final class SiteBinding {
     List<String> presets = new ArrayList<>(config.presets());
     if (config.sites().isPresent()) {
       SitesFile file = SitesFile.load(config.sites().get());
-      if (config.strict() && (!file.warnings().isEmpty()
-          || file.sites().isEmpty() && file.presets().isEmpty())) {
-        String first = file.warnings().isEmpty()
-            ? "declares no usable site" : file.warnings().get(0).replace("flodl-budget: ", "");
-        throw new ConfigException(Option.SITES.key(), "sites=" + config.sites().get() + ": "
-            + first);
+      if (config.strict()
+          && (!file.warnings().isEmpty() || file.sites().isEmpty() && file.presets().isEmpty())) {
+        String first =
+            file.warnings().isEmpty()
+                ? "declares no usable site"
+                : file.warnings().get(0).replace("flodl-budget: ", "");
+        throw new ConfigException(
+            Option.SITES.key(), "sites=" + config.sites().get() + ": " + first);
       }
       warnings.addAll(file.warnings());
       all.addAll(file.sites());
@@ -70,8 +72,8 @@ final class SiteBinding {
     int before = warnings.size();
     List<SiteSpec> kept = SitesFile.withoutConflicts(all, warnings);
     if (config.strict() && warnings.size() > before) {
-      throw new ConfigException(Option.SITES.key(),
-          warnings.get(before).replace("flodl-budget: ", ""));
+      throw new ConfigException(
+          Option.SITES.key(), warnings.get(before).replace("flodl-budget: ", ""));
     }
     for (String w : warnings) {
       Log.warn(w);
@@ -99,20 +101,33 @@ final class SiteBinding {
         hooked.add(c.adapter());
         EntryHook hook = adapter(c.adapter(), EntryHook.class, vramProbe);
         if (hook != null) {
-          rules.add(Rule.of(engine.bindHook(c.name(), hook), c.name(), Rule.Role.HOOK,
-              MethodRef.parse(hook.method())).withPreset(true));
+          rules.add(
+              Rule.of(
+                      engine.bindHook(c.name(), hook),
+                      c.name(),
+                      Rule.Role.HOOK,
+                      MethodRef.parse(hook.method()))
+                  .withPreset(true));
         }
       }
       if (s instanceof CacheAdmitSite c) {
         boolean returned = c.returned();
         int id = engine.bindAdmit(c.name(), returned, c.isCallSite(), c.decline());
-        rules.add(Rule.of(id, c.name(), returned ? Rule.Role.ADMIT_RETURN : Rule.Role.ADMIT_ARG,
-            c.method()).withScope(c.in()).withArgument(returned ? -1 : c.value())
-            .withDeclineArgs(c.decline() == null ? null : c.declineArgs()).withPreset(preset));
+        rules.add(
+            Rule.of(
+                    id,
+                    c.name(),
+                    returned ? Rule.Role.ADMIT_RETURN : Rule.Role.ADMIT_ARG,
+                    c.method())
+                .withScope(c.in())
+                .withArgument(returned ? -1 : c.value())
+                .withDeclineArgs(c.decline() == null ? null : c.declineArgs())
+                .withPreset(preset));
         if (c.release() != null) {
-          rules.add(Rule.of(engine.bindRelease(c.name()), c.name(), Rule.Role.RELEASE,
-              c.release()).withScope(companionScope(c.release().className(), c.in()))
-              .withPreset(preset));
+          rules.add(
+              Rule.of(engine.bindRelease(c.name()), c.name(), Rule.Role.RELEASE, c.release())
+                  .withScope(companionScope(c.release().className(), c.in()))
+                  .withPreset(preset));
         }
       } else if (s instanceof PrefetchDepthSite p) {
         DepthAdapter adapter = null;
@@ -122,28 +137,50 @@ final class SiteBinding {
           }
           adapter = adapters.get(p.adapter());
         }
-        int id = engine.bindDepth(p.name(), p.device(), p.deviceIndex(), p.batchBytes(),
-            p.activationReserve(), p.isCallSite(), adapter);
-        rules.add(Rule.of(id, p.name(),
-            p.returned() ? Rule.Role.DEPTH_RETURN : Rule.Role.DEPTH_ARG, p.method())
-            .withScope(p.in()).withArgument(p.returned() ? -1 : p.depth())
-            .withExecutor(p.executor()).withContextArgs(adapter != null).withPreset(preset));
+        int id =
+            engine.bindDepth(
+                p.name(),
+                p.device(),
+                p.deviceIndex(),
+                p.batchBytes(),
+                p.activationReserve(),
+                p.isCallSite(),
+                adapter);
+        rules.add(
+            Rule.of(
+                    id,
+                    p.name(),
+                    p.returned() ? Rule.Role.DEPTH_RETURN : Rule.Role.DEPTH_ARG,
+                    p.method())
+                .withScope(p.in())
+                .withArgument(p.returned() ? -1 : p.depth())
+                .withExecutor(p.executor())
+                .withContextArgs(adapter != null)
+                .withPreset(preset));
         if (p.batch() != null) {
-          rules.add(Rule.of(engine.bindBatch(p.name()), p.name(), Rule.Role.BATCH, p.batch())
-              .withScope(companionScope(p.batch().className(), p.in())).withPreset(preset));
+          rules.add(
+              Rule.of(engine.bindBatch(p.name()), p.name(), Rule.Role.BATCH, p.batch())
+                  .withScope(companionScope(p.batch().className(), p.in()))
+                  .withPreset(preset));
         }
       }
     }
     return rules;
   }
 
-  /** Returns library {@code name}'s adapter of {@code type}, or null (said once) where it has none. */
+  /**
+   * Returns library {@code name}'s adapter of {@code type}, or null (said once) where it has none.
+   */
   private static <T> T adapter(String name, Class<T> type, String vramProbe) {
     Library library = Library.named(name);
     T adapter = library == null ? null : library.adapter(type, vramProbe);
     if (adapter == null) {
-      Log.warn("adapter '" + name + "': the library gives no " + type.getSimpleName()
-          + "; its sites are bound the sites-file way");
+      Log.warn(
+          "adapter '"
+              + name
+              + "': the library gives no "
+              + type.getSimpleName()
+              + "; its sites are bound the sites-file way");
     }
     return adapter;
   }
@@ -166,23 +203,31 @@ final class SiteBinding {
         continue;
       }
       List<String> named = new ArrayList<>();
-      named.add(s.in() != null && s.in().method() != null ? s.in().name()
-          : s.in() == null ? s.method().className() : null);
-      if (s instanceof CacheAdmitSite c && c.release() != null
+      named.add(
+          s.in() != null && s.in().method() != null
+              ? s.in().name()
+              : s.in() == null ? s.method().className() : null);
+      if (s instanceof CacheAdmitSite c
+          && c.release() != null
           && !JdkTypes.isJdk(c.release().className())) {
         named.add(c.release().className());
       }
-      if (s instanceof PrefetchDepthSite p && p.batch() != null
+      if (s instanceof PrefetchDepthSite p
+          && p.batch() != null
           && !JdkTypes.isJdk(p.batch().className())) {
         named.add(p.batch().className());
       }
       for (String n : named) {
         if (n != null && ClassLoader.getSystemResource(n.replace('.', '/') + ".class") == null) {
-          Log.warn("site '" + s.block() + "': class " + n + " is not on the class path;"
-              + " nothing is woven there unless another class loader defines it");
+          Log.warn(
+              "site '"
+                  + s.block()
+                  + "': class "
+                  + n
+                  + " is not on the class path;"
+                  + " nothing is woven there unless another class loader defines it");
         }
       }
     }
   }
-
 }

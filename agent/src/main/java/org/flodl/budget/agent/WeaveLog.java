@@ -27,11 +27,17 @@ final class WeaveLog implements WeaveListener {
   }
 
   @Override
-  public void failed(String className, String loader, String site, String reason,
-      boolean skipped) {
+  public void failed(String className, String loader, String site, String reason, boolean skipped) {
     if (skipped) {
-      Log.warn("preset site '" + site + "': " + className + " is a version the preset does "
-          + "not recognise (" + reason + "); that part is not budgeted");
+      Log.warn(
+          "preset site '"
+              + site
+              + "': "
+              + className
+              + " is a version the preset does "
+              + "not recognise ("
+              + reason
+              + "); that part is not budgeted");
     } else {
       Log.warn("site '" + site + "': not woven into " + className + ": " + reason);
     }

@@ -30,12 +30,12 @@ import org.objectweb.asm.commons.Remapper;
 import org.objectweb.asm.tree.ClassNode;
 
 /**
- * What each module's classes may depend on, as the README's layout table says, read from the
- * class files themselves (every type a class names, in its signatures and its instructions, and
- * every field it reads): {@code policy} on the JDK alone, with no thread, file, process, console
- * output, reflection or {@code Instrumentation}; {@code probes} and {@code pricing} on {@code
- * policy} and the JDK; {@code share} and {@code jfr-events} on the JDK alone. Only the agent
- * module brings them together.
+ * What each module's classes may depend on, as the README's layout table says, read from the class
+ * files themselves (every type a class names, in its signatures and its instructions, and every
+ * field it reads): {@code policy} on the JDK alone, with no thread, file, process, console output,
+ * reflection or {@code Instrumentation}; {@code probes} and {@code pricing} on {@code policy} and
+ * the JDK; {@code share} and {@code jfr-events} on the JDK alone. Only the agent module brings them
+ * together.
  */
 class ModuleLayoutTest {
   private static final String OWN = "org/flodl/budget/";
@@ -44,15 +44,36 @@ class ModuleLayoutTest {
    * What no class of the policy module may name: its side effects live in other modules. (The
    * ledger reads the current thread's id to pick its stripe; making or starting one is banned.)
    */
-  private static final List<String> SIDE_EFFECTS = List.of(
-      "java/lang/Thread.<init>", "java/lang/Thread.start", "java/lang/Thread.sleep",
-      "java/lang/Thread.join", "java/lang/ThreadGroup", "java/lang/Runtime", "java/lang/Process",
-      "java/lang/ProcessBuilder", "java/lang/System.out", "java/lang/System.err",
-      "java/lang/System.exit", "java/lang/System.getenv", "java/lang/System.getProperty",
-      "java/lang/instrument/", "java/lang/reflect/", "java/lang/management/", "java/io/",
-      "java/nio/", "java/net/", "java/util/concurrent/Executor", "java/util/concurrent/ThreadPool",
-      "java/util/concurrent/ScheduledExecutor", "java/util/concurrent/ForkJoin",
-      "java/util/Timer", "java/util/logging/", "jdk/", "sun/", "com/sun/");
+  private static final List<String> SIDE_EFFECTS =
+      List.of(
+          "java/lang/Thread.<init>",
+          "java/lang/Thread.start",
+          "java/lang/Thread.sleep",
+          "java/lang/Thread.join",
+          "java/lang/ThreadGroup",
+          "java/lang/Runtime",
+          "java/lang/Process",
+          "java/lang/ProcessBuilder",
+          "java/lang/System.out",
+          "java/lang/System.err",
+          "java/lang/System.exit",
+          "java/lang/System.getenv",
+          "java/lang/System.getProperty",
+          "java/lang/instrument/",
+          "java/lang/reflect/",
+          "java/lang/management/",
+          "java/io/",
+          "java/nio/",
+          "java/net/",
+          "java/util/concurrent/Executor",
+          "java/util/concurrent/ThreadPool",
+          "java/util/concurrent/ScheduledExecutor",
+          "java/util/concurrent/ForkJoin",
+          "java/util/Timer",
+          "java/util/logging/",
+          "jdk/",
+          "sun/",
+          "com/sun/");
 
   @Test
   void policyNamesTheJdkAloneAndNothingWithASideEffect() throws Exception {
@@ -79,7 +100,9 @@ class ModuleLayoutTest {
   void shareAndTheEventsStandOnTheJdk() throws Exception {
     assertOnly(references(HostShare.class), "share", ownPackages("share"));
     assertOnly(references(CacheAdmissionEvent.class), "jfr-events", ownPackages("events"));
-    assertOnly(references(org.flodl.budget.testing.ChildProcess.class), "test-support",
+    assertOnly(
+        references(org.flodl.budget.testing.ChildProcess.class),
+        "test-support",
         ownPackages("testing"));
   }
 
@@ -89,8 +112,14 @@ class ModuleLayoutTest {
     // (the policy only for how bytes are spelled).
     Set<String> refs = references(org.flodl.budget.findings.Findings.class);
     assertOnly(refs, "findings", ownPackages("findings", "policy"));
-    assertTrue(refs.stream().noneMatch(r -> r.startsWith("jdk/jfr/") || r.startsWith("java/io/")
-        || r.startsWith("java/nio/")), "findings read no recording: " + refs);
+    assertTrue(
+        refs.stream()
+            .noneMatch(
+                r ->
+                    r.startsWith("jdk/jfr/")
+                        || r.startsWith("java/io/")
+                        || r.startsWith("java/nio/")),
+        "findings read no recording: " + refs);
   }
 
   @Test
@@ -108,8 +137,13 @@ class ModuleLayoutTest {
     // Woven code calls the gate; the gate knows libraries only through library/Library.
     Set<String> refs = references(Bootstrap.class, OWN + "agent/gate/");
     assertTrue(refs.contains(OWN + "agent/library/Library"), "the scan reads the gate: " + refs);
-    List<String> banned = libraryPackages(OWN + "agent/report/", OWN + "agent/suggest/",
-        OWN + "agent/weave/", OWN + "agent/control/", OWN + "agent/record/");
+    List<String> banned =
+        libraryPackages(
+            OWN + "agent/report/",
+            OWN + "agent/suggest/",
+            OWN + "agent/weave/",
+            OWN + "agent/control/",
+            OWN + "agent/record/");
     assertTrue(banned.size() >= 11, "the six libraries' packages: " + banned);
     assertEquals(Set.of(), named(refs, banned), "the gate may not name these");
   }
@@ -118,8 +152,9 @@ class ModuleLayoutTest {
   void theRuntimeNamesNoLibraryAndNotTheCommandLine() throws Exception {
     // What runs in the application's JVM (and what woven code can reach) knows libraries only
     // through library/Library, and the command line (report, suggest, attach) not at all.
-    List<String> banned = libraryPackages(OWN + "agent/report/", OWN + "agent/suggest/",
-        OWN + "agent/cli/", OWN + "findings/");
+    List<String> banned =
+        libraryPackages(
+            OWN + "agent/report/", OWN + "agent/suggest/", OWN + "agent/cli/", OWN + "findings/");
     for (String runtime : List.of("config", "control", "gate", "library", "record", "weave")) {
       Set<String> refs = references(Bootstrap.class, OWN + "agent/" + runtime + "/");
       assertEquals(Set.of(), named(refs, banned), runtime + " may not name these");
@@ -168,7 +203,8 @@ class ModuleLayoutTest {
           }
         }
       }
-      assertTrue(naming.stream().allMatch(f -> f.startsWith(own + "/")),
+      assertTrue(
+          naming.stream().allMatch(f -> f.startsWith(own + "/")),
           l.name() + " is named outside " + own + ": " + naming);
     }
   }
@@ -189,8 +225,12 @@ class ModuleLayoutTest {
     Set<String> foreign = new TreeSet<>();
     for (String r : refs) {
       String type = r.contains(".") ? r.substring(0, r.indexOf('.')) : r;
-      boolean jdk = type.startsWith("java/") || type.startsWith("javax/")
-          || type.startsWith("jdk/") || type.startsWith("sun/") || type.startsWith("com/sun/");
+      boolean jdk =
+          type.startsWith("java/")
+              || type.startsWith("javax/")
+              || type.startsWith("jdk/")
+              || type.startsWith("sun/")
+              || type.startsWith("com/sun/");
       if (!jdk && !allowed.test(type)) {
         foreign.add(type);
       }
@@ -219,29 +259,34 @@ class ModuleLayoutTest {
         continue;
       }
       own.add(reader.getClassName());
-      reader.accept(new ClassRemapper(new ClassNode(), new Remapper(Opcodes.ASM9) {
-        @Override
-        public String map(String internalName) {
-          refs.add(element(internalName));
-          return internalName;
-        }
+      reader.accept(
+          new ClassRemapper(
+              new ClassNode(),
+              new Remapper(Opcodes.ASM9) {
+                @Override
+                public String map(String internalName) {
+                  refs.add(element(internalName));
+                  return internalName;
+                }
 
-        @Override
-        public String mapFieldName(String owner, String name, String descriptor) {
-          refs.add(element(owner) + "." + name);
-          return name;
-        }
+                @Override
+                public String mapFieldName(String owner, String name, String descriptor) {
+                  refs.add(element(owner) + "." + name);
+                  return name;
+                }
 
-        @Override
-        public String mapMethodName(String owner, String name, String descriptor) {
-          refs.add(element(owner) + "." + name);
-          return name;
-        }
-      }), 0);
+                @Override
+                public String mapMethodName(String owner, String name, String descriptor) {
+                  refs.add(element(owner) + "." + name);
+                  return name;
+                }
+              }),
+          0);
       classes++;
     }
     // The anchor itself read (or, under a prefix, some class): a scan that read nothing fails.
-    assertTrue(prefix.isEmpty() ? own.contains(anchor.getName().replace('.', '/')) : classes > 0,
+    assertTrue(
+        prefix.isEmpty() ? own.contains(anchor.getName().replace('.', '/')) : classes > 0,
         "no classes read from " + where + " under '" + prefix + "'");
     refs.remove("");
     // A class's own members are no dependency.

@@ -5,8 +5,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A loader that keeps samples in a JDK map field, as hand-written datasets do: {@link
- * CacheAdmitBenchmark}'s call site weaves the {@code Map.put} and {@code Map.remove} calls made
- * in this class ({@code in = BenchLoader}), not the map.
+ * CacheAdmitBenchmark}'s call site weaves the {@code Map.put} and {@code Map.remove} calls made in
+ * this class ({@code in = BenchLoader}), not the map.
  */
 public final class BenchLoader {
   /** The call site the call-site variant uses. */

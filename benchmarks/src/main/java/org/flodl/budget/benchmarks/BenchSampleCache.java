@@ -3,10 +3,10 @@ package org.flodl.budget.benchmarks;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A sample cache as a training script writes it, the class {@link CacheAdmitBenchmark} names in
- * its sites file: {@code put(key, value)} retains argument 1,
- * {@code evict(key)} returns the value it lets go. Without the agent it is a plain
- * {@code ConcurrentHashMap}; with it, both methods are woven.
+ * A sample cache as a training script writes it, the class {@link CacheAdmitBenchmark} names in its
+ * sites file: {@code put(key, value)} retains argument 1, {@code evict(key)} returns the value it
+ * lets go. Without the agent it is a plain {@code ConcurrentHashMap}; with it, both methods are
+ * woven.
  */
 public final class BenchSampleCache {
   /** The sites file that weaves this class: cache-admit at put, release at evict. */

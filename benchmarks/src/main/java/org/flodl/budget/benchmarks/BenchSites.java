@@ -5,8 +5,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * One hundred cache-admit sites in one class for {@link SitesScaleBenchmark}: {@code putN(key,
  * value)} retains argument 1 and {@code evictN(key)} lets it go, N from 0 to 99, each a plain
- * {@code ConcurrentHashMap} without the agent. The benchmark calls {@code put0} and {@code
- * evict0} only; the sites file names 1, 10 or 100 of the pairs.
+ * {@code ConcurrentHashMap} without the agent. The benchmark calls {@code put0} and {@code evict0}
+ * only; the sites file names 1, 10 or 100 of the pairs.
  */
 public final class BenchSites {
   static final int COUNT = 100;
@@ -17,12 +17,22 @@ public final class BenchSites {
   static String sites(int n) {
     StringBuilder b = new StringBuilder();
     for (int i = 0; i < n; i++) {
-      b.append("site.s").append(i).append(".kind = cache-admit\n")
-          .append("site.s").append(i).append(".method = org.flodl.budget.benchmarks.BenchSites#put")
-          .append(i).append("(java.lang.Object,java.lang.Object)\n")
-          .append("site.s").append(i).append(".value = 1\n")
-          .append("site.s").append(i).append(".release = org.flodl.budget.benchmarks.BenchSites#evict")
-          .append(i).append("\n");
+      b.append("site.s")
+          .append(i)
+          .append(".kind = cache-admit\n")
+          .append("site.s")
+          .append(i)
+          .append(".method = org.flodl.budget.benchmarks.BenchSites#put")
+          .append(i)
+          .append("(java.lang.Object,java.lang.Object)\n")
+          .append("site.s")
+          .append(i)
+          .append(".value = 1\n")
+          .append("site.s")
+          .append(i)
+          .append(".release = org.flodl.budget.benchmarks.BenchSites#evict")
+          .append(i)
+          .append("\n");
     }
     return b.toString();
   }

@@ -33,19 +33,18 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 /**
- * The agent's cost on a cache's hot path: one put of a 1 KiB {@code byte[]} and the evict that
- * lets it go, through each kind of site: a method site on the class that declares the methods
- * ({@link BenchSampleCache}), an interface site ({@link BenchStore}: the implementation's bodies
- * woven), a call site ({@link BenchLoader}: its {@code Map.put} and {@code Map.remove} calls
- * woven) and a preset (a Caffeine cache's {@code put} and {@code invalidate} under {@code
- * presets=caffeine}), against the same put and remove on a plain {@code ConcurrentHashMap} (and,
- * for the preset, a Caffeine cache bounded by a byte weigher, {@link #weigherPut}). Woven,
- * each put is priced, reserved against the heap budget and tracked, each evict released, an event
- * each when recorded. {@link #main} runs every variant three times side by side, in forks without
- * the agent, with {@code -javaagent:<jar>=sites=<file>,presets=caffeine} and no recording, and with
- * the agent and a recording of flodl-budget.jfc (the events {@code record=} records), then prints
- * each variant's cost with the agent over its cost in the fork without it. Run from the
- * repository root:
+ * The agent's cost on a cache's hot path: one put of a 1 KiB {@code byte[]} and the evict that lets
+ * it go, through each kind of site: a method site on the class that declares the methods ({@link
+ * BenchSampleCache}), an interface site ({@link BenchStore}: the implementation's bodies woven), a
+ * call site ({@link BenchLoader}: its {@code Map.put} and {@code Map.remove} calls woven) and a
+ * preset (a Caffeine cache's {@code put} and {@code invalidate} under {@code presets=caffeine}),
+ * against the same put and remove on a plain {@code ConcurrentHashMap} (and, for the preset, a
+ * Caffeine cache bounded by a byte weigher, {@link #weigherPut}). Woven, each put is priced,
+ * reserved against the heap budget and tracked, each evict released, an event each when recorded.
+ * {@link #main} runs every variant three times side by side, in forks without the agent, with
+ * {@code -javaagent:<jar>=sites=<file>,presets=caffeine} and no recording, and with the agent and a
+ * recording of flodl-budget.jfc (the events {@code record=} records), then prints each variant's
+ * cost with the agent over its cost in the fork without it. Run from the repository root:
  *
  * <pre>
  * mvn -B -q -pl agent,benchmarks -am package -DskipTests
@@ -55,14 +54,14 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  *      -f 1 -wi 15 -i 5 -w 1s -r 1s
  * </pre>
  *
- * (the two properties default to those paths; trailing arguments are JMH's; the woven forks
- * need 10 to 15 s of warm-up on 2 loaded cores, hence {@code -wi 15}). {@code java -jar
- * benchmarks.jar CacheAdmitBenchmark} alone runs only the fork without the agent. {@code
- * -Dflodl.bench.variants=plainPut,wovenPut} and {@code -Dflodl.bench.forks=agent} (of {@code
- * none}, {@code agent}, {@code recording}) narrow the run; {@code -Dflodl.bench.beforeJar=JAR}
- * adds a fork with an earlier build of the agent, for a change measured side by side; with JMH's {@code -t N} each variant
- * runs on N threads, each with its own cache (the agent's ledger and identity table shared), the
- * scaling runs of docs/BENCHMARKS.md.
+ * (the two properties default to those paths; trailing arguments are JMH's; the woven forks need 10
+ * to 15 s of warm-up on 2 loaded cores, hence {@code -wi 15}). {@code java -jar benchmarks.jar
+ * CacheAdmitBenchmark} alone runs only the fork without the agent. {@code
+ * -Dflodl.bench.variants=plainPut,wovenPut} and {@code -Dflodl.bench.forks=agent} (of {@code none},
+ * {@code agent}, {@code recording}) narrow the run; {@code -Dflodl.bench.beforeJar=JAR} adds a fork
+ * with an earlier build of the agent, for a change measured side by side; with JMH's {@code -t N}
+ * each variant runs on N threads, each with its own cache (the agent's ledger and identity table
+ * shared), the scaling runs of docs/BENCHMARKS.md.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -78,9 +77,15 @@ public class CacheAdmitBenchmark {
   private final BenchStore store = new BenchStore.Map();
   private final BenchLoader loader = new BenchLoader();
   private final Cache<Object, Object> caffeine = Caffeine.newBuilder().build();
+
   /** What a user bounds by hand instead: a maximum weight and a weigher of the value's bytes. */
-  private final Cache<Object, Object> weighed = Caffeine.newBuilder().maximumWeight(1L << 30)
-      .weigher((Object k, Object v) -> ((byte[]) v).length).executor(Runnable::run).build();
+  private final Cache<Object, Object> weighed =
+      Caffeine.newBuilder()
+          .maximumWeight(1L << 30)
+          .weigher((Object k, Object v) -> ((byte[]) v).length)
+          .executor(Runnable::run)
+          .build();
+
   private final Integer[] keys = new Integer[KEYS];
   private final byte[][] values = new byte[KEYS][];
   private int next;
@@ -101,7 +106,9 @@ public class CacheAdmitBenchmark {
     return map.remove(keys[k]);
   }
 
-  /** Returns the value evicted after a put on the cache the sites file names (woven with the agent). */
+  /**
+   * Returns the value evicted after a put on the cache the sites file names (woven with the agent).
+   */
   @Benchmark
   public Object wovenPut() {
     int k = next++ & (KEYS - 1);
@@ -127,8 +134,8 @@ public class CacheAdmitBenchmark {
 
   /**
    * Returns the cache after a put and an invalidate on a Caffeine cache, woven by the caffeine
-   * preset (its invalidate returns nothing to release: the value stays held, so every put after
-   * the first of a value is an {@code ALREADY_HELD} decision, priced and reserved all the same).
+   * preset (its invalidate returns nothing to release: the value stays held, so every put after the
+   * first of a value is an {@code ALREADY_HELD} decision, priced and reserved all the same).
    */
   @Benchmark
   public Object presetPut() {
@@ -140,8 +147,8 @@ public class CacheAdmitBenchmark {
 
   /**
    * Returns the cache after a put and an invalidate on a Caffeine cache bounded by a byte weigher
-   * (what a user would pick instead of the agent; under the agent's fork it is woven by the
-   * preset too, so its figure to read is the no-agent fork's).
+   * (what a user would pick instead of the agent; under the agent's fork it is woven by the preset
+   * too, so its figure to read is the no-agent fork's).
    */
   @Benchmark
   public Object weigherPut() {
@@ -152,57 +159,85 @@ public class CacheAdmitBenchmark {
   }
 
   /** Runs the three forks side by side and prints the table; arguments are JMH's. */
-  public static void main(String[] args) throws IOException, RunnerException,
-      CommandLineOptionException {
-    Path agent = Path.of(System.getProperty("flodl.bench.agentJar",
-        "agent/target/flodl-budget-agent.jar")).toAbsolutePath();
-    Path jfc = Path.of(System.getProperty("flodl.bench.jfc",
-        "jfr-events/src/main/resources/flodl-budget.jfc")).toAbsolutePath();
+  public static void main(String[] args)
+      throws IOException, RunnerException, CommandLineOptionException {
+    Path agent =
+        Path.of(System.getProperty("flodl.bench.agentJar", "agent/target/flodl-budget-agent.jar"))
+            .toAbsolutePath();
+    Path jfc =
+        Path.of(
+                System.getProperty(
+                    "flodl.bench.jfc", "jfr-events/src/main/resources/flodl-budget.jfc"))
+            .toAbsolutePath();
     for (Path p : List.of(agent, jfc)) {
       if (!Files.isRegularFile(p)) {
-        throw new IllegalArgumentException("no " + p + " (build the agent; run from the repo root)");
+        throw new IllegalArgumentException(
+            "no " + p + " (build the agent; run from the repo root)");
       }
     }
     Path dir = Files.createTempDirectory("cache-admit-bench");
-    Path sites = Files.writeString(dir.resolve("sites.properties"),
-        BenchSampleCache.SITES + BenchStore.SITES + BenchLoader.SITES);
+    Path sites =
+        Files.writeString(
+            dir.resolve("sites.properties"),
+            BenchSampleCache.SITES + BenchStore.SITES + BenchLoader.SITES);
     Path jfr = dir.resolve("bench.jfr");
     String javaagent = "-javaagent:" + agent + "=sites=" + sites + ",presets=caffeine";
-    List<String> wanted = List.of(System.getProperty("flodl.bench.forks", "none,agent,recording")
-        .split(","));
+    List<String> wanted =
+        List.of(System.getProperty("flodl.bench.forks", "none,agent,recording").split(","));
     Map<String, String[]> forks = new LinkedHashMap<>();
     if (wanted.contains("none")) {
       forks.put("no agent", new String[0]);
     }
     String before = System.getProperty("flodl.bench.beforeJar", "");
     if (!before.isEmpty() && wanted.contains("agent")) { // an earlier build, side by side
-      forks.put("before, no recording", new String[] {"-javaagent:"
-          + Path.of(before).toAbsolutePath() + "=sites=" + sites + ",presets=caffeine"});
+      forks.put(
+          "before, no recording",
+          new String[] {
+            "-javaagent:"
+                + Path.of(before).toAbsolutePath()
+                + "=sites="
+                + sites
+                + ",presets=caffeine"
+          });
     }
     if (wanted.contains("agent")) {
       forks.put("agent, no recording", new String[] {javaagent});
     }
     if (wanted.contains("recording")) {
-      forks.put("agent, recording (flodl-budget.jfc)", new String[] {javaagent,
-          "-XX:StartFlightRecording=settings=" + jfc + ",filename=" + jfr
-              + ",maxsize=64m,dumponexit=true"});
+      forks.put(
+          "agent, recording (flodl-budget.jfc)",
+          new String[] {
+            javaagent,
+            "-XX:StartFlightRecording=settings="
+                + jfc
+                + ",filename="
+                + jfr
+                + ",maxsize=64m,dumponexit=true"
+          });
     }
 
     CommandLineOptions cli = new CommandLineOptions(args);
-    List<String> variants = List.of(System.getProperty("flodl.bench.variants",
-        "plainPut,wovenPut,interfacePut,callSitePut,presetPut,weigherPut").split(","));
+    List<String> variants =
+        List.of(
+            System.getProperty(
+                    "flodl.bench.variants",
+                    "plainPut,wovenPut,interfacePut,callSitePut,presetPut,weigherPut")
+                .split(","));
     Map<String, Map<String, double[]>> table = new LinkedHashMap<>();
     for (Map.Entry<String, String[]> fork : forks.entrySet()) {
-      ChainedOptionsBuilder o = new OptionsBuilder().parent(cli)
-          .include(CacheAdmitBenchmark.class.getName() + "\\.("
-              + String.join("|", variants) + ")$")
-          .jvmArgsAppend(fork.getValue());
+      ChainedOptionsBuilder o =
+          new OptionsBuilder()
+              .parent(cli)
+              .include(
+                  CacheAdmitBenchmark.class.getName() + "\\.(" + String.join("|", variants) + ")$")
+              .jvmArgsAppend(fork.getValue());
       Collection<RunResult> results = new Runner(o.build()).run();
       Map<String, double[]> row = new LinkedHashMap<>();
       for (RunResult r : results) {
         String label = r.getParams().getBenchmark();
-        row.put(label.substring(label.lastIndexOf('.') + 1), new double[] {
-            r.getPrimaryResult().getScore(), r.getPrimaryResult().getScoreError()});
+        row.put(
+            label.substring(label.lastIndexOf('.') + 1),
+            new double[] {r.getPrimaryResult().getScore(), r.getPrimaryResult().getScoreError()});
       }
       table.put(fork.getKey(), row);
     }
@@ -238,13 +273,18 @@ public class CacheAdmitBenchmark {
     }
     if (wanted.contains("recording")) {
       lines.add("");
-      lines.add("The recording fork recorded flodl.budget.CacheAdmission: " + admitted
-          + ", flodl.budget.Release: " + released + " (the woven put was decided and released).");
+      lines.add(
+          "The recording fork recorded flodl.budget.CacheAdmission: "
+              + admitted
+              + ", flodl.budget.Release: "
+              + released
+              + " (the woven put was decided and released).");
     }
     System.out.println();
     lines.forEach(System.out::println);
     if (wanted.contains("recording") && (!admitted || !released)) {
-      System.out.println("WARNING: no admission or release recorded: the agent did not weave the cache");
+      System.out.println(
+          "WARNING: no admission or release recorded: the agent did not weave the cache");
     }
   }
 

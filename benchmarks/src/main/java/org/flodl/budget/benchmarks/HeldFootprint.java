@@ -21,14 +21,14 @@ import java.util.Locale;
  *
  * (SITES: {@link BenchSampleCache#SITES} in a file.) The values are collected by {@code
  * System.gc()}: a full collection, or, under {@code -XX:+ExplicitGCInvokesConcurrent}, G1's
- * concurrent cycle (what it starts on its own when the old generation fills). {@code weak} as
- * the second argument, without the agent, is the floor of any identity table that hears of
- * collections: the program takes each value's identity hash and keeps a weak reference with a
- * queue per value itself. Prints {@code N=}, {@code HEAP_FILLED=}, {@code DROPPED_AT_MS=} (the
- * JVM's uptime then, to read the pauses after it from {@code -Xlog:gc}), {@code HEAP_EMPTY=},
- * {@code RELEASED_MS=}, {@code HELD_AFTER=} (the agent's MBean, -1 without it) and {@code
- * MAX_PAUSE_MS=} (the longest collection the management beans report meanwhile; G1's remark and
- * cleanup pauses are in the log only).
+ * concurrent cycle (what it starts on its own when the old generation fills). {@code weak} as the
+ * second argument, without the agent, is the floor of any identity table that hears of collections:
+ * the program takes each value's identity hash and keeps a weak reference with a queue per value
+ * itself. Prints {@code N=}, {@code HEAP_FILLED=}, {@code DROPPED_AT_MS=} (the JVM's uptime then,
+ * to read the pauses after it from {@code -Xlog:gc}), {@code HEAP_EMPTY=}, {@code RELEASED_MS=},
+ * {@code HELD_AFTER=} (the agent's MBean, -1 without it) and {@code MAX_PAUSE_MS=} (the longest
+ * collection the management beans report meanwhile; G1's remark and cleanup pauses are in the log
+ * only).
  */
 public final class HeldFootprint {
   private HeldFootprint() {}
@@ -66,15 +66,16 @@ public final class HeldFootprint {
     System.out.println("DROPPED_AT_MS=" + ManagementFactory.getRuntimeMXBean().getUptime());
     long t0 = System.nanoTime();
     long[] queued = {0};
-    java.util.function.LongSupplier left = () -> {
-      if (!weak) {
-        return held();
-      }
-      while (queue.poll() != null) {
-        queued[0]++;
-      }
-      return n - queued[0];
-    };
+    java.util.function.LongSupplier left =
+        () -> {
+          if (!weak) {
+            return held();
+          }
+          while (queue.poll() != null) {
+            queued[0]++;
+          }
+          return n - queued[0];
+        };
     long empty = settledHeap(memory);
     System.out.println("HEAP_EMPTY=" + (empty - baseline));
     long held = left.getAsLong();
@@ -86,13 +87,13 @@ public final class HeldFootprint {
         // weak references in old regions: a holding still in a survivor region waits for its
         // promotion): a program that allocates gets collections, this one asks for them.
         System.gc();
-        System.out.println("GC_AGAIN_AT_MS=" + (System.nanoTime() - t0) / 1_000_000 + " HELD="
-            + held);
+        System.out.println(
+            "GC_AGAIN_AT_MS=" + (System.nanoTime() - t0) / 1_000_000 + " HELD=" + held);
       }
     }
     java.lang.ref.Reference.reachabilityFence(refs);
-    System.out.println(String.format(Locale.ROOT, "RELEASED_MS=%.0f",
-        (System.nanoTime() - t0) / 1e6));
+    System.out.println(
+        String.format(Locale.ROOT, "RELEASED_MS=%.0f", (System.nanoTime() - t0) / 1e6));
     System.out.println("HELD_AFTER=" + held);
     System.out.println("MAX_PAUSE_MS=" + maxPauseMillis());
   }
@@ -111,13 +112,17 @@ public final class HeldFootprint {
   /** Starts noting every collection's duration (the collectors' notifications). */
   private static void watchPauses() {
     for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-      ((javax.management.NotificationEmitter) gc).addNotificationListener((n, h) -> {
-        if (n.getUserData() instanceof javax.management.openmbean.CompositeData d) {
-          com.sun.management.GarbageCollectionNotificationInfo info =
-              com.sun.management.GarbageCollectionNotificationInfo.from(d);
-          MAX_PAUSE.accumulateAndGet(info.getGcInfo().getDuration(), Math::max);
-        }
-      }, null, null);
+      ((javax.management.NotificationEmitter) gc)
+          .addNotificationListener(
+              (n, h) -> {
+                if (n.getUserData() instanceof javax.management.openmbean.CompositeData d) {
+                  com.sun.management.GarbageCollectionNotificationInfo info =
+                      com.sun.management.GarbageCollectionNotificationInfo.from(d);
+                  MAX_PAUSE.accumulateAndGet(info.getGcInfo().getDuration(), Math::max);
+                }
+              },
+              null,
+              null);
     }
   }
 
@@ -130,8 +135,8 @@ public final class HeldFootprint {
   private static long held() {
     try {
       javax.management.MBeanServer s = ManagementFactory.getPlatformMBeanServer();
-      javax.management.ObjectName name = new javax.management.ObjectName(
-          "org.flodl.budget:type=Agent");
+      javax.management.ObjectName name =
+          new javax.management.ObjectName("org.flodl.budget:type=Agent");
       if (!s.isRegistered(name)) {
         return -1;
       }

@@ -21,15 +21,15 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Retention pricing of one typical sample at cache admission: {@code estimate} prices it (the
- * copy excluded, the figure the 200 ns budget is about), {@code retain} prices it and makes the
+ * Retention pricing of one typical sample at cache admission: {@code estimate} prices it (the copy
+ * excluded, the figure the 200 ns budget is about), {@code retain} prices it and makes the
  * materializing copy where the slack rule asks for one. Samples: a 4 KiB view of a 1 MiB heap or
- * direct buffer (copied), a 4 KiB float view of a 1 MiB direct buffer, a 4 KiB buffer that owns
- * its storage (kept), a 4 KiB {@code byte[]}, and two lists of {@code float[256]} samples, of
- * 10,000 (walked whole) and of 1,000,000 (the walk's bound at work: 64 Ki visits or 1 ms, the rest
- * extrapolated). The fork gets the access the agent grants
- * ({@link RetentionPricer#grantJdkAccess}). {@code seedArithmetic}, the seed's rule on two
- * numbers, is the floor the figures are read against on a loaded machine.
+ * direct buffer (copied), a 4 KiB float view of a 1 MiB direct buffer, a 4 KiB buffer that owns its
+ * storage (kept), a 4 KiB {@code byte[]}, and two lists of {@code float[256]} samples, of 10,000
+ * (walked whole) and of 1,000,000 (the walk's bound at work: 64 Ki visits or 1 ms, the rest
+ * extrapolated). The fork gets the access the agent grants ({@link
+ * RetentionPricer#grantJdkAccess}). {@code seedArithmetic}, the seed's rule on two numbers, is the
+ * floor the figures are read against on a loaded machine.
  *
  * <p>Run: {@code mvn -B -q -pl benchmarks -am package -DskipTests && java -jar
  * benchmarks/target/benchmarks.jar PricingBenchmark}
@@ -48,8 +48,15 @@ import org.openjdk.jmh.annotations.Warmup;
       "--add-opens=java.base/java.lang=ALL-UNNAMED"
     })
 public class PricingBenchmark {
-  @Param({"heap-view", "direct-view", "direct-float-view", "direct-owned", "byte-array",
-      "list-10k-float256", "list-1M-float256"})
+  @Param({
+    "heap-view",
+    "direct-view",
+    "direct-float-view",
+    "direct-owned",
+    "byte-array",
+    "list-10k-float256",
+    "list-1M-float256"
+  })
   public String sample;
 
   private RetentionPricer pricer;
@@ -72,7 +79,10 @@ public class PricingBenchmark {
         break;
       case "direct-float-view":
         value =
-            ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.nativeOrder()).asFloatBuffer().slice(2048, 1024);
+            ByteBuffer.allocateDirect(1 << 20)
+                .order(ByteOrder.nativeOrder())
+                .asFloatBuffer()
+                .slice(2048, 1024);
         break;
       case "direct-owned":
         value = ByteBuffer.allocateDirect(4096);

@@ -35,10 +35,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * What one refresh of each memory probe costs, against what a decision pays to read the cached
  * snapshot: the {@code proc} host probe (meminfo and the cgroup files, and meminfo alone), the
- * JDK's {@code mxbean}
- * alternative, the heap probe (no collection since its last read, and a fresh probe that reads
- * the last {@code GcInfo}), the direct probe, {@code vram_probe=auto} once it has failed, a full
- * {@code MemoryProbes.refresh()}, and the hot path's {@code snapshot()} and {@code
+ * JDK's {@code mxbean} alternative, the heap probe (no collection since its last read, and a fresh
+ * probe that reads the last {@code GcInfo}), the direct probe, {@code vram_probe=auto} once it has
+ * failed, a full {@code MemoryProbes.refresh()}, and the hot path's {@code snapshot()} and {@code
  * refreshIfStale()}.
  *
  * <p>Run: {@code mvn -B -q -pl benchmarks -am package -DskipTests && java -jar

@@ -65,29 +65,37 @@ public class SitesScaleBenchmark {
   }
 
   /** Runs the forks (1, 10 and 100 sites) and prints their costs; arguments are JMH's. */
-  public static void main(String[] args) throws IOException, RunnerException,
-      CommandLineOptionException {
-    Path agent = Path.of(System.getProperty("flodl.bench.agentJar",
-        "agent/target/flodl-budget-agent.jar")).toAbsolutePath();
+  public static void main(String[] args)
+      throws IOException, RunnerException, CommandLineOptionException {
+    Path agent =
+        Path.of(System.getProperty("flodl.bench.agentJar", "agent/target/flodl-budget-agent.jar"))
+            .toAbsolutePath();
     if (!Files.isRegularFile(agent)) {
-      throw new IllegalArgumentException("no " + agent + " (build the agent; run from the repo root)");
+      throw new IllegalArgumentException(
+          "no " + agent + " (build the agent; run from the repo root)");
     }
     Path dir = Files.createTempDirectory("sites-scale-bench");
     CommandLineOptions cli = new CommandLineOptions(args);
     Map<Integer, double[]> costs = new LinkedHashMap<>();
     for (int n : new int[] {1, 10, 100}) {
       Path file = Files.writeString(dir.resolve("sites-" + n + ".properties"), BenchSites.sites(n));
-      Collection<RunResult> results = new Runner(new OptionsBuilder().parent(cli)
-          .include(SitesScaleBenchmark.class.getName() + "\\.firstSitePut$")
-          .jvmArgsAppend("-javaagent:" + agent + "=sites=" + file).build()).run();
+      Collection<RunResult> results =
+          new Runner(
+                  new OptionsBuilder()
+                      .parent(cli)
+                      .include(SitesScaleBenchmark.class.getName() + "\\.firstSitePut$")
+                      .jvmArgsAppend("-javaagent:" + agent + "=sites=" + file)
+                      .build())
+              .run();
       RunResult r = results.iterator().next();
-      costs.put(n, new double[] {r.getPrimaryResult().getScore(),
-          r.getPrimaryResult().getScoreError()});
+      costs.put(
+          n, new double[] {r.getPrimaryResult().getScore(), r.getPrimaryResult().getScoreError()});
     }
     System.out.println();
     System.out.println("| sites in the JVM | put + evict on the first (ns/op) |");
     System.out.println("|---:|---:|");
-    costs.forEach((n, c) -> System.out.println(String.format(Locale.ROOT, "| %d | %.1f ± %.1f |",
-        n, c[0], c[1])));
+    costs.forEach(
+        (n, c) ->
+            System.out.println(String.format(Locale.ROOT, "| %d | %.1f ± %.1f |", n, c[0], c[1])));
   }
 }

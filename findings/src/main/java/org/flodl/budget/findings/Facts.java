@@ -65,11 +65,11 @@ import org.flodl.budget.events.SiteSummaryEvent;
 
 /**
  * What a recording's flodl events say, gathered event by event from any reader ({@link #accept}):
- * per cache site its exact ledger (the {@code SiteSummary} sums) and what its sampled
- * per-decision events add (what materializing saved), per prefetch site its depths against the
- * requests, per tier the last budget's inputs and whether the budget fell below what was held,
- * the memory probe's container and heap readings, what was woven or failed, reclaims, recording
- * problems and the sampling's account. {@link Findings} draws its findings from these alone.
+ * per cache site its exact ledger (the {@code SiteSummary} sums) and what its sampled per-decision
+ * events add (what materializing saved), per prefetch site its depths against the requests, per
+ * tier the last budget's inputs and whether the budget fell below what was held, the memory probe's
+ * container and heap readings, what was woven or failed, reclaims, recording problems and the
+ * sampling's account. {@link Findings} draws its findings from these alone.
  */
 public final class Facts {
   /** One cache site's sums over the recording. */
@@ -90,14 +90,19 @@ public final class Facts {
     public long releases;
     public long collected;
     public long summaries;
+
     /** Per-decision events' weighted sums, for recordings without summaries and for savings. */
     public long eventDecisions;
+
     public long eventDeclines;
     public long eventAdmissions;
+
     /** Storage bytes the materialized copies let go (storage − charged, weighted). */
     public long savedBytes;
+
     /** When the site's last recorded decline was taken (-1: none), and its budget. */
     public long lastDeclineMillis = -1;
+
     public long lastDeclineBudget = -1;
 
     Site(String name) {
@@ -124,8 +129,10 @@ public final class Facts {
     public final Map<String, Long> belowByReason = new TreeMap<>();
     public long lastRequested = -1;
     public long lastDepth = -1;
+
     /** The lowest depth given below a request, and that request. */
     public long lowestDepth = -1;
+
     public long lowestRequested = -1;
     long lastAt = Long.MIN_VALUE;
 
@@ -146,6 +153,7 @@ public final class Facts {
     public long probesOverBudget;
     public long mostOverBytes;
     long lastAt = Long.MIN_VALUE;
+
     /** Every budget computed, by time (ties: the larger), to find the one in force at a time. */
     final TreeMap<Long, Tier> byTime = new TreeMap<>();
 
@@ -163,11 +171,15 @@ public final class Facts {
   public final Map<String, Site> sites = new TreeMap<>();
   public final Map<String, Depth> depths = new TreeMap<>();
   public final Map<String, Tier> tiers = new LinkedHashMap<>();
+
   /** Per site, the classes woven; per site, the weave problems (outcome: message). */
   public final Map<String, Long> woven = new TreeMap<>();
+
   public final Map<String, List<String>> weaveProblems = new TreeMap<>();
+
   /** The reclaims, by time (a key per event). */
   public final TreeMap<Long, String> reclaims = new TreeMap<>();
+
   public final List<String> recordingProblems = new ArrayList<>();
   public final Map<String, String> configuration = new TreeMap<>();
   private final Map<String, Long> configurationAt = new TreeMap<>();
@@ -191,7 +203,8 @@ public final class Facts {
     if (type.equals("jdk.ActiveRecording")) {
       String name = e.text("name");
       long start = e.number("recordingStart");
-      if ((recordingStartMillis < 0 || "flodl-budget".equals(name)) && start > 0
+      if ((recordingStartMillis < 0 || "flodl-budget".equals(name))
+          && start > 0
           && start != Long.MAX_VALUE) {
         recordingStartMillis = start;
         long size = e.number("maxSize");
@@ -210,14 +223,20 @@ public final class Facts {
       case PrefetchDepthEvent.NAME -> depth(e);
       case RamBudgetEvent.NAME -> budget(e);
       case MemoryProbeEvent.NAME -> probe(e);
-      case ReclaimEvent.NAME -> reclaims.put(e.startMillis() * 1000 + reclaims.size(),
-          lower(e.text(ACTION)) + " (" + Format.orElse(e.text(REASON), "?") + "): usage "
-          + Format.bytes(e.number(USAGE_BEFORE_BYTES)) + " -> "
-          + Format.bytes(e.number(USAGE_AFTER_BYTES)) + " of "
-          + Format.bytes(e.number(LIMIT_BYTES)));
+      case ReclaimEvent.NAME ->
+          reclaims.put(
+              e.startMillis() * 1000 + reclaims.size(),
+              lower(e.text(ACTION))
+                  + " ("
+                  + Format.orElse(e.text(REASON), "?")
+                  + "): usage "
+                  + Format.bytes(e.number(USAGE_BEFORE_BYTES))
+                  + " -> "
+                  + Format.bytes(e.number(USAGE_AFTER_BYTES))
+                  + " of "
+                  + Format.bytes(e.number(LIMIT_BYTES)));
       case InstrumentedEvent.NAME -> instrumented(e);
-      case RecordingProblemEvent.NAME -> recordingProblems.add(Format.orElse(
-          e.text(PROBLEM), "?"));
+      case RecordingProblemEvent.NAME -> recordingProblems.add(Format.orElse(e.text(PROBLEM), "?"));
       case SamplingEvent.NAME -> {
         if (e.startMillis() >= samplingAt) {
           samplingAt = e.startMillis();
@@ -234,7 +253,7 @@ public final class Facts {
           configuration.put(key, Format.orElse(e.text(VALUE), ""));
         }
       }
-      default -> { }
+      default -> {}
     }
   }
 
@@ -300,7 +319,8 @@ public final class Facts {
       d.lastDepth = depth;
     }
     if (requested >= 0 && depth >= 0 && depth < requested) {
-      if (d.lowestDepth < 0 || depth < d.lowestDepth
+      if (d.lowestDepth < 0
+          || depth < d.lowestDepth
           || depth == d.lowestDepth && requested > d.lowestRequested) {
         d.lowestDepth = depth;
         d.lowestRequested = requested;
@@ -360,8 +380,14 @@ public final class Facts {
     if (outcome.equals("WOVEN")) {
       woven.merge(site, 1L, Long::sum);
     } else {
-      weaveProblems.computeIfAbsent(site, k -> new ArrayList<>()).add(outcome + " "
-          + Format.orElse(e.text(CLASS_NAME), "?") + ": " + Format.orElse(e.text(MESSAGE), ""));
+      weaveProblems
+          .computeIfAbsent(site, k -> new ArrayList<>())
+          .add(
+              outcome
+                  + " "
+                  + Format.orElse(e.text(CLASS_NAME), "?")
+                  + ": "
+                  + Format.orElse(e.text(MESSAGE), ""));
     }
   }
 
@@ -376,8 +402,8 @@ public final class Facts {
   }
 
   /**
-   * Returns how many milliseconds of the run before the first event Flight Recorder dropped
-   * (more than 5 s between the recording's start and its first event), or 0.
+   * Returns how many milliseconds of the run before the first event Flight Recorder dropped (more
+   * than 5 s between the recording's start and its first event), or 0.
    */
   public long droppedMillis() {
     if (recordingStartMillis < 0 || firstEventMillis == Long.MAX_VALUE) {

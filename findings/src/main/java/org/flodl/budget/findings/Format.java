@@ -14,7 +14,9 @@ public final class Format {
     return s == null || s.isEmpty() ? other : s;
   }
 
-  /** Returns {@code n} and {@code noun}, plural unless one: {@code 1 probe reading}, {@code 2 ...s}. */
+  /**
+   * Returns {@code n} and {@code noun}, plural unless one: {@code 1 probe reading}, {@code 2 ...s}.
+   */
   public static String plural(long n, String noun) {
     return count(n) + " " + noun + (n == 1 ? "" : "s");
   }
@@ -35,7 +37,8 @@ public final class Format {
       return "0 %";
     }
     double p = 100.0 * part / whole;
-    return p < 10 && p != Math.rint(p) ? String.format(Locale.ROOT, "%.1f %%", p)
+    return p < 10 && p != Math.rint(p)
+        ? String.format(Locale.ROOT, "%.1f %%", p)
         : String.format(Locale.ROOT, "%.0f %%", p);
   }
 

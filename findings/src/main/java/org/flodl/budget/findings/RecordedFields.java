@@ -1,9 +1,9 @@
 package org.flodl.budget.findings;
 
 /**
- * One recorded event as a reader sees it: the only thing {@link Facts} asks of a reader (the
- * JDK's {@code RecordedEvent}, Mission Control's {@code IItem}). A field the event's version
- * lacks reads -1, NaN, null or false.
+ * One recorded event as a reader sees it: the only thing {@link Facts} asks of a reader (the JDK's
+ * {@code RecordedEvent}, Mission Control's {@code IItem}). A field the event's version lacks reads
+ * -1, NaN, null or false.
  */
 public interface RecordedFields {
   /** Returns the event type's name, e.g. {@code flodl.budget.SiteSummary}. */

@@ -1,8 +1,8 @@
 package org.flodl.budget.findings;
 
 /**
- * How much a finding matters, on Mission Control's scale: {@code NA} (nothing to judge by),
- * {@code OK}, {@code INFO} (worth knowing), {@code WARNING} (worth acting on), with JMC's scores.
+ * How much a finding matters, on Mission Control's scale: {@code NA} (nothing to judge by), {@code
+ * OK}, {@code INFO} (worth knowing), {@code WARNING} (worth acting on), with JMC's scores.
  */
 public enum Severity {
   NA(-1),

@@ -52,8 +52,8 @@ import org.flodl.budget.events.SiteSummaryEvent;
 import org.junit.jupiter.api.Test;
 
 /**
- * The findings from facts a reader gathered, here from events written by hand: each rule's
- * severity and numbers, and the same findings whatever order a reader gives the events in.
+ * The findings from facts a reader gathered, here from events written by hand: each rule's severity
+ * and numbers, and the same findings whatever order a reader gives the events in.
  */
 class FindingsTest {
   /** An event as a map of fields. */
@@ -95,23 +95,102 @@ class FindingsTest {
 
   static List<Ev> heapDeclines() {
     List<Ev> e = new ArrayList<>();
-    e.add(ev(InstrumentedEvent.NAME, 1, SITE, "samples", OUTCOME, "WOVEN", CLASS_NAME,
-        "com.acme.SampleCache"));
-    e.add(ev(RamBudgetEvent.NAME, 2, TIER, "heap", AVAILABLE_BYTES, 100L << 20,
-        HELD_BYTES, 0L, MAX_USAGE, 0.5, HOST_SHARE, 1.0, BUDGET_BYTES, 50L << 20));
-    e.add(ev(RamBudgetEvent.NAME, 9, TIER, "heap", AVAILABLE_BYTES, 80L << 20,
-        HELD_BYTES, 64L << 20, MAX_USAGE, 0.5, HOST_SHARE, 1.0, BUDGET_BYTES, 72L << 20));
-    e.add(ev(MemoryProbeEvent.NAME, 3, HEAP_MAX_BYTES, 256L << 20, HEAP_HELD_BYTES,
-        10L, HEAP_BUDGET_BYTES, 100L));
+    e.add(
+        ev(
+            InstrumentedEvent.NAME,
+            1,
+            SITE,
+            "samples",
+            OUTCOME,
+            "WOVEN",
+            CLASS_NAME,
+            "com.acme.SampleCache"));
+    e.add(
+        ev(
+            RamBudgetEvent.NAME,
+            2,
+            TIER,
+            "heap",
+            AVAILABLE_BYTES,
+            100L << 20,
+            HELD_BYTES,
+            0L,
+            MAX_USAGE,
+            0.5,
+            HOST_SHARE,
+            1.0,
+            BUDGET_BYTES,
+            50L << 20));
+    e.add(
+        ev(
+            RamBudgetEvent.NAME,
+            9,
+            TIER,
+            "heap",
+            AVAILABLE_BYTES,
+            80L << 20,
+            HELD_BYTES,
+            64L << 20,
+            MAX_USAGE,
+            0.5,
+            HOST_SHARE,
+            1.0,
+            BUDGET_BYTES,
+            72L << 20));
+    e.add(
+        ev(
+            MemoryProbeEvent.NAME,
+            3,
+            HEAP_MAX_BYTES,
+            256L << 20,
+            HEAP_HELD_BYTES,
+            10L,
+            HEAP_BUDGET_BYTES,
+            100L));
     for (int i = 0; i < 4; i++) {
-      e.add(ev(SiteSummaryEvent.NAME, 4 + i, SITE, "samples", TIER, "heap",
-          ADMISSIONS, 60L, DECLINES, 40L, ADMITTED_BYTES, 60L << 20, DECLINED_BYTES,
-          40L << 20, RELEASES, 10L));
+      e.add(
+          ev(
+              SiteSummaryEvent.NAME,
+              4 + i,
+              SITE,
+              "samples",
+              TIER,
+              "heap",
+              ADMISSIONS,
+              60L,
+              DECLINES,
+              40L,
+              ADMITTED_BYTES,
+              60L << 20,
+              DECLINED_BYTES,
+              40L << 20,
+              RELEASES,
+              10L));
     }
-    e.add(ev(CacheAdmissionEvent.NAME, 5, SITE, "samples", TIER, "heap", DECISION,
-        "DECLINE", DECISIONS, 40L, CHARGED_BYTES, 1L << 20));
-    e.add(ev(SamplingEvent.NAME, 10, ADMISSION_THROTTLE, "50/s", DECISIONS, 400L,
-        ADMISSION_EVENTS, 12L));
+    e.add(
+        ev(
+            CacheAdmissionEvent.NAME,
+            5,
+            SITE,
+            "samples",
+            TIER,
+            "heap",
+            DECISION,
+            "DECLINE",
+            DECISIONS,
+            40L,
+            CHARGED_BYTES,
+            1L << 20));
+    e.add(
+        ev(
+            SamplingEvent.NAME,
+            10,
+            ADMISSION_THROTTLE,
+            "50/s",
+            DECISIONS,
+            400L,
+            ADMISSION_EVENTS,
+            12L));
     return e;
   }
 
@@ -128,12 +207,12 @@ class FindingsTest {
     Finding d = Findings.of(Findings.Rule.DECLINES, facts(heapDeclines()));
     assertEquals(Severity.WARNING, d.severity());
     // the budget in force at the last recorded decline (t=5): the one computed at t=2
-    assertEquals("Site 'samples' declined 40 % of its 400 decisions (160): the heap tier's budget"
-        + " of 50.0 MiB was bound by the heap (-Xmx 256 MiB) x heap_max_usage 0.5.",
+    assertEquals(
+        "Site 'samples' declined 40 % of its 400 decisions (160): the heap tier's budget"
+            + " of 50.0 MiB was bound by the heap (-Xmx 256 MiB) x heap_max_usage 0.5.",
         d.summary());
     assertTrue(d.solution().contains("raise heap_max_usage (now 0.5"), d.solution());
-    assertTrue(d.explanation().contains("0.5 x (100 MiB available + 0 B held)"),
-        d.explanation());
+    assertTrue(d.explanation().contains("0.5 x (100 MiB available + 0 B held)"), d.explanation());
   }
 
   @Test
@@ -155,11 +234,35 @@ class FindingsTest {
 
   @Test
   void aDepthBelowTheRequestSaysWhy() {
-    Facts f = facts(List.of(
-        ev(PrefetchDepthEvent.NAME, 1, SITE, "feed", DEVICE, "cuda:0",
-            REQUESTED_DEPTH, 8L, DEPTH, 2L, REASON, "DOUBLE_BUFFER_FLOOR"),
-        ev(PrefetchDepthEvent.NAME, 2, SITE, "feed", DEVICE, "cuda:0",
-            REQUESTED_DEPTH, 8L, DEPTH, 8L, REASON, "REQUESTED")));
+    Facts f =
+        facts(
+            List.of(
+                ev(
+                    PrefetchDepthEvent.NAME,
+                    1,
+                    SITE,
+                    "feed",
+                    DEVICE,
+                    "cuda:0",
+                    REQUESTED_DEPTH,
+                    8L,
+                    DEPTH,
+                    2L,
+                    REASON,
+                    "DOUBLE_BUFFER_FLOOR"),
+                ev(
+                    PrefetchDepthEvent.NAME,
+                    2,
+                    SITE,
+                    "feed",
+                    DEVICE,
+                    "cuda:0",
+                    REQUESTED_DEPTH,
+                    8L,
+                    DEPTH,
+                    8L,
+                    REASON,
+                    "REQUESTED")));
     Finding d = Findings.of(Findings.Rule.DEPTH, f);
     assertEquals(Severity.WARNING, d.severity());
     assertTrue(d.summary().contains("held at the double-buffer floor x1"), d.summary());
@@ -168,8 +271,11 @@ class FindingsTest {
 
   @Test
   void aRunWithNothingToJudgeIsOkOrNotApplicableNeverAWarning() {
-    Facts f = facts(List.of(ev(ConfigurationEvent.NAME, 1, KEY, "mode", VALUE,
-        "enforce"), ev(MemoryProbeEvent.NAME, 2, HEAP_MAX_BYTES, 1L << 30)));
+    Facts f =
+        facts(
+            List.of(
+                ev(ConfigurationEvent.NAME, 1, KEY, "mode", VALUE, "enforce"),
+                ev(MemoryProbeEvent.NAME, 2, HEAP_MAX_BYTES, 1L << 30)));
     for (Finding x : Findings.of(f)) {
       assertTrue(x.severity() == Severity.OK || x.severity() == Severity.NA, x.toString());
     }
@@ -180,30 +286,48 @@ class FindingsTest {
 
   @Test
   void aBudgetBelowWhatIsHeldOnceIsWorthKnowingAndLastingIsAWarning() {
-    Facts once = facts(List.of(
-        ev(MemoryProbeEvent.NAME, 1, HEAP_HELD_BYTES, 200L, HEAP_BUDGET_BYTES, 100L),
-        ev(MemoryProbeEvent.NAME, 2, HEAP_HELD_BYTES, 50L, HEAP_BUDGET_BYTES, 100L)));
+    Facts once =
+        facts(
+            List.of(
+                ev(MemoryProbeEvent.NAME, 1, HEAP_HELD_BYTES, 200L, HEAP_BUDGET_BYTES, 100L),
+                ev(MemoryProbeEvent.NAME, 2, HEAP_HELD_BYTES, 50L, HEAP_BUDGET_BYTES, 100L)));
     assertEquals(Severity.INFO, Findings.of(Findings.Rule.MEMORY, once).severity());
     List<Ev> lasting = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
-      lasting.add(ev(MemoryProbeEvent.NAME, i, HEAP_HELD_BYTES, 200L, HEAP_BUDGET_BYTES,
-          100L));
+      lasting.add(ev(MemoryProbeEvent.NAME, i, HEAP_HELD_BYTES, 200L, HEAP_BUDGET_BYTES, 100L));
     }
     assertEquals(Severity.WARNING, Findings.of(Findings.Rule.MEMORY, facts(lasting)).severity());
   }
 
   @Test
   void aBudgetBelowWhatIsHeldAndAReclaimAreWarnings() {
-    Facts f = facts(List.of(
-        ev(MemoryProbeEvent.NAME, 1, HEAP_HELD_BYTES, 200L, HEAP_BUDGET_BYTES, 100L),
-        ev(ReclaimEvent.NAME, 2, ACTION, "GC", REASON, "HIGH_WATER",
-            USAGE_BEFORE_BYTES, 900L << 20, USAGE_AFTER_BYTES, 700L << 20, LIMIT_BYTES,
-            1L << 30)));
+    Facts f =
+        facts(
+            List.of(
+                ev(MemoryProbeEvent.NAME, 1, HEAP_HELD_BYTES, 200L, HEAP_BUDGET_BYTES, 100L),
+                ev(
+                    ReclaimEvent.NAME,
+                    2,
+                    ACTION,
+                    "GC",
+                    REASON,
+                    "HIGH_WATER",
+                    USAGE_BEFORE_BYTES,
+                    900L << 20,
+                    USAGE_AFTER_BYTES,
+                    700L << 20,
+                    LIMIT_BYTES,
+                    1L << 30)));
     Finding m = Findings.of(Findings.Rule.MEMORY, f);
     assertEquals(Severity.WARNING, m.severity());
-    assertTrue(m.summary().contains(
-        "the heap budget fell below what was held in 1 probe reading "), m.summary());
-    assertTrue(m.summary().contains("1 container reclaim, the last gc (HIGH_WATER): usage "
-        + "900 MiB -> 700 MiB of 1.00 GiB"), m.summary());
+    assertTrue(
+        m.summary().contains("the heap budget fell below what was held in 1 probe reading "),
+        m.summary());
+    assertTrue(
+        m.summary()
+            .contains(
+                "1 container reclaim, the last gc (HIGH_WATER): usage "
+                    + "900 MiB -> 700 MiB of 1.00 GiB"),
+        m.summary());
   }
 }

@@ -10,12 +10,12 @@ import jdk.jfr.SettingDefinition;
 import jdk.jfr.StackTrace;
 
 /**
- * One cache-admit decision: the value's price, what the cache was allowed to do with it, and
- * where the tier's ledger stood after it. As frequent as a cache's puts, so it records no stack
- * trace, and the agent samples it per site and decision to the {@code throttle} setting
- * ({@link DecisionThrottle}): each event carries in {@code decisions} how many decisions of its
- * site and kind it stands for (itself and those not committed since the last one), so their sum
- * is every decision. {@link SiteSummaryEvent} carries the exact counts and bytes either way.
+ * One cache-admit decision: the value's price, what the cache was allowed to do with it, and where
+ * the tier's ledger stood after it. As frequent as a cache's puts, so it records no stack trace,
+ * and the agent samples it per site and decision to the {@code throttle} setting ({@link
+ * DecisionThrottle}): each event carries in {@code decisions} how many decisions of its site and
+ * kind it stands for (itself and those not committed since the last one), so their sum is every
+ * decision. {@link SiteSummaryEvent} carries the exact counts and bytes either way.
  */
 @Name(CacheAdmissionEvent.NAME)
 @Label("Cache Admission")
@@ -58,13 +58,15 @@ public final class CacheAdmissionEvent extends Event {
   boolean materialized;
 
   @Label("Decision")
-  @Description("ADMIT, ADMIT_MATERIALIZED, DECLINE, WOULD_DECLINE (observe mode admitted it "
-      + "anyway), or ALREADY_HELD (the same object is held already: charged nothing more)")
+  @Description(
+      "ADMIT, ADMIT_MATERIALIZED, DECLINE, WOULD_DECLINE (observe mode admitted it "
+          + "anyway), or ALREADY_HELD (the same object is held already: charged nothing more)")
   String decision;
 
   @Label("Estimated")
-  @Description("The pricer's walk reached its bound (64 Ki objects or 1 ms) and extrapolated the "
-      + "rest from what it walked")
+  @Description(
+      "The pricer's walk reached its bound (64 Ki objects or 1 ms) and extrapolated the "
+          + "rest from what it walked")
   boolean estimated;
 
   @Label("Held")
@@ -83,8 +85,9 @@ public final class CacheAdmissionEvent extends Event {
   long availableBytes;
 
   @Label("Decisions")
-  @Description("How many decisions of this site and kind the event stands for: itself and those "
-      + "the throttle did not record since the site's previous event of the kind")
+  @Description(
+      "How many decisions of this site and kind the event stands for: itself and those "
+          + "the throttle did not record since the site's previous event of the kind")
   long decisions;
 
   /**
@@ -102,22 +105,22 @@ public final class CacheAdmissionEvent extends Event {
   }
 
   /**
-   * The throttle setting: the agent samples its decisions to it (see {@link DecisionThrottle});
-   * the setting itself lets every event it is asked to commit through.
+   * The throttle setting: the agent samples its decisions to it (see {@link DecisionThrottle}); the
+   * setting itself lets every event it is asked to commit through.
    */
   @Name("throttle")
   @Label("Throttle")
-  @Description("Events a second per site and decision kind (N/s), or off for every "
-      + "decision; each event's decisions field says how many it stands for")
+  @Description(
+      "Events a second per site and decision kind (N/s), or off for every "
+          + "decision; each event's decisions field says how many it stands for")
   @SettingDefinition
   protected boolean throttle(Throttle setting) {
     return true;
   }
 
-
   /**
-   * Returns a new admission event to fill in by name and {@link #emit}: it stands for itself
-   * only ({@code decisions} 1) and the tier's available bytes are unknown (-1) until set.
+   * Returns a new admission event to fill in by name and {@link #emit}: it stands for itself only
+   * ({@code decisions} 1) and the tier's available bytes are unknown (-1) until set.
    */
   public static CacheAdmissionEvent decided() {
     CacheAdmissionEvent event = new CacheAdmissionEvent();

@@ -9,8 +9,8 @@ import jdk.jfr.Period;
 import jdk.jfr.StackTrace;
 
 /**
- * One effective agent setting and where it came from, one event per setting, written at the
- * start and end of every chunk so each recording file carries the whole configuration. The agent
+ * One effective agent setting and where it came from, one event per setting, written at the start
+ * and end of every chunk so each recording file carries the whole configuration. The agent
  * registers an emitter with {@link #register} that calls {@link #emit} once per setting.
  */
 @Name(ConfigurationEvent.NAME)
@@ -34,7 +34,8 @@ public final class ConfigurationEvent extends Event {
   String value;
 
   @Label("Source")
-  @Description("Where the value came from: AGENT_ARGS, SYSTEM_PROPERTY, ENVIRONMENT, DEFAULT or RUNTIME")
+  @Description(
+      "Where the value came from: AGENT_ARGS, SYSTEM_PROPERTY, ENVIRONMENT, DEFAULT or RUNTIME")
   String source;
 
   /** Commits one setting when the event is enabled; a disabled event costs a branch. */
@@ -49,8 +50,8 @@ public final class ConfigurationEvent extends Event {
   }
 
   /**
-   * Returns true when {@code emitter} now runs at every chunk's start and end (replacing an
-   * earlier one); it should call {@link #emit} once per setting.
+   * Returns true when {@code emitter} now runs at every chunk's start and end (replacing an earlier
+   * one); it should call {@link #emit} once per setting.
    */
   public static boolean register(Runnable emitter) {
     return HOOK.register(emitter);

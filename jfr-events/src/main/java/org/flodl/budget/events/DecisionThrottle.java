@@ -6,12 +6,12 @@ import jdk.jfr.SettingControl;
 
 /**
  * The {@code throttle} setting of a per-decision event ({@link CacheAdmissionEvent}, {@link
- * ReleaseEvent}): how many of its events a second each site may commit for each decision kind
- * (or release cause), {@code N/s}, or {@code off} for every one.
- * Flight Recorder applies the setting of the recordings that run (the highest rate of them, or
- * {@code off} when one says so); the agent reads the rate in force from its {@link Rate} and
- * samples its decisions to it, each event carrying how many decisions it stands for. The setting
- * itself never drops an event: the agent commits only the ones it sampled.
+ * ReleaseEvent}): how many of its events a second each site may commit for each decision kind (or
+ * release cause), {@code N/s}, or {@code off} for every one. Flight Recorder applies the setting of
+ * the recordings that run (the highest rate of them, or {@code off} when one says so); the agent
+ * reads the rate in force from its {@link Rate} and samples its decisions to it, each event
+ * carrying how many decisions it stands for. The setting itself never drops an event: the agent
+ * commits only the ones it sampled.
  */
 public abstract class DecisionThrottle extends SettingControl {
   /** The value where no recording sets one: 50 events a second per site and kind. */
@@ -82,8 +82,8 @@ public abstract class DecisionThrottle extends SettingControl {
 
   /**
    * Returns the events a second that {@code text} allows ({@code Double.POSITIVE_INFINITY} for
-   * {@code off}), or NaN when it is not a throttle value: {@code N/s} with N a whole number from
-   * 0 (none but each period's one event per kind for the decisions not yet stood for), or {@code
+   * {@code off}), or NaN when it is not a throttle value: {@code N/s} with N a whole number from 0
+   * (none but each period's one event per kind for the decisions not yet stood for), or {@code
    * off}.
    */
   public static double parse(String text) {

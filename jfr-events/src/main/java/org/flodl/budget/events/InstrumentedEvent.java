@@ -8,8 +8,8 @@ import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
 
 /**
- * One class the agent wove, or failed to weave, for a site: the record of what the agent changed
- * in the application. Its stack trace would only show the class-file transformer, so it has none.
+ * One class the agent wove, or failed to weave, for a site: the record of what the agent changed in
+ * the application. Its stack trace would only show the class-file transformer, so it has none.
  */
 @Name(InstrumentedEvent.NAME)
 @Label("Instrumented")
@@ -33,8 +33,9 @@ public final class InstrumentedEvent extends Event {
   String site;
 
   @Label("Outcome")
-  @Description("What happened: WOVEN, FAILED, SKIPPED (a preset met a version it does not know), "
-      + "PRICER_FAILED, DECLINE_FAILED")
+  @Description(
+      "What happened: WOVEN, FAILED, SKIPPED (a preset met a version it does not know), "
+          + "PRICER_FAILED, DECLINE_FAILED")
   String outcome;
 
   @Label("Message")
@@ -42,8 +43,8 @@ public final class InstrumentedEvent extends Event {
   String message;
 
   /** Commits one weaving event when the event is enabled; a disabled event costs a branch. */
-  public static void emit(String className, String classLoader, String site, String outcome,
-      String message) {
+  public static void emit(
+      String className, String classLoader, String site, String outcome, String message) {
     InstrumentedEvent event = new InstrumentedEvent();
     if (event.shouldCommit()) {
       event.className = className;

@@ -18,7 +18,8 @@ import jdk.jfr.StackTrace;
 @Name(MemoryProbeEvent.NAME)
 @Label("Memory Probe")
 @Category({Categories.ROOT, Categories.BUDGET})
-@Description("Each memory tier's available, held and budget bytes, and the GPU's, read periodically")
+@Description(
+    "Each memory tier's available, held and budget bytes, and the GPU's, read periodically")
 @Period("1 s")
 @StackTrace(false)
 public final class MemoryProbeEvent extends Event {
@@ -71,7 +72,8 @@ public final class MemoryProbeEvent extends Event {
   long directMaxBytes = -1;
 
   @Label("Heap Available")
-  @Description("What the heap tier's probe reports available (max heap minus live heap after the last GC), -1 when unknown")
+  @Description(
+      "What the heap tier's probe reports available (max heap minus live heap after the last GC), -1 when unknown")
   @DataAmount
   long heapAvailableBytes = -1;
 
@@ -86,7 +88,8 @@ public final class MemoryProbeEvent extends Event {
   long heapBudgetBytes = -1;
 
   @Label("Direct Available")
-  @Description("What the direct tier's probe reports available (min(host available, MaxDirectMemorySize minus direct used)), -1 when unknown")
+  @Description(
+      "What the direct tier's probe reports available (min(host available, MaxDirectMemorySize minus direct used)), -1 when unknown")
   @DataAmount
   long directAvailableBytes = -1;
 
@@ -239,8 +242,8 @@ public final class MemoryProbeEvent extends Event {
   }
 
   /**
-   * Returns true when {@code filler} now fills one event each period (replacing an earlier
-   * filler); the event is committed after the filler returns, and only while it is enabled.
+   * Returns true when {@code filler} now fills one event each period (replacing an earlier filler);
+   * the event is committed after the filler returns, and only while it is enabled.
    */
   public static boolean register(Consumer<MemoryProbeEvent> filler) {
     return HOOK.register(

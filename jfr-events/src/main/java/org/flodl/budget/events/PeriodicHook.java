@@ -6,8 +6,8 @@ import jdk.jfr.FlightRecorder;
 
 /**
  * The one registration a periodic flodl event holds with Flight Recorder: an emitter the agent
- * supplies, run by the recorder's periodic thread at the period the recording's settings give
- * the event. A failing emitter never escapes into the recorder: its first failure is one line on
+ * supplies, run by the recorder's periodic thread at the period the recording's settings give the
+ * event. A failing emitter never escapes into the recorder: its first failure is one line on
  * stderr, later ones are counted silently, and the next period tries again.
  */
 final class PeriodicHook {

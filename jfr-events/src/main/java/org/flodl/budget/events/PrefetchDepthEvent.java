@@ -9,9 +9,9 @@ import jdk.jfr.Name;
 import jdk.jfr.Percentage;
 
 /**
- * One prefetch-depth decision: the VRAM probe's reading, the knobs, the batch price, the depth
- * the application asked for and the depth it got, and why. One per epoch or loader, so it keeps
- * its stack trace: it shows which loader asked.
+ * One prefetch-depth decision: the VRAM probe's reading, the knobs, the batch price, the depth the
+ * application asked for and the depth it got, and why. One per epoch or loader, so it keeps its
+ * stack trace: it shows which loader asked.
  */
 @Name(PrefetchDepthEvent.NAME)
 @Label("Prefetch Depth")
@@ -30,17 +30,20 @@ public final class PrefetchDepthEvent extends Event {
   String device;
 
   @Label("VRAM Used")
-  @Description("Bytes the VRAM probe reported in use (Long.MAX_VALUE when the probe failed; -1 on the host, where no GPU is read)")
+  @Description(
+      "Bytes the VRAM probe reported in use (Long.MAX_VALUE when the probe failed; -1 on the host, where no GPU is read)")
   @DataAmount
   long usedBytes;
 
   @Label("VRAM Total")
-  @Description("Bytes of VRAM the probe reported in total (0 when the probe failed; -1 on the host)")
+  @Description(
+      "Bytes of VRAM the probe reported in total (0 when the probe failed; -1 on the host)")
   @DataAmount
   long totalBytes;
 
   @Label("Max Usage")
-  @Description("The knob as given: vram_max_usage on a GPU; on the host the ring's, ram_max_usage (heap_max_usage for batches on the heap)")
+  @Description(
+      "The knob as given: vram_max_usage on a GPU; on the host the ring's, ram_max_usage (heap_max_usage for batches on the heap)")
   @Percentage
   double maxUsage;
 
@@ -63,7 +66,8 @@ public final class PrefetchDepthEvent extends Event {
   long depth;
 
   @Label("Reason")
-  @Description("On a GPU CAPACITY, DOUBLE_BUFFER_FLOOR, SYNC_FALLBACK, UNPRICED_BATCH or PROBE_FAILED; on the host the ring's reason (CAPACITY, UNPRICED_BATCH, UNMEASURED_FALLBACK, NO_FIT, DISABLED, EPOCH_CAP, CACHE_CAP; its inputs are in the RingSlots event); REQUESTED on either when prefetch=cap kept a lower request")
+  @Description(
+      "On a GPU CAPACITY, DOUBLE_BUFFER_FLOOR, SYNC_FALLBACK, UNPRICED_BATCH or PROBE_FAILED; on the host the ring's reason (CAPACITY, UNPRICED_BATCH, UNMEASURED_FALLBACK, NO_FIT, DISABLED, EPOCH_CAP, CACHE_CAP; its inputs are in the RingSlots event); REQUESTED on either when prefetch=cap kept a lower request")
   String reason;
 
   /** Commits one depth event when the event is enabled; a disabled event costs a branch. */

@@ -11,8 +11,8 @@ import jdk.jfr.StackTrace;
 
 /**
  * One anchored budget computed for a tier: {@code min(maxUsage, 0.90) × (available + held) ×
- * hostShare}, less the ring's bytes. Computed whenever a probe reading moves the budget, which
- * can be often, so it records no stack trace.
+ * hostShare}, less the ring's bytes. Computed whenever a probe reading moves the budget, which can
+ * be often, so it records no stack trace.
  */
 @Name(RamBudgetEvent.NAME)
 @Label("RAM Budget")

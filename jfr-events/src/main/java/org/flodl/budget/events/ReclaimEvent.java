@@ -9,23 +9,25 @@ import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
 
 /**
- * The container guard acted (or warned): a collection asked for, freed native memory handed
- * back, or a start-up setting that lets the container be killed. Usage is the memory cgroup's.
+ * The container guard acted (or warned): a collection asked for, freed native memory handed back,
+ * or a start-up setting that lets the container be killed. Usage is the memory cgroup's.
  */
 @Name(ReclaimEvent.NAME)
 @Label("Reclaim")
 @Category({Categories.ROOT, Categories.BUDGET})
-@Description("The container guard's collections, malloc_trim calls and warnings, with the"
-    + " container's usage before and after")
+@Description(
+    "The container guard's collections, malloc_trim calls and warnings, with the"
+        + " container's usage before and after")
 @StackTrace(false)
 public final class ReclaimEvent extends Event {
   /** The event's name in recordings. */
   public static final String NAME = "flodl.budget.Reclaim";
 
   @Label("Action")
-  @Description("GC (a collection asked for), MALLOC_TRIM (freed native memory handed back),"
-      + " MAX_DIRECT_ABOVE_LIMIT (a warning at start), GC_DISABLED (a warning: no collection"
-      + " can be asked for)")
+  @Description(
+      "GC (a collection asked for), MALLOC_TRIM (freed native memory handed back),"
+          + " MAX_DIRECT_ABOVE_LIMIT (a warning at start), GC_DISABLED (a warning: no collection"
+          + " can be asked for)")
   String action;
 
   @Label("Reason")
@@ -63,8 +65,14 @@ public final class ReclaimEvent extends Event {
   long directHeldBytes = -1;
 
   /** Commits one reclaim event when the event is enabled. */
-  public static void emit(String action, String reason, long limitBytes, long usageBeforeBytes,
-      long usageAfterBytes, long directUsedBeforeBytes, long directUsedAfterBytes,
+  public static void emit(
+      String action,
+      String reason,
+      long limitBytes,
+      long usageBeforeBytes,
+      long usageAfterBytes,
+      long directUsedBeforeBytes,
+      long directUsedAfterBytes,
       long directHeldBytes) {
     ReclaimEvent e = new ReclaimEvent();
     if (e.shouldCommit()) {

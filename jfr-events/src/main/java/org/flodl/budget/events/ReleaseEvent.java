@@ -10,10 +10,10 @@ import jdk.jfr.SettingDefinition;
 import jdk.jfr.StackTrace;
 
 /**
- * Admitted bytes handed back to a tier, exactly once per admission: by a release site that saw
- * the value, or because the value was garbage collected. As frequent as admissions, so it records
- * no stack trace, and the agent samples it per site and cause to the {@code throttle} setting
- * ({@link DecisionThrottle}); {@code decisions} says how many releases an event stands for.
+ * Admitted bytes handed back to a tier, exactly once per admission: by a release site that saw the
+ * value, or because the value was garbage collected. As frequent as admissions, so it records no
+ * stack trace, and the agent samples it per site and cause to the {@code throttle} setting ({@link
+ * DecisionThrottle}); {@code decisions} says how many releases an event stands for.
  */
 @Name(ReleaseEvent.NAME)
 @Label("Release")
@@ -38,7 +38,8 @@ public final class ReleaseEvent extends Event {
   long bytes;
 
   @Label("Cause")
-  @Description("Why: RELEASE_SITE (a release site saw the value) or COLLECTED (the value was garbage collected)")
+  @Description(
+      "Why: RELEASE_SITE (a release site saw the value) or COLLECTED (the value was garbage collected)")
   String cause;
 
   @Label("Held")
@@ -47,8 +48,9 @@ public final class ReleaseEvent extends Event {
   long heldBytes;
 
   @Label("Decisions")
-  @Description("How many releases of this site and cause the event stands for: itself and those "
-      + "the throttle did not record since the site's previous event of the cause")
+  @Description(
+      "How many releases of this site and cause the event stands for: itself and those "
+          + "the throttle did not record since the site's previous event of the cause")
   long decisions;
 
   /**
@@ -68,14 +70,13 @@ public final class ReleaseEvent extends Event {
   /** The throttle setting: the agent samples its releases to it (see {@link DecisionThrottle}). */
   @Name("throttle")
   @Label("Throttle")
-  @Description("Events a second per site and cause (N/s), or off for every release; "
-      + "each event's decisions field says how many it stands for")
+  @Description(
+      "Events a second per site and cause (N/s), or off for every release; "
+          + "each event's decisions field says how many it stands for")
   @SettingDefinition
   protected boolean throttle(Throttle setting) {
     return true;
   }
-
-
 
   /** Commits one release event standing for itself only. */
   public static void emit(String site, String tier, long bytes, String cause, long heldBytes) {
@@ -86,8 +87,8 @@ public final class ReleaseEvent extends Event {
    * Commits one release event standing for {@code decisions} releases of its site and cause, when
    * the event is enabled (a disabled event costs a branch); returns whether it did.
    */
-  public static boolean emit(String site, String tier, long bytes, String cause, long heldBytes,
-      long decisions) {
+  public static boolean emit(
+      String site, String tier, long bytes, String cause, long heldBytes, long decisions) {
     ReleaseEvent event = new ReleaseEvent();
     if (event.shouldCommit()) {
       event.site = site;

@@ -61,7 +61,8 @@ public final class RingSlotsEvent extends Event {
   long slots;
 
   @Label("Reason")
-  @Description("DISABLED, UNMEASURED_FALLBACK, UNPRICED_BATCH, CAPACITY, NO_FIT, EPOCH_CAP or CACHE_CAP")
+  @Description(
+      "DISABLED, UNMEASURED_FALLBACK, UNPRICED_BATCH, CAPACITY, NO_FIT, EPOCH_CAP or CACHE_CAP")
   String reason;
 
   /** Commits one ring event when the event is enabled; a disabled event costs a branch. */

@@ -18,8 +18,9 @@ import jdk.jfr.StackTrace;
 @Name(SamplingEvent.NAME)
 @Label("Decision Sampling")
 @Category({Categories.ROOT, Categories.AGENT})
-@Description("What the per-decision events of a chunk stand for: the throttles in force and how "
-    + "many decisions they sampled")
+@Description(
+    "What the per-decision events of a chunk stand for: the throttles in force and how "
+        + "many decisions they sampled")
 @Period("endChunk")
 @StackTrace(false)
 public final class SamplingEvent extends Event {
@@ -29,8 +30,9 @@ public final class SamplingEvent extends Event {
   private static final PeriodicHook HOOK = new PeriodicHook(SamplingEvent.class);
 
   @Label("Admission Throttle")
-  @Description("The CacheAdmission throttle in force: events a second per site and decision kind, "
-      + "or off")
+  @Description(
+      "The CacheAdmission throttle in force: events a second per site and decision kind, "
+          + "or off")
   String admissionThrottle;
 
   @Label("Release Throttle")
@@ -54,8 +56,13 @@ public final class SamplingEvent extends Event {
   long releaseEvents;
 
   /** Commits the chunk's sampling account when the event is enabled. */
-  public static void emit(String admissionThrottle, String releaseThrottle, long decisions,
-      long admissionEvents, long releases, long releaseEvents) {
+  public static void emit(
+      String admissionThrottle,
+      String releaseThrottle,
+      long decisions,
+      long admissionEvents,
+      long releases,
+      long releaseEvents) {
     SamplingEvent event = new SamplingEvent();
     if (event.shouldCommit()) {
       event.admissionThrottle = admissionThrottle;

@@ -11,17 +11,18 @@ import jdk.jfr.StackTrace;
 
 /**
  * The ledger of record: one cache site's decisions on one tier since the last period (1 s by
- * default, and at the end of every chunk, so a file's last second is in it). Its counts and
- * bytes are exact whatever the per-decision events' {@code throttle} let through: summed over a
- * recording they are what the application did. The agent registers an emitter with {@link
- * #register} that calls {@link #emit} once per site and tier that decided (a site that decided
- * nothing in the period still reports its last tier, with zeros).
+ * default, and at the end of every chunk, so a file's last second is in it). Its counts and bytes
+ * are exact whatever the per-decision events' {@code throttle} let through: summed over a recording
+ * they are what the application did. The agent registers an emitter with {@link #register} that
+ * calls {@link #emit} once per site and tier that decided (a site that decided nothing in the
+ * period still reports its last tier, with zeros).
  */
 @Name(SiteSummaryEvent.NAME)
 @Label("Site Summary")
 @Category({Categories.ROOT, Categories.BUDGET})
-@Description("A cache site's admissions, declines and releases on one tier since the last period: "
-    + "exact counts, whatever the per-decision events' throttle recorded")
+@Description(
+    "A cache site's admissions, declines and releases on one tier since the last period: "
+        + "exact counts, whatever the per-decision events' throttle recorded")
 @Period("1 s")
 @StackTrace(false)
 public final class SiteSummaryEvent extends Event {
@@ -33,8 +34,8 @@ public final class SiteSummaryEvent extends Event {
   /**
    * What a site decided on one tier in one period. {@code admissions} counts {@code ADMIT} and
    * {@code ADMIT_MATERIALIZED} (of them {@code materialized}); {@code declines} counts {@code
-   * DECLINE} and {@code WOULD_DECLINE} (of them {@code wouldDeclines}, and {@code unpriced}
-   * values of either); {@code releases} counts both causes (of them {@code collected}).
+   * DECLINE} and {@code WOULD_DECLINE} (of them {@code wouldDeclines}, and {@code unpriced} values
+   * of either); {@code releases} counts both causes (of them {@code collected}).
    */
   public record Counts(
       long admissions,
@@ -57,8 +58,12 @@ public final class SiteSummaryEvent extends Event {
 
     /** Returns whether nothing was counted. */
     public boolean isEmpty() {
-      return admissions == 0 && declines == 0 && alreadyHeld == 0 && releases == 0
-          && releasedBytes == 0 && estimated == 0;
+      return admissions == 0
+          && declines == 0
+          && alreadyHeld == 0
+          && releases == 0
+          && releasedBytes == 0
+          && estimated == 0;
     }
   }
 
@@ -101,7 +106,8 @@ public final class SiteSummaryEvent extends Event {
   long declinedBytes;
 
   @Label("Materialized Size")
-  @Description("Bytes charged for materialized copies since the last period (part of Admitted Size)")
+  @Description(
+      "Bytes charged for materialized copies since the last period (part of Admitted Size)")
   @DataAmount
   long materializedBytes;
 
@@ -128,8 +134,9 @@ public final class SiteSummaryEvent extends Event {
   long estimated;
 
   @Label("Unpriced")
-  @Description("Values since the last period the pricer could not price (declined, or "
-      + "WOULD_DECLINE in observe mode): part of Declines")
+  @Description(
+      "Values since the last period the pricer could not price (declined, or "
+          + "WOULD_DECLINE in observe mode): part of Declines")
   long unpriced;
 
   @Label("Site Held")
@@ -151,8 +158,8 @@ public final class SiteSummaryEvent extends Event {
    * Commits one site's counts on one tier when the event is enabled; a disabled event costs a
    * branch.
    */
-  public static void emit(String site, String tier, Counts c, long siteHeldBytes, long heldBytes,
-      long budgetBytes) {
+  public static void emit(
+      String site, String tier, Counts c, long siteHeldBytes, long heldBytes, long budgetBytes) {
     SiteSummaryEvent event = new SiteSummaryEvent();
     if (event.shouldCommit()) {
       event.site = site;

@@ -24,8 +24,8 @@ import org.flodl.budget.policy.TierLedger;
 
 /**
  * Real budget decisions taken by the policy and a ledger, each committed as its event under
- * flodl-budget.jfc, the periodic events fed by registered fillers, and the recording written to
- * a file: what the tests read back with the JDK's parser, the jfr tool and Mission Control's.
+ * flodl-budget.jfc, the periodic events fed by registered fillers, and the recording written to a
+ * file: what the tests read back with the JDK's parser, the jfr tool and Mission Control's.
  */
 final class DecisionScenario {
   static final String SITE = "samples";
@@ -87,19 +87,26 @@ final class DecisionScenario {
             ConfigurationEvent.emit("mode", "enforce", "DEFAULT");
             ConfigurationEvent.emit("heap_max_usage", "0.5", "AGENT_ARGS");
           });
-      InstrumentedEvent.emit("com.acme.data.SampleCache", "app", SITE, "WOVEN", "put(Object,Object)");
+      InstrumentedEvent.emit(
+          "com.acme.data.SampleCache", "app", SITE, "WOVEN", "put(Object,Object)");
       s.decide();
       MemoryProbeEvent.register(
           e -> {
             e.host(AVAILABLE, -1, -1).heap(4 * AVAILABLE, 3 * AVAILABLE);
-            e.tier("heap", AVAILABLE, s.heldAfterRelease, s.budget.budgetBytes()).vram(5592L << 20, 6360465408L);
+            e.tier("heap", AVAILABLE, s.heldAfterRelease, s.budget.budgetBytes())
+                .vram(5592L << 20, 6360465408L);
             probes.incrementAndGet();
           });
       SiteSummaryEvent.register(
           () -> {
-            SiteSummaryEvent.emit(SITE, "heap", new SiteSummaryEvent.Counts(5, 410_000, 1,
-                VIEW_LOGICAL, 1, VALUE, 0, 0, 0, 0, 1, s.releasedBytes, 0, 0),
-                410_000 - s.releasedBytes, s.heldAfterRelease, s.budget.budgetBytes());
+            SiteSummaryEvent.emit(
+                SITE,
+                "heap",
+                new SiteSummaryEvent.Counts(
+                    5, 410_000, 1, VIEW_LOGICAL, 1, VALUE, 0, 0, 0, 0, 1, s.releasedBytes, 0, 0),
+                410_000 - s.releasedBytes,
+                s.heldAfterRelease,
+                s.budget.budgetBytes());
             summaries.incrementAndGet();
           });
       long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
@@ -116,11 +123,20 @@ final class DecisionScenario {
     return s;
   }
 
-  /** Takes the decisions: a heap budget, four values and a view admitted, one declined, one released. */
+  /**
+   * Takes the decisions: a heap budget, four values and a view admitted, one declined, one
+   * released.
+   */
   private void decide() {
     budget = BudgetPolicy.anchored(AVAILABLE, 0, 0.5, 1.0, 0, "heap_max_usage");
-    RamBudgetEvent.emit(Tier.HEAP.label(), budget.availableBytes(), budget.heldBytes(),
-        budget.maxUsage(), budget.hostShare(), budget.ringBytes(), budget.budgetBytes());
+    RamBudgetEvent.emit(
+        Tier.HEAP.label(),
+        budget.availableBytes(),
+        budget.heldBytes(),
+        budget.maxUsage(),
+        budget.hostShare(),
+        budget.ringBytes(),
+        budget.budgetBytes());
     TierLedger ledger = new TierLedger(Tier.HEAP, budget.budgetBytes());
     TierLedger.Reservation first = null;
     for (int i = 0; i < 6; i++) {
@@ -130,8 +146,7 @@ final class DecisionScenario {
       boolean materialize = BudgetPolicy.shouldMaterialize(logical, storage);
       long charged = BudgetPolicy.retainedCost(logical, storage);
       TierLedger.Admission a = ledger.tryReserve(charged);
-      String decision =
-          !a.admitted() ? "DECLINE" : materialize ? "ADMIT_MATERIALIZED" : "ADMIT";
+      String decision = !a.admitted() ? "DECLINE" : materialize ? "ADMIT_MATERIALIZED" : "ADMIT";
       CacheAdmissionEvent.decided()
           .site(SITE)
           .tier(Tier.HEAP.label())
@@ -158,13 +173,31 @@ final class DecisionScenario {
 
     depth = BudgetPolicy.prefetchDepthFromVram(1 << 20, 32, true, 5592L << 20, 6360465408L, 0.9, 0);
     capped = depth.cappedAt(4);
-    PrefetchDepthEvent.emit("djl", "cuda:0", capped.usedBytes(), capped.totalBytes(),
-        capped.maxUsage(), capped.activationReserve(), capped.batchBytes(), 4, capped.depth(),
+    PrefetchDepthEvent.emit(
+        "djl",
+        "cuda:0",
+        capped.usedBytes(),
+        capped.totalBytes(),
+        capped.maxUsage(),
+        capped.activationReserve(),
+        capped.batchBytes(),
+        4,
+        capped.depth(),
         capped.reason().name());
-    ring = BudgetPolicy.ringSlotsFromRam(1 << 20, 32, 0.5, OptionalLong.of(AVAILABLE << 10), 100, true);
-    RingSlotsEvent.emit("djl", ring.perSampleBytes(), ring.batchSize(), ring.ramMaxUsage(),
-        ring.availableBytes(), ring.epochBatches(), ring.cacheActive(), ring.budgetBytes(),
-        ring.slots(), ring.reason().name());
+    ring =
+        BudgetPolicy.ringSlotsFromRam(
+            1 << 20, 32, 0.5, OptionalLong.of(AVAILABLE << 10), 100, true);
+    RingSlotsEvent.emit(
+        "djl",
+        ring.perSampleBytes(),
+        ring.batchSize(),
+        ring.ramMaxUsage(),
+        ring.availableBytes(),
+        ring.epochBatches(),
+        ring.cacheActive(),
+        ring.budgetBytes(),
+        ring.slots(),
+        ring.reason().name());
     split = BudgetPolicy.splitStagerBudget(1003);
     StagerSplitEvent.emit(split.totalBytes(), split.pinnedBytes(), split.streamBytes());
   }

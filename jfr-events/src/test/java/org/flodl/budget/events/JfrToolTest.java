@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The JDK's own {@code jfr} tool on the recorded decisions: {@code jfr print --events
- * flodl.budget.CacheAdmission} prints each admission with its fields and units, {@code jfr
- * summary} counts every flodl type, {@code jfr metadata} shows labels.
+ * flodl.budget.CacheAdmission} prints each admission with its fields and units, {@code jfr summary}
+ * counts every flodl type, {@code jfr metadata} shows labels.
  */
 class JfrToolTest {
   static Path jfr;

@@ -17,7 +17,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.InputStream;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -39,8 +38,8 @@ import org.openjdk.jmc.flightrecorder.internal.FlightRecordingLoader;
 
 /**
  * The recording opens in Mission Control's own parser ({@code org.openjdk.jmc:flightrecorder}):
- * every flodl event type is found by id with its label, its category path (as JMC's event
- * browser files it) and its fields, bytes read as JMC's memory quantities.
+ * every flodl event type is found by id with its label, its category path (as JMC's event browser
+ * files it) and its fields, bytes read as JMC's memory quantities.
  */
 class MissionControlParserTest {
   static Map<String, IItemIterable> byType = new HashMap<>();
@@ -63,8 +62,10 @@ class MissionControlParserTest {
       assertEquals(RecordedEventsTest.LABELS.get(entry.getKey()), type.getName());
       assertNotNull(type.getDescription());
       assertTrue(entry.getValue().getItemCount() > 0);
-      for (Map.Entry<IAccessorKey<?>, ? extends IDescribable> field : type.getAccessorKeys().entrySet()) {
-        assertNotNull(field.getValue().getName(), entry.getKey() + "." + field.getKey().getIdentifier());
+      for (Map.Entry<IAccessorKey<?>, ? extends IDescribable> field :
+          type.getAccessorKeys().entrySet()) {
+        assertNotNull(
+            field.getValue().getName(), entry.getKey() + "." + field.getKey().getIdentifier());
       }
     }
   }
@@ -80,8 +81,18 @@ class MissionControlParserTest {
       labels.put(e.getKey().getIdentifier(), e.getValue().getName());
     }
     for (String field :
-        List.of(SITE, TIER, VALUE_TYPE, LOGICAL_BYTES, STORAGE_BYTES, CHARGED_BYTES,
-            MATERIALIZED, DECISION, HELD_BYTES, BUDGET_BYTES, AVAILABLE_BYTES)) {
+        List.of(
+            SITE,
+            TIER,
+            VALUE_TYPE,
+            LOGICAL_BYTES,
+            STORAGE_BYTES,
+            CHARGED_BYTES,
+            MATERIALIZED,
+            DECISION,
+            HELD_BYTES,
+            BUDGET_BYTES,
+            AVAILABLE_BYTES)) {
       assertTrue(keys.containsKey(field), field + " not in " + keys.keySet());
     }
     assertEquals("Charged Size", labels.get(CHARGED_BYTES));

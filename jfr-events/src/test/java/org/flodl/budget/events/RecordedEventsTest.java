@@ -68,9 +68,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Reads the recorded decisions back with {@code jdk.jfr.consumer}: every flodl event type with
- * its label, category and described fields, bytes and fractions carrying their units, the field
- * values the policy and the ledger decided, and the hot-path events without stack traces.
+ * Reads the recorded decisions back with {@code jdk.jfr.consumer}: every flodl event type with its
+ * label, category and described fields, bytes and fractions carrying their units, the field values
+ * the policy and the ledger decided, and the hot-path events without stack traces.
  */
 class RecordedEventsTest {
   static final Map<String, List<String>> CATEGORIES =
@@ -132,7 +132,9 @@ class RecordedEventsTest {
         }
         String where = name + "." + field.getName();
         assertNotNull(field.getLabel(), where);
-        assertTrue(Character.isUpperCase(field.getLabel().charAt(0)), where + " label " + field.getLabel());
+        assertTrue(
+            Character.isUpperCase(field.getLabel().charAt(0)),
+            where + " label " + field.getLabel());
         assertFalse(field.getLabel().endsWith("."), where);
         assertNotNull(field.getDescription(), where);
         boolean bytes =
@@ -145,7 +147,8 @@ class RecordedEventsTest {
           assertEquals(DataAmount.BYTES, amount.value(), where);
           assertEquals("jdk.jfr.DataAmount", field.getContentType(), where);
         } else if (FRACTIONS.contains(field.getName())) {
-          assertNotNull(field.getAnnotation(Percentage.class), where + " is a fraction without @Percentage");
+          assertNotNull(
+              field.getAnnotation(Percentage.class), where + " is a fraction without @Percentage");
           assertEquals("jdk.jfr.Percentage", field.getContentType(), where);
         } else {
           assertNull(field.getContentType(), where + " has a unit it should not have");
@@ -157,9 +160,11 @@ class RecordedEventsTest {
   @Test
   void cacheAdmissionsCarryTheLedgersDecisionsInOrder() {
     List<RecordedEvent> admissions = named(CacheAdmissionEvent.NAME);
-    assertEquals(scenario.decisions,
+    assertEquals(
+        scenario.decisions,
         admissions.stream().map(e -> e.getString(DECISION)).collect(Collectors.toList()));
-    assertEquals(List.of("ADMIT", "ADMIT", "ADMIT_MATERIALIZED", "ADMIT", "ADMIT", "DECLINE"),
+    assertEquals(
+        List.of("ADMIT", "ADMIT", "ADMIT_MATERIALIZED", "ADMIT", "ADMIT", "DECLINE"),
         scenario.decisions);
     long budget = scenario.budget.budgetBytes();
     assertEquals(500_000, budget);
@@ -246,7 +251,8 @@ class RecordedEventsTest {
 
     Map<String, String> settings =
         named(ConfigurationEvent.NAME).stream()
-            .collect(Collectors.toMap(e -> e.getString(KEY), e -> e.getString(SOURCE), (a, b) -> b));
+            .collect(
+                Collectors.toMap(e -> e.getString(KEY), e -> e.getString(SOURCE), (a, b) -> b));
     assertEquals(Map.of("mode", "DEFAULT", "heap_max_usage", "AGENT_ARGS"), settings);
 
     RecordedEvent woven = named(InstrumentedEvent.NAME).get(0);
@@ -270,8 +276,13 @@ class RecordedEventsTest {
       recording.start();
       admission().emit();
       ReleaseEvent.emit("s", "heap", 1, "COLLECTED", 0);
-      SiteSummaryEvent.emit("s", "heap",
-          new SiteSummaryEvent.Counts(1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1), 0, 0, 2);
+      SiteSummaryEvent.emit(
+          "s",
+          "heap",
+          new SiteSummaryEvent.Counts(1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1),
+          0,
+          0,
+          2);
       recording.stop();
       recording.dump(file);
     }
@@ -286,8 +297,16 @@ class RecordedEventsTest {
 
   /** Returns a one-byte admission at site s, holding 1 of a budget of 2 with 3 available. */
   private static CacheAdmissionEvent admission() {
-    return CacheAdmissionEvent.decided().site("s").tier("heap").valueType("byte[]")
-        .logicalBytes(1).storageBytes(1).chargedBytes(1).decision("ADMIT").heldBytes(1)
-        .budgetBytes(2).availableBytes(3);
+    return CacheAdmissionEvent.decided()
+        .site("s")
+        .tier("heap")
+        .valueType("byte[]")
+        .logicalBytes(1)
+        .storageBytes(1)
+        .chargedBytes(1)
+        .decision("ADMIT")
+        .heldBytes(1)
+        .budgetBytes(2)
+        .availableBytes(3);
   }
 }

@@ -25,10 +25,9 @@ import org.openjdk.jmc.flightrecorder.rules.TypedResult;
 import org.openjdk.jmc.flightrecorder.rules.util.RulesToolkit.EventAvailability;
 
 /**
- * One of flodl-budget's findings as a Mission Control rule: the recording's flodl events read
- * into {@link Facts} and the finding drawn by {@link Findings}, the same as the agent's {@code
- * report} draws it, shown with its severity, summary, explanation and solution. Topic {@code
- * flodl-budget}.
+ * One of flodl-budget's findings as a Mission Control rule: the recording's flodl events read into
+ * {@link Facts} and the finding drawn by {@link Findings}, the same as the agent's {@code report}
+ * draws it, shown with its severity, summary, explanation and solution. Topic {@code flodl-budget}.
  */
 public abstract class FlodlRule implements IRule {
   /** The topic the rules are shown under. */
@@ -43,8 +42,10 @@ public abstract class FlodlRule implements IRule {
   /** Returns the facts of {@code items}: every flodl event, and the recordings' own. */
   static Facts facts(IItemCollection items) {
     Facts facts = new Facts();
-    IItemCollection ours = items.apply(ItemFilters.or(ItemFilters.typeMatches("flodl\\..*"),
-        ItemFilters.type("jdk.ActiveRecording")));
+    IItemCollection ours =
+        items.apply(
+            ItemFilters.or(
+                ItemFilters.typeMatches("flodl\\..*"), ItemFilters.type("jdk.ActiveRecording")));
     for (IItemIterable it : ours) {
       JmcFields fields = new JmcFields(it.getType());
       for (IItem item : it) {
@@ -55,15 +56,23 @@ public abstract class FlodlRule implements IRule {
   }
 
   @Override
-  public RunnableFuture<IResult> createEvaluation(IItemCollection items,
-      IPreferenceValueProvider preferences, IResultValueProvider dependencies) {
-    return new FutureTask<>(() -> result(Findings.of(rule, facts(items)),
-        preferences == null ? IPreferenceValueProvider.DEFAULT_VALUES : preferences));
+  public RunnableFuture<IResult> createEvaluation(
+      IItemCollection items,
+      IPreferenceValueProvider preferences,
+      IResultValueProvider dependencies) {
+    return new FutureTask<>(
+        () ->
+            result(
+                Findings.of(rule, facts(items)),
+                preferences == null ? IPreferenceValueProvider.DEFAULT_VALUES : preferences));
   }
 
   private IResult result(Finding f, IPreferenceValueProvider preferences) {
-    ResultBuilder b = ResultBuilder.createFor(this, preferences).setSeverity(severity(f))
-        .setSummary(f.summary()).setExplanation(f.explanation());
+    ResultBuilder b =
+        ResultBuilder.createFor(this, preferences)
+            .setSeverity(severity(f))
+            .setSummary(f.summary())
+            .setExplanation(f.explanation());
     if (!f.solution().isEmpty()) {
       b.setSolution(f.solution());
     }

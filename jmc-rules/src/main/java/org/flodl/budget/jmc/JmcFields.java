@@ -14,10 +14,10 @@ import org.openjdk.jmc.common.unit.UnitLookup;
 import org.openjdk.jmc.flightrecorder.JfrAttributes;
 
 /**
- * Mission Control's items of one event type as {@link org.flodl.budget.findings.Facts} reads
- * them: each field found by its name among the type's accessor keys, whatever content type the
- * parser gave it (a plain {@code long} is a raw number since JMC 9.1, a {@code @DataAmount} a
- * memory quantity, a fraction a number or a percentage).
+ * Mission Control's items of one event type as {@link org.flodl.budget.findings.Facts} reads them:
+ * each field found by its name among the type's accessor keys, whatever content type the parser
+ * gave it (a plain {@code long} is a raw number since JMC 9.1, a {@code @DataAmount} a memory
+ * quantity, a fraction a number or a percentage).
  */
 final class JmcFields implements RecordedFields {
   private final String typeName;
@@ -88,7 +88,8 @@ final class JmcFields implements RecordedFields {
     Object v = value(field);
     if (v instanceof IQuantity q) {
       return q.getUnit().getContentType() == UnitLookup.PERCENTAGE
-          ? q.doubleValueIn(UnitLookup.PERCENT_UNITY) : q.doubleValue();
+          ? q.doubleValueIn(UnitLookup.PERCENT_UNITY)
+          : q.doubleValue();
     }
     return v instanceof Number n ? n.doubleValue() : Double.NaN;
   }
@@ -100,7 +101,8 @@ final class JmcFields implements RecordedFields {
       return null;
     }
     return v instanceof IDisplayable d && !(v instanceof String)
-        ? d.displayUsing(IDisplayable.EXACT) : v.toString();
+        ? d.displayUsing(IDisplayable.EXACT)
+        : v.toString();
   }
 
   @Override

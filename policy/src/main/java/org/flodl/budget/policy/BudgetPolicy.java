@@ -4,9 +4,9 @@ import java.util.OptionalLong;
 
 /**
  * flodl 0.7.0's memory-budget policy ({@code flodl/src/data/budget.rs}), ported with its numbers:
- * how every retention and flow tier is priced and bounded, host RAM and VRAM alike. Pure
- * functions: numbers in, a decision record out, each record carrying its inputs and a reason so
- * the agent can record why, not only what.
+ * how every retention and flow tier is priced and bounded, host RAM and VRAM alike. Pure functions:
+ * numbers in, a decision record out, each record carrying its inputs and a reason so the agent can
+ * record why, not only what.
  *
  * <p>Sizes are non-negative {@code long}s standing in for Rust's {@code u64}; {@link
  * Long#MAX_VALUE} stands in for {@code u64::MAX}. The arithmetic saturates as the seed's does, so
@@ -66,9 +66,9 @@ public final class BudgetPolicy {
   // ---------------------------------------------------------------------------------------------
 
   /**
-   * Returns the one host-RAM budget law, {@code min(ramMaxUsage, 0.90) × (available + held)}.
-   * Held bytes are no longer available to the probe, so they are added back before the share is
-   * taken: the cap stays anchored to the total the run started with.
+   * Returns the one host-RAM budget law, {@code min(ramMaxUsage, 0.90) × (available + held)}. Held
+   * bytes are no longer available to the probe, so they are added back before the share is taken:
+   * the cap stays anchored to the total the run started with.
    */
   public static long anchoredRamBudget(long available, long heldBytes, double ramMaxUsage) {
     return anchored(available, heldBytes, ramMaxUsage, 1.0, 0, "ram_max_usage").budgetBytes();
@@ -145,10 +145,10 @@ public final class BudgetPolicy {
   }
 
   /**
-   * Returns the reader-ring capacity in batches from the host-RAM budget, with the seed's
-   * meaning: 0 when the reader stage is disabled ({@code ramMaxUsage <= 0}) or the budget cannot
-   * fit one batch, the fallback of 4 when host RAM cannot be measured or the batch is unpriced,
-   * and never more than the epoch's batches. No cache competes for the budget.
+   * Returns the reader-ring capacity in batches from the host-RAM budget, with the seed's meaning:
+   * 0 when the reader stage is disabled ({@code ramMaxUsage <= 0}) or the budget cannot fit one
+   * batch, the fallback of 4 when host RAM cannot be measured or the batch is unpriced, and never
+   * more than the epoch's batches. No cache competes for the budget.
    */
   public static RingSlots ringSlotsFromRam(
       long perSampleBytes,
@@ -175,29 +175,49 @@ public final class BudgetPolicy {
     long epoch = Saturating.unsigned(epochBatches);
     long avail = available.isPresent() ? Saturating.unsigned(available.getAsLong()) : -1;
     if (ramMaxUsage <= 0.0) {
-      return ring(perSampleBytes, batchSize, ramMaxUsage, avail, epoch, cacheActive, 0, 0,
+      return RingSlots.of(
+          perSampleBytes,
+          batchSize,
+          ramMaxUsage,
+          avail,
+          epoch,
+          cacheActive,
+          0,
+          0,
           RingSlots.Reason.DISABLED);
     }
     if (available.isEmpty()) {
-      return fallback(perSampleBytes, batchSize, ramMaxUsage, avail, epoch, cacheActive,
+      return RingSlots.fallback(
+          perSampleBytes,
+          batchSize,
+          ramMaxUsage,
+          avail,
+          epoch,
+          cacheActive,
           RingSlots.Reason.UNMEASURED_FALLBACK);
     }
     long batchBytes = Saturating.mul(perSampleBytes, batchSize);
     if (batchBytes == 0) {
-      return fallback(perSampleBytes, batchSize, ramMaxUsage, avail, epoch, cacheActive,
+      return RingSlots.fallback(
+          perSampleBytes,
+          batchSize,
+          ramMaxUsage,
+          avail,
+          epoch,
+          cacheActive,
           RingSlots.Reason.UNPRICED_BATCH);
     }
     long budget = anchoredRamBudget(avail, 0, ramMaxUsage);
-    return ringSlotsFromBudget(perSampleBytes, batchSize, ramMaxUsage, avail, budget, epoch,
-        cacheActive);
+    return ringSlotsFromBudget(
+        perSampleBytes, batchSize, ramMaxUsage, avail, budget, epoch, cacheActive);
   }
 
   /**
-   * Returns the ring slots a given byte budget buys: {@code budget / batch}, 0 when one batch
-   * does not fit, capped at the epoch's batches and at {@link #RING_SLOTS_WITH_CACHE} when a cache
-   * is active. {@link #ringSlotsFromRam} takes its budget from the anchored share; a stager's
-   * prefetch takes the flow quarter of its split ({@link #splitStagerBudget}). An unpriced batch
-   * takes the fallback of 4.
+   * Returns the ring slots a given byte budget buys: {@code budget / batch}, 0 when one batch does
+   * not fit, capped at the epoch's batches and at {@link #RING_SLOTS_WITH_CACHE} when a cache is
+   * active. {@link #ringSlotsFromRam} takes its budget from the anchored share; a stager's prefetch
+   * takes the flow quarter of its split ({@link #splitStagerBudget}). An unpriced batch takes the
+   * fallback of 4.
    */
   public static RingSlots ringSlotsFromBudget(
       long perSampleBytes,
@@ -211,7 +231,13 @@ public final class BudgetPolicy {
     long budget = Saturating.unsigned(budgetBytes);
     long batchBytes = Saturating.mul(perSampleBytes, batchSize);
     if (batchBytes == 0) {
-      return fallback(perSampleBytes, batchSize, ramMaxUsage, availableBytes, epoch, cacheActive,
+      return RingSlots.fallback(
+          perSampleBytes,
+          batchSize,
+          ramMaxUsage,
+          availableBytes,
+          epoch,
+          cacheActive,
           RingSlots.Reason.UNPRICED_BATCH);
     }
     long slots = budget / batchBytes;
@@ -224,23 +250,16 @@ public final class BudgetPolicy {
       slots = RING_SLOTS_WITH_CACHE;
       reason = RingSlots.Reason.CACHE_CAP;
     }
-    return ring(perSampleBytes, batchSize, ramMaxUsage, availableBytes, epoch, cacheActive, budget,
-        slots, reason);
-  }
-
-  private static RingSlots fallback(
-      long perSampleBytes, long batchSize, double ramMaxUsage, long avail, long epoch,
-      boolean cacheActive, RingSlots.Reason reason) {
-    long slots = Math.min(RING_SLOTS_FALLBACK, epoch);
-    return ring(perSampleBytes, batchSize, ramMaxUsage, avail, epoch, cacheActive, 0, slots,
-        slots < RING_SLOTS_FALLBACK ? RingSlots.Reason.EPOCH_CAP : reason);
-  }
-
-  private static RingSlots ring(
-      long perSampleBytes, long batchSize, double ramMaxUsage, long avail, long epoch,
-      boolean cacheActive, long budget, long slots, RingSlots.Reason reason) {
-    return new RingSlots(Saturating.unsigned(perSampleBytes), Saturating.unsigned(batchSize),
-        ramMaxUsage, avail, epoch, cacheActive, budget, slots, reason);
+    return RingSlots.of(
+        perSampleBytes,
+        batchSize,
+        ramMaxUsage,
+        availableBytes,
+        epoch,
+        cacheActive,
+        budget,
+        slots,
+        reason);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -263,12 +282,28 @@ public final class BudgetPolicy {
     Knobs.requireNumber("vram_max_usage", maxUsage);
     long batchBytes = Saturating.mul(perSampleBytes, batchSize);
     if (!cuda) {
-      return new PrefetchDepth(usedBytes, totalBytes, maxUsage, activationReserve, batchBytes, 0,
-          0, DOUBLE_BUFFER, PrefetchDepth.Reason.CPU_OVERLAP);
+      return new PrefetchDepth(
+          usedBytes,
+          totalBytes,
+          maxUsage,
+          activationReserve,
+          batchBytes,
+          0,
+          0,
+          DOUBLE_BUFFER,
+          PrefetchDepth.Reason.CPU_OVERLAP);
     }
     if (batchBytes == 0) {
-      return new PrefetchDepth(usedBytes, totalBytes, maxUsage, activationReserve, 0, 0, 0,
-          DOUBLE_BUFFER, PrefetchDepth.Reason.UNPRICED_BATCH);
+      return new PrefetchDepth(
+          usedBytes,
+          totalBytes,
+          maxUsage,
+          activationReserve,
+          0,
+          0,
+          0,
+          DOUBLE_BUFFER,
+          PrefetchDepth.Reason.UNPRICED_BATCH);
     }
     return depthFromProbe(usedBytes, totalBytes, maxUsage, activationReserve, batchBytes);
   }
@@ -276,8 +311,8 @@ public final class BudgetPolicy {
   /**
    * The sizing policy at the numbers a probe reported: {@code cap = total × clamp(maxUsage, 0.5,
    * 0.99)}, the capacity depth {@code (cap − used − reserve) / batch}, and when that is 0 the
-   * double-buffer floor, priced against physical free ({@code 2 × batch × 256 <= total − used}).
-   * A failed probe ({@code used = MAX, total = 0}) saturates free to 0 and declines the floor.
+   * double-buffer floor, priced against physical free ({@code 2 × batch × 256 <= total − used}). A
+   * failed probe ({@code used = MAX, total = 0}) saturates free to 0 and declines the floor.
    */
   public static PrefetchDepth depthFromProbe(
       long usedBytes, long totalBytes, double maxUsage, long activationReserve, long batchBytes) {
@@ -286,22 +321,39 @@ public final class BudgetPolicy {
     long total = Saturating.unsigned(totalBytes);
     long reserve = Saturating.unsigned(activationReserve);
     long batch = Saturating.unsigned(batchBytes);
-    long cap = Saturating.scale(total, Math.max(VRAM_USAGE_MIN, Math.min(maxUsage, VRAM_USAGE_MAX)));
+    long cap =
+        Saturating.scale(total, Math.max(VRAM_USAGE_MIN, Math.min(maxUsage, VRAM_USAGE_MAX)));
     long budget = Saturating.sub(cap, Saturating.add(used, reserve));
     if (batch == 0) {
       // The seed's caller never gets here with an unpriced batch; keep its answer for one.
-      return new PrefetchDepth(used, total, maxUsage, reserve, 0, cap, budget, DOUBLE_BUFFER,
+      return new PrefetchDepth(
+          used,
+          total,
+          maxUsage,
+          reserve,
+          0,
+          cap,
+          budget,
+          DOUBLE_BUFFER,
           PrefetchDepth.Reason.UNPRICED_BATCH);
     }
     long depth = budget / batch;
     if (depth > 0) {
-      return new PrefetchDepth(used, total, maxUsage, reserve, batch, cap, budget, depth,
-          PrefetchDepth.Reason.CAPACITY);
+      return new PrefetchDepth(
+          used, total, maxUsage, reserve, batch, cap, budget, depth, PrefetchDepth.Reason.CAPACITY);
     }
     long free = Saturating.sub(total, used);
     long floorBytes = Saturating.mul(DOUBLE_BUFFER, batch);
     if (Saturating.mul(floorBytes, FLOOR_FREE_RATIO) <= free) {
-      return new PrefetchDepth(used, total, maxUsage, reserve, batch, cap, budget, DOUBLE_BUFFER,
+      return new PrefetchDepth(
+          used,
+          total,
+          maxUsage,
+          reserve,
+          batch,
+          cap,
+          budget,
+          DOUBLE_BUFFER,
           PrefetchDepth.Reason.DOUBLE_BUFFER_FLOOR);
     }
     PrefetchDepth.Reason reason =
@@ -326,7 +378,6 @@ public final class BudgetPolicy {
 
   /** Returns whether a view of {@code logicalBytes} over {@code storageBytes} must be copied. */
   public static boolean shouldMaterialize(long logicalBytes, long storageBytes) {
-    return Saturating.unsigned(storageBytes)
-        > Saturating.mul(VIEW_SLACK_FACTOR, logicalBytes);
+    return Saturating.unsigned(storageBytes) > Saturating.mul(VIEW_SLACK_FACTOR, logicalBytes);
   }
 }

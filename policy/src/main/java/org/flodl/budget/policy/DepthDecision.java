@@ -3,14 +3,13 @@ package org.flodl.budget.policy;
 import java.util.OptionalLong;
 
 /**
- * The one prefetch-depth decision, for every kind of depth site (a sites-file method or call
- * site, DJL's epochs, ND4J's async iterators): on a GPU the seed's VRAM depth with its
- * double-buffer floor; on the host the reader ring's slots from the memory the batches live in
- * (host RAM, or the heap for heap batches), from the flow quarter of the stager split when this
- * JVM is a stager; then capped by
- * the request ({@code prefetch=cap}) or at the epoch's batches ({@code prefetch=auto}), and, for a
- * call site on a JDK queue, never below 1 when at least 1 was asked for. Numbers in, a record out:
- * no probe is read here.
+ * The one prefetch-depth decision, for every kind of depth site (a sites-file method or call site,
+ * DJL's epochs, ND4J's async iterators): on a GPU the seed's VRAM depth with its double-buffer
+ * floor; on the host the reader ring's slots from the memory the batches live in (host RAM, or the
+ * heap for heap batches), from the flow quarter of the stager split when this JVM is a stager; then
+ * capped by the request ({@code prefetch=cap}) or at the epoch's batches ({@code prefetch=auto}),
+ * and, for a call site on a JDK queue, never below 1 when at least 1 was asked for. Numbers in, a
+ * record out: no probe is read here.
  */
 public final class DepthDecision {
   private DepthDecision() {}
@@ -32,8 +31,8 @@ public final class DepthDecision {
    *     heap batches)
    * @param cacheActive whether a cache site has admitted (the ring's fallback is 8 then, else 4)
    * @param prefetchAuto {@code prefetch=auto}: the policy's depth, capped at the epoch
-   * @param stagerStreamBytes the stager split's flow quarter, empty when this JVM is no stager
-   *     (or the batches are on the heap)
+   * @param stagerStreamBytes the stager split's flow quarter, empty when this JVM is no stager (or
+   *     the batches are on the heap)
    * @param atLeastOne a call site: a JDK queue has no synchronous mode
    */
   public record Inputs(
@@ -53,8 +52,8 @@ public final class DepthDecision {
       boolean atLeastOne) {
     /**
      * Returns a builder that names each input; what it is not told is unknown or off: no epoch
-     * length, no VRAM reading (used {@link Long#MAX_VALUE}, total 0), no host reading, no
-     * stager split, knobs and prices 0.
+     * length, no VRAM reading (used {@link Long#MAX_VALUE}, total 0), no host reading, no stager
+     * split, knobs and prices 0.
      */
     public static Builder builder() {
       return new Builder();
@@ -165,9 +164,21 @@ public final class DepthDecision {
 
       /** Returns the inputs as set. */
       public Inputs build() {
-        return new Inputs(cuda, requested, batchBytes, epochBatches, vramUsed, vramTotal,
-            vramMaxUsage, activationReserve, available, maxUsage, cacheActive, prefetchAuto,
-            stagerStreamBytes, atLeastOne);
+        return new Inputs(
+            cuda,
+            requested,
+            batchBytes,
+            epochBatches,
+            vramUsed,
+            vramTotal,
+            vramMaxUsage,
+            activationReserve,
+            available,
+            maxUsage,
+            cacheActive,
+            prefetchAuto,
+            stagerStreamBytes,
+            atLeastOne);
       }
     }
   }
@@ -187,8 +198,13 @@ public final class DepthDecision {
    *     name on the host, {@link #REQUESTED} on either when the request was lower
    * @param applied the depth to build, 0..{@link Integer#MAX_VALUE}
    */
-  public record Decision(PrefetchDepth vram, RingSlots ring, long batchBytes, long depth,
-      String reason, int applied) {}
+  public record Decision(
+      PrefetchDepth vram,
+      RingSlots ring,
+      long batchBytes,
+      long depth,
+      String reason,
+      int applied) {}
 
   /** Returns the decision for {@code in}. */
   public static Decision decide(Inputs in) {
@@ -199,24 +215,45 @@ public final class DepthDecision {
     long depth;
     String reason;
     if (in.cuda()) {
-      vram = BudgetPolicy.prefetchDepthFromVram(in.batchBytes(), 1, true, in.vramUsed(),
-          in.vramTotal(), in.vramMaxUsage(), in.activationReserve());
+      vram =
+          BudgetPolicy.prefetchDepthFromVram(
+              in.batchBytes(),
+              1,
+              true,
+              in.vramUsed(),
+              in.vramTotal(),
+              in.vramMaxUsage(),
+              in.activationReserve());
       if (in.prefetchAuto() && vram.depth() > epoch) {
-        vram = new PrefetchDepth(vram.usedBytes(), vram.totalBytes(), vram.maxUsage(),
-            vram.activationReserve(), vram.batchBytes(), vram.capBytes(), vram.budgetBytes(),
-            epoch, vram.reason());
+        vram =
+            new PrefetchDepth(
+                vram.usedBytes(),
+                vram.totalBytes(),
+                vram.maxUsage(),
+                vram.activationReserve(),
+                vram.batchBytes(),
+                vram.capBytes(),
+                vram.budgetBytes(),
+                epoch,
+                vram.reason());
       }
       vram = vram.cappedAt(cap);
       depth = vram.depth();
       reason = vram.reason().name();
     } else {
-      ring = in.stagerStreamBytes().isPresent() && in.available().isPresent()
-          // A stager's prefetch takes the flow quarter of its split.
-          ? BudgetPolicy.ringSlotsFromBudget(in.batchBytes(), 1, in.maxUsage(),
-              in.available().getAsLong(), in.stagerStreamBytes().getAsLong(), epoch,
-              in.cacheActive())
-          : BudgetPolicy.ringSlotsFromRam(in.batchBytes(), 1, in.maxUsage(), in.available(),
-              epoch, in.cacheActive());
+      ring =
+          in.stagerStreamBytes().isPresent() && in.available().isPresent()
+              // A stager's prefetch takes the flow quarter of its split.
+              ? BudgetPolicy.ringSlotsFromBudget(
+                  in.batchBytes(),
+                  1,
+                  in.maxUsage(),
+                  in.available().getAsLong(),
+                  in.stagerStreamBytes().getAsLong(),
+                  epoch,
+                  in.cacheActive())
+              : BudgetPolicy.ringSlotsFromRam(
+                  in.batchBytes(), 1, in.maxUsage(), in.available(), epoch, in.cacheActive());
       depth = ring.slots();
       reason = ring.reason().name();
       if (cap >= 0 && cap < depth) {
@@ -237,8 +274,8 @@ public final class DepthDecision {
    * (only the floor can apply); from the second the reserve is 0, because the probe's {@code used}
    * then counts the activations (the seed's callers past their first step pass 0).
    */
-  public static long firstEpochReserve(boolean firstEpoch, long batchBytes, long used, long total,
-      double maxUsage) {
+  public static long firstEpochReserve(
+      boolean firstEpoch, long batchBytes, long used, long total, double maxUsage) {
     return firstEpoch && batchBytes > 0 ? headroom(used, total, maxUsage) : 0;
   }
 

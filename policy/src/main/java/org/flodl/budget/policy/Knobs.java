@@ -18,8 +18,8 @@ public final class Knobs {
   /**
    * Returns {@code value} if it is a fraction in (0, 1], else throws an {@link
    * IllegalArgumentException} naming the knob and the range. Used where a user sets a knob (the
-   * agent's arguments); the policy functions themselves keep the seed's meaning for values
-   * outside the range.
+   * agent's arguments); the policy functions themselves keep the seed's meaning for values outside
+   * the range.
    */
   public static double requireFraction(String knob, double value) {
     requireNumber(knob, value);

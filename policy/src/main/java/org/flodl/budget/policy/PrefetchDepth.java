@@ -24,7 +24,9 @@ public record PrefetchDepth(
     long depth,
     Reason reason) {
 
-  /** Why the depth is what it is; the names are the ones the {@code PrefetchDepth} event records. */
+  /**
+   * Why the depth is what it is; the names are the ones the {@code PrefetchDepth} event records.
+   */
   public enum Reason {
     /** The capacity budget divided by the batch bytes. */
     CAPACITY,
@@ -48,7 +50,14 @@ public record PrefetchDepth(
       return this;
     }
     return new PrefetchDepth(
-        usedBytes, totalBytes, maxUsage, activationReserve, batchBytes, capBytes, budgetBytes,
-        requested, Reason.REQUESTED);
+        usedBytes,
+        totalBytes,
+        maxUsage,
+        activationReserve,
+        batchBytes,
+        capBytes,
+        budgetBytes,
+        requested,
+        Reason.REQUESTED);
   }
 }

@@ -1,8 +1,8 @@
 package org.flodl.budget.policy;
 
 /**
- * An anchored host-RAM budget and the inputs it came from: {@code min(maxUsage, 0.90) ×
- * (available + held) × hostShare}, less {@code ringBytes} for the sample cache.
+ * An anchored host-RAM budget and the inputs it came from: {@code min(maxUsage, 0.90) × (available
+ * + held) × hostShare}, less {@code ringBytes} for the sample cache.
  *
  * @param availableBytes what the probe reported free for the tier
  * @param heldBytes what the asking tier already retains (added back: the anchor)

@@ -41,4 +41,52 @@ public record RingSlots(
     /** Capped at 8 because a sample cache shares the budget. */
     CACHE_CAP
   }
+
+  /**
+   * Returns the fallback ring: {@link BudgetPolicy#RING_SLOTS_FALLBACK} slots, or the epoch's
+   * batches when fewer ({@link Reason#EPOCH_CAP}), for {@code reason}.
+   */
+  static RingSlots fallback(
+      long perSampleBytes,
+      long batchSize,
+      double ramMaxUsage,
+      long avail,
+      long epoch,
+      boolean cacheActive,
+      Reason reason) {
+    long slots = Math.min(BudgetPolicy.RING_SLOTS_FALLBACK, epoch);
+    return of(
+        perSampleBytes,
+        batchSize,
+        ramMaxUsage,
+        avail,
+        epoch,
+        cacheActive,
+        0,
+        slots,
+        slots < BudgetPolicy.RING_SLOTS_FALLBACK ? Reason.EPOCH_CAP : reason);
+  }
+
+  /** Returns a sizing of {@code slots}, the byte counts read unsigned (saturated). */
+  static RingSlots of(
+      long perSampleBytes,
+      long batchSize,
+      double ramMaxUsage,
+      long avail,
+      long epoch,
+      boolean cacheActive,
+      long budget,
+      long slots,
+      Reason reason) {
+    return new RingSlots(
+        Saturating.unsigned(perSampleBytes),
+        Saturating.unsigned(batchSize),
+        ramMaxUsage,
+        avail,
+        epoch,
+        cacheActive,
+        budget,
+        slots,
+        reason);
+  }
 }

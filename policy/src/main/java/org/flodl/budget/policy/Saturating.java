@@ -1,10 +1,10 @@
 package org.flodl.budget.policy;
 
 /**
- * Rust's {@code u64} saturating arithmetic on Java's signed {@code long}. Every size in the
- * policy is a non-negative {@code long}; {@link Long#MAX_VALUE} plays the part of {@code u64::MAX}
- * (the failed-probe sentinel). Nothing here wraps: sums saturate at {@code Long.MAX_VALUE},
- * differences at 0, and a negative input is read as 0.
+ * Rust's {@code u64} saturating arithmetic on Java's signed {@code long}. Every size in the policy
+ * is a non-negative {@code long}; {@link Long#MAX_VALUE} plays the part of {@code u64::MAX} (the
+ * failed-probe sentinel). Nothing here wraps: sums saturate at {@code Long.MAX_VALUE}, differences
+ * at 0, and a negative input is read as 0.
  */
 public final class Saturating {
   private Saturating() {}

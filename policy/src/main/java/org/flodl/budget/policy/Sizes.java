@@ -68,7 +68,7 @@ public final class Sizes {
       v /= 1024;
       i++;
     }
-    return String.format(Locale.ROOT, v >= 100 ? "%.0f %s" : v >= 10 ? "%.1f %s" : "%.2f %s", v,
-        units[i]);
+    return String.format(
+        Locale.ROOT, v >= 100 ? "%.0f %s" : v >= 10 ? "%.1f %s" : "%.2f %s", v, units[i]);
   }
 }

@@ -3,10 +3,10 @@ package org.flodl.budget.policy;
 /**
  * The budget law of each tier, from the numbers a probe read: the seed's anchored share {@code
  * min(r, 0.90) × (available + anchor)}, times this rank's host share, less the reader rings that
- * live in the tier. The heap and the GPU take no host share (the heap is this JVM's own
- * {@code -Xmx}, a GPU its rank's own); host RAM is what co-hosted ranks divide. No ring comes off
- * the GPU's budget: a GPU's prefetch has a law of its own (the VRAM depth). A tier whose
- * available memory could not be measured gets a budget of 0: it admits nothing until it can.
+ * live in the tier. The heap and the GPU take no host share (the heap is this JVM's own {@code
+ * -Xmx}, a GPU its rank's own); host RAM is what co-hosted ranks divide. No ring comes off the
+ * GPU's budget: a GPU's prefetch has a law of its own (the VRAM depth). A tier whose available
+ * memory could not be measured gets a budget of 0: it admits nothing until it can.
  */
 public final class TierBudget {
   private TierBudget() {}
@@ -35,14 +35,20 @@ public final class TierBudget {
    * @param ringBytes what reader rings of batches in this tier take off the top (ignored by the
    *     GPU)
    */
-  public static RamBudget of(Tier tier, long available, long held, long anchor, double maxUsage,
-      double hostShare, long ringBytes) {
+  public static RamBudget of(
+      Tier tier,
+      long available,
+      long held,
+      long anchor,
+      double maxUsage,
+      double hostShare,
+      long ringBytes) {
     double share = tier == Tier.HEAP || tier == Tier.DEVICE ? 1.0 : hostShare;
     if (available < 0) {
       return new RamBudget(-1, Saturating.unsigned(held), maxUsage, 0, share, 0, 0);
     }
-    return BudgetPolicy.anchored(available, anchor, maxUsage, share,
-        tier == Tier.DEVICE ? 0 : ringBytes, knob(tier));
+    return BudgetPolicy.anchored(
+        available, anchor, maxUsage, share, tier == Tier.DEVICE ? 0 : ringBytes, knob(tier));
   }
 
   /**
@@ -54,7 +60,15 @@ public final class TierBudget {
   /** Returns {@code b} cut to the pinned part of its stager split. */
   public static Staged staged(RamBudget b) {
     StagerSplit split = BudgetPolicy.splitStagerBudget(b.budgetBytes());
-    return new Staged(new RamBudget(b.availableBytes(), b.heldBytes(), b.maxUsage(),
-        b.effectiveUsage(), b.hostShare(), b.ringBytes(), split.pinnedBytes()), split);
+    return new Staged(
+        new RamBudget(
+            b.availableBytes(),
+            b.heldBytes(),
+            b.maxUsage(),
+            b.effectiveUsage(),
+            b.hostShare(),
+            b.ringBytes(),
+            split.pinnedBytes()),
+        split);
   }
 }

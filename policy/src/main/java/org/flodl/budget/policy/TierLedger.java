@@ -5,19 +5,19 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * The held-bytes ledger of one tier: what its caches retain, against the budget the last probe
- * set. Admissions from many threads never push the tier past its budget, and each {@link
- * Reservation} gives its bytes back exactly once.
+ * The held-bytes ledger of one tier: what its caches retain, against the budget the last probe set.
+ * Admissions from many threads never push the tier past its budget, and each {@link Reservation}
+ * gives its bytes back exactly once.
  *
- * <p>The ledger is striped so that admissions on different threads do not write one shared
- * counter: the tier grants bytes to {@value #STRIPES} stripes ({@code granted}, never over the
- * budget when granted), and a thread reserves from its stripe's unused grant with one
- * compare-and-set on that stripe; a stripe that runs short takes what it needs, and up to {@value
- * #GRANT} bytes more, from the tier. Held bytes are the grants less what the stripes have unused.
- * A release goes to the releasing thread's stripe, which hands what it has over {@code 2 ×}
- * {@value #GRANT} back to the tier. When the grants reach the budget (or the budget shrinks below
- * them), every stripe's unused bytes go back to the tier and the decision is taken on the held
- * bytes themselves, so the whole budget stays usable.
+ * <p>The ledger is striped so that admissions on different threads do not write one shared counter:
+ * the tier grants bytes to {@value #STRIPES} stripes ({@code granted}, never over the budget when
+ * granted), and a thread reserves from its stripe's unused grant with one compare-and-set on that
+ * stripe; a stripe that runs short takes what it needs, and up to {@value #GRANT} bytes more, from
+ * the tier. Held bytes are the grants less what the stripes have unused. A release goes to the
+ * releasing thread's stripe, which hands what it has over {@code 2 ×} {@value #GRANT} back to the
+ * tier. When the grants reach the budget (or the budget shrinks below them), every stripe's unused
+ * bytes go back to the tier and the decision is taken on the held bytes themselves, so the whole
+ * budget stays usable.
  *
  * <p>The budget is set from outside ({@link #setBudget}) when the probes refresh, anchored at the
  * held bytes of that moment; between refreshes it does not move, so held bytes that grow after a
@@ -27,18 +27,24 @@ import java.util.concurrent.atomic.AtomicLongArray;
 public final class TierLedger {
   /** How many stripes hold grants. */
   static final int STRIPES = 16;
+
   /** The most a stripe takes from the tier beyond what a reservation needs. */
   static final long GRANT = 64 * 1024;
+
   /** Longs between two stripes' counters: 128 bytes, so no two share a cache line. */
   private static final int SPACING = 16;
+
   /** The most passes a reservation makes before it declines (each after a sweep that freed). */
   private static final int PASSES = 4;
 
   private final Tier tier;
+
   /** What the tier has granted to the stripes. */
   private final AtomicLong granted = new AtomicLong();
+
   /** Each stripe's granted bytes not yet reserved, at index {@code stripe × SPACING}. */
   private final AtomicLongArray unused = new AtomicLongArray(STRIPES * SPACING);
+
   private volatile long budget;
 
   /** Returns a ledger for {@code tier} whose budget is {@code initialBudget} until set. */
@@ -89,12 +95,12 @@ public final class TierLedger {
   }
 
   /**
-   * The allocation-free form of {@link #tryReserve} for a caller that keeps its own record of
-   * what it reserved and gives it back exactly once ({@link #giveBack}): returns the held bytes
-   * after the reservation (at most: the tier's grants less this thread's stripe's unused bytes,
-   * exact when one thread reserves and releases), or, when {@code bytes} do not fit, a negative
-   * number from which {@link #declinedAt} recovers the held bytes the decline saw. A decline
-   * changes nothing.
+   * The allocation-free form of {@link #tryReserve} for a caller that keeps its own record of what
+   * it reserved and gives it back exactly once ({@link #giveBack}): returns the held bytes after
+   * the reservation (at most: the tier's grants less this thread's stripe's unused bytes, exact
+   * when one thread reserves and releases), or, when {@code bytes} do not fit, a negative number
+   * from which {@link #declinedAt} recovers the held bytes the decline saw. A decline changes
+   * nothing.
    */
   public long reserve(long bytes) {
     return reserve(bytes, Long.MIN_VALUE);
@@ -102,8 +108,8 @@ public final class TierLedger {
 
   /**
    * {@link #reserve(long)} against {@code limit}, the budget the caller read before and reports
-   * with the decision (so that its record says {@code held <= budget} even when a refresh moves
-   * the budget meanwhile); {@link Long#MIN_VALUE} checks against the budget as it is at each try.
+   * with the decision (so that its record says {@code held <= budget} even when a refresh moves the
+   * budget meanwhile); {@link Long#MIN_VALUE} checks against the budget as it is at each try.
    */
   public long reserve(long bytes, long limit) {
     long cost = Math.max(0, bytes);

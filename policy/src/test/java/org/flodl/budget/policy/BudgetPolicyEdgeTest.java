@@ -43,10 +43,8 @@ class BudgetPolicyEdgeTest {
     assertEquals(500, BudgetPolicy.stagerRamBudget(1000, 0, 0.5, 7.0), "share above 1 is 1");
     assertEquals(0, BudgetPolicy.stagerRamBudget(1000, 0, 0.5, -0.5), "share below 0 is 0");
     // VRAM knob clamps to 0.5..0.99.
-    assertEquals(
-        (long) (1000 * 0.5), BudgetPolicy.depthFromProbe(0, 1000, 0.01, 0, 1).capBytes());
-    assertEquals(
-        (long) (1000 * 0.99), BudgetPolicy.depthFromProbe(0, 1000, 3.0, 0, 1).capBytes());
+    assertEquals((long) (1000 * 0.5), BudgetPolicy.depthFromProbe(0, 1000, 0.01, 0, 1).capBytes());
+    assertEquals((long) (1000 * 0.99), BudgetPolicy.depthFromProbe(0, 1000, 3.0, 0, 1).capBytes());
   }
 
   @Test
@@ -136,19 +134,22 @@ class BudgetPolicyEdgeTest {
 
   @Test
   void prefetchDepthFromVramOnCpuAndUnpricedIsTheDoubleBuffer() {
-    PrefetchDepth cpu =
-        BudgetPolicy.prefetchDepthFromVram(1024, 16, false, MAX, 0, 0.9, 0);
+    PrefetchDepth cpu = BudgetPolicy.prefetchDepthFromVram(1024, 16, false, MAX, 0, 0.9, 0);
     assertEquals(BudgetPolicy.DOUBLE_BUFFER, cpu.depth());
     assertEquals(PrefetchDepth.Reason.CPU_OVERLAP, cpu.reason());
-    PrefetchDepth unpriced =
-        BudgetPolicy.prefetchDepthFromVram(0, 16, true, 0, 1L << 30, 0.9, 0);
+    PrefetchDepth unpriced = BudgetPolicy.prefetchDepthFromVram(0, 16, true, 0, 1L << 30, 0.9, 0);
     assertEquals(BudgetPolicy.DOUBLE_BUFFER, unpriced.depth());
     assertEquals(PrefetchDepth.Reason.UNPRICED_BATCH, unpriced.reason());
     // The seed's rig through the full entry point: 16 KiB batch = 1024 B x 16.
     PrefetchDepth rig =
         BudgetPolicy.prefetchDepthFromVram(
-            1024, 16, true, BudgetPolicySeedTest.PASCAL_USED,
-            BudgetPolicySeedTest.PASCAL_TOTAL, 0.90, 0);
+            1024,
+            16,
+            true,
+            BudgetPolicySeedTest.PASCAL_USED,
+            BudgetPolicySeedTest.PASCAL_TOTAL,
+            0.90,
+            0);
     assertEquals(PrefetchDepth.Reason.DOUBLE_BUFFER_FLOOR, rig.reason());
     assertEquals(2, rig.depth());
   }
@@ -174,7 +175,10 @@ class BudgetPolicyEdgeTest {
     assertEquals(PrefetchDepth.Reason.REQUESTED, capped.reason());
     PrefetchDepth floor =
         BudgetPolicy.depthFromProbe(
-            BudgetPolicySeedTest.PASCAL_USED, BudgetPolicySeedTest.PASCAL_TOTAL, 0.9, 0,
+            BudgetPolicySeedTest.PASCAL_USED,
+            BudgetPolicySeedTest.PASCAL_TOTAL,
+            0.9,
+            0,
             BudgetPolicySeedTest.OLMO_BATCH_BYTES);
     assertEquals(floor, floor.cappedAt(8), "a request above the floor keeps the floor");
   }
@@ -198,8 +202,8 @@ class BudgetPolicyEdgeTest {
     StagerSplit split = BudgetPolicy.splitStagerBudget(stager);
     assertEquals(250 * mib, stager);
     RingSlots ring =
-        BudgetPolicy.ringSlotsFromBudget(4 * mib, 1, 0.5, 1000 * mib, split.streamBytes(), 100,
-            false);
+        BudgetPolicy.ringSlotsFromBudget(
+            4 * mib, 1, 0.5, 1000 * mib, split.streamBytes(), 100, false);
     assertEquals(split.streamBytes() / (4 * mib), ring.slots());
     assertEquals(15, ring.slots());
     assertEquals(split.streamBytes(), ring.budgetBytes());

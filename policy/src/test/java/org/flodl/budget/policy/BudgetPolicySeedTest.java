@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 
 /**
- * The seed's tests ({@code budget.rs}, {@code mod tests}), at the seed's own numbers: the
- * GTX 1060 rig running OLMo-150M that a 3-rank olmo/cpu-cadence run reported on 2026-07-28.
+ * The seed's tests ({@code budget.rs}, {@code mod tests}), at the seed's own numbers: the GTX 1060
+ * rig running OLMo-150M that a 3-rank olmo/cpu-cadence run reported on 2026-07-28.
  */
 class BudgetPolicySeedTest {
   static final long PASCAL_USED = 5592L << 20; // GTX 1060 6GB, OLMo-150M + AdamW
@@ -45,7 +45,9 @@ class BudgetPolicySeedTest {
     assertTrue(
         doubleCounted < honest / 2,
         "charging the peak twice must visibly shrink the budget: "
-            + doubleCounted + " vs " + honest);
+            + doubleCounted
+            + " vs "
+            + honest);
   }
 
   @Test
@@ -59,8 +61,7 @@ class BudgetPolicySeedTest {
 
   @Test
   void aFailedProbeDeclinesTheFloor() {
-    PrefetchDepth depth =
-        BudgetPolicy.depthFromProbe(Long.MAX_VALUE, 0, 0.90, 0, OLMO_BATCH_BYTES);
+    PrefetchDepth depth = BudgetPolicy.depthFromProbe(Long.MAX_VALUE, 0, 0.90, 0, OLMO_BATCH_BYTES);
     assertEquals(0, depth.depth());
     assertEquals(PrefetchDepth.Reason.PROBE_FAILED, depth.reason());
   }

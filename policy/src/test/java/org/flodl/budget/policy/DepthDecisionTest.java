@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 class DepthDecisionTest {
   static final long PASCAL_USED = 5592L << 20;
   static final long PASCAL_TOTAL = 6_360_465_408L;
+
   /** A GPU's probe reading as the decision takes it (the probes module reads real ones). */
   record Vram(long usedBytes, long totalBytes) {
     /** A failed probe, by the seed's convention: used at its maximum, total 0. */
@@ -25,8 +26,7 @@ class DepthDecisionTest {
   static final long KIB16 = 16 << 10;
 
   /** A DJL epoch on a GPU: the first holds back the headroom. */
-  static DepthDecision.Inputs gpu(int requested, long batch, boolean first, Vram v,
-      boolean auto) {
+  static DepthDecision.Inputs gpu(int requested, long batch, boolean first, Vram v, boolean auto) {
     return DepthDecision.Inputs.builder()
         .cuda(true)
         .requested(requested)
@@ -48,8 +48,8 @@ class DepthDecisionTest {
   }
 
   /** A host decision's inputs with no VRAM reading (a failed probe), at ram_max_usage 0.5. */
-  static DepthDecision.Inputs.Builder host(int requested, long batch, long epochBatches,
-      OptionalLong available, boolean auto) {
+  static DepthDecision.Inputs.Builder host(
+      int requested, long batch, long epochBatches, OptionalLong available, boolean auto) {
     return DepthDecision.Inputs.builder()
         .requested(requested)
         .batchBytes(batch)
@@ -78,8 +78,8 @@ class DepthDecisionTest {
     Vram roomy = new Vram(3L << 30, PASCAL_TOTAL);
     DepthDecision.Decision first = DepthDecision.decide(gpu(1_000_000, KIB16, true, roomy, true));
     DepthDecision.Decision second = DepthDecision.decide(gpu(1_000_000, KIB16, false, roomy, true));
-    assertEquals(DepthDecision.headroom(3L << 30, PASCAL_TOTAL, 0.90),
-        first.vram().activationReserve());
+    assertEquals(
+        DepthDecision.headroom(3L << 30, PASCAL_TOTAL, 0.90), first.vram().activationReserve());
     assertEquals(2, first.applied());
     assertEquals(Reason.DOUBLE_BUFFER_FLOOR, first.vram().reason());
     assertEquals(0, second.vram().activationReserve());
@@ -96,8 +96,9 @@ class DepthDecisionTest {
 
   @Test
   void anUnpricedBatchIsTheDoubleBufferOnAGpuAndFourOnTheHostEachCapped() {
-    assertEquals(Reason.UNPRICED_BATCH, DepthDecision.decide(gpu(8, 0, true, PASCAL, false))
-        .vram().reason());
+    assertEquals(
+        Reason.UNPRICED_BATCH,
+        DepthDecision.decide(gpu(8, 0, true, PASCAL, false)).vram().reason());
     assertEquals(2, DepthDecision.decide(gpu(8, 0, true, PASCAL, false)).applied());
     assertEquals(4, DepthDecision.decide(cpu(8, 0, 1L << 30, false)).applied());
     assertEquals("UNPRICED_BATCH", DepthDecision.decide(cpu(8, 0, 1L << 30, false)).reason());
@@ -140,8 +141,7 @@ class DepthDecisionTest {
 
   @Test
   void aFailedProbeDeclinesTheFloor() {
-    DepthDecision.Decision d = DepthDecision.decide(
-        gpu(4, KIB16, false, Vram.FAILED, false));
+    DepthDecision.Decision d = DepthDecision.decide(gpu(4, KIB16, false, Vram.FAILED, false));
     assertEquals(0, d.applied());
     assertEquals(Reason.PROBE_FAILED, d.vram().reason());
   }
@@ -156,9 +156,10 @@ class DepthDecisionTest {
     long mib = 1L << 20;
     DepthDecision.Inputs plain = cpu(0, mib, 100 * mib, true);
     assertEquals(50, DepthDecision.decide(plain).applied(), "50 MiB of 1 MiB batches");
-    DepthDecision.Inputs stager = host(0, mib, 64, OptionalLong.of(100 * mib), true)
-        .stagerStreamBytes(OptionalLong.of(4 * mib))
-        .build();
+    DepthDecision.Inputs stager =
+        host(0, mib, 64, OptionalLong.of(100 * mib), true)
+            .stagerStreamBytes(OptionalLong.of(4 * mib))
+            .build();
     DepthDecision.Decision d = DepthDecision.decide(stager);
     assertEquals(4, d.applied());
     assertEquals(4 * mib, d.ring().budgetBytes(), "the stream quarter is the ring's budget");
@@ -166,9 +167,8 @@ class DepthDecisionTest {
 
   @Test
   void aCallSiteNeverGetsADepthBelowOneWhenItAskedForOne() {
-    DepthDecision.Inputs tight = host(8, 2176, 0, OptionalLong.of(1 << 10), false)
-        .atLeastOne(true)
-        .build();
+    DepthDecision.Inputs tight =
+        host(8, 2176, 0, OptionalLong.of(1 << 10), false).atLeastOne(true).build();
     DepthDecision.Decision d = DepthDecision.decide(tight);
     assertEquals("NO_FIT", d.reason(), "the policy says 0");
     assertEquals(0, d.depth());

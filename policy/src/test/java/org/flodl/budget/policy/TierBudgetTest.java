@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each tier's budget law at the seed's numbers ({@code stager_budget_shares_and_anchors},
- * {@code anchored_budget_is_a_fixed_point_both_ways}, {@code stager_split_is_three_to_one}), and
- * the heap's anchor (the seed's F1) across collections, in process: numbers in, records out.
+ * Each tier's budget law at the seed's numbers ({@code stager_budget_shares_and_anchors}, {@code
+ * anchored_budget_is_a_fixed_point_both_ways}, {@code stager_split_is_three_to_one}), and the
+ * heap's anchor (the seed's F1) across collections, in process: numbers in, records out.
  */
 class TierBudgetTest {
 
@@ -34,8 +34,8 @@ class TierBudgetTest {
   void theBudgetIsAFixedPointAsTheTierFills() {
     long b0 = TierBudget.of(Tier.NATIVE, 1000, 0, 0, 0.5, 1.0, 0).budgetBytes();
     for (long held : new long[] {100, 400, 500}) {
-      assertEquals(b0, TierBudget.of(Tier.NATIVE, 1000 - held, held, held, 0.5, 1.0, 0)
-          .budgetBytes());
+      assertEquals(
+          b0, TierBudget.of(Tier.NATIVE, 1000 - held, held, held, 0.5, 1.0, 0).budgetBytes());
     }
   }
 

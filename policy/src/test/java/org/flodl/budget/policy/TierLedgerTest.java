@@ -63,10 +63,10 @@ class TierLedgerTest {
   }
 
   /**
-   * Guards the check-then-act race: two threads that both read held = 90 under a budget of 100
-   * must not both add 10. Eight threads hammer one ledger; after every admission the held bytes
-   * they observe stay within the budget, and after all releases (racing releases of the same
-   * reservation included) held is exactly zero.
+   * Guards the check-then-act race: two threads that both read held = 90 under a budget of 100 must
+   * not both add 10. Eight threads hammer one ledger; after every admission the held bytes they
+   * observe stay within the budget, and after all releases (racing releases of the same reservation
+   * included) held is exactly zero.
    */
   @Test
   void eightThreadsNeverPushPastTheBudgetAndReleaseToZero() throws Exception {
@@ -75,26 +75,28 @@ class TierLedgerTest {
     ConcurrentLinkedQueue<TierLedger.Reservation> held = new ConcurrentLinkedQueue<>();
     AtomicLong overBudget = new AtomicLong();
     AtomicLong doubleReleases = new AtomicLong();
-    onThreads(8, seed -> {
-      for (int i = 0; i < 20_000; i++) {
-        TierLedger.Admission a = ledger.tryReserve(1 + (i * 31 + seed) % 97);
-        if (a.heldAfter() > budget) {
-          overBudget.incrementAndGet();
-        }
-        if (a.admitted()) {
-          held.add(a.reservation());
-        }
-        if (i % 3 == 0) {
-          TierLedger.Reservation r = held.poll();
-          if (r != null) {
-            r.release();
-            if (r.release()) {
-              doubleReleases.incrementAndGet();
+    onThreads(
+        8,
+        seed -> {
+          for (int i = 0; i < 20_000; i++) {
+            TierLedger.Admission a = ledger.tryReserve(1 + (i * 31 + seed) % 97);
+            if (a.heldAfter() > budget) {
+              overBudget.incrementAndGet();
+            }
+            if (a.admitted()) {
+              held.add(a.reservation());
+            }
+            if (i % 3 == 0) {
+              TierLedger.Reservation r = held.poll();
+              if (r != null) {
+                r.release();
+                if (r.release()) {
+                  doubleReleases.incrementAndGet();
+                }
+              }
             }
           }
-        }
-      }
-    });
+        });
     assertEquals(0, overBudget.get(), "an admission left held over the budget");
     assertTrue(ledger.held() <= budget);
     held.forEach(TierLedger.Reservation::release);
@@ -103,24 +105,26 @@ class TierLedgerTest {
   }
 
   /**
-   * Threads reserve from their stripes' grants; what they leave unused there is not lost: once
-   * they are done, held is exactly zero and one thread can take the whole budget, the other
-   * stripes' grants handed back to it.
+   * Threads reserve from their stripes' grants; what they leave unused there is not lost: once they
+   * are done, held is exactly zero and one thread can take the whole budget, the other stripes'
+   * grants handed back to it.
    */
   @Test
   void bytesLeftUnusedInOtherThreadsStripesStayAdmittable() throws Exception {
     long budget = 1 << 20;
     TierLedger ledger = new TierLedger(Tier.HEAP, budget);
     AtomicLong declined = new AtomicLong();
-    onThreads(8, seed -> {
-      for (int i = 0; i < 10_000; i++) {
-        if (ledger.reserve(1000) < 0) {
-          declined.incrementAndGet();
-        } else {
-          ledger.giveBack(1000);
-        }
-      }
-    });
+    onThreads(
+        8,
+        seed -> {
+          for (int i = 0; i < 10_000; i++) {
+            if (ledger.reserve(1000) < 0) {
+              declined.incrementAndGet();
+            } else {
+              ledger.giveBack(1000);
+            }
+          }
+        });
     assertEquals(0, declined.get(), "8 x 1000 bytes at a time always fit in 1 MiB");
     assertEquals(0, ledger.held());
     assertEquals(budget, ledger.reserve(budget), "the whole budget, from every stripe's grants");
@@ -170,14 +174,18 @@ class TierLedgerTest {
     ConcurrentLinkedQueue<AssertionError> failures = new ConcurrentLinkedQueue<>();
     for (int t = 0; t < threads; t++) {
       final int seed = t;
-      Thread w = new Thread(() -> {
-        try {
-          start.await();
-          work.accept(seed);
-        } catch (Throwable e) {
-          failures.add(new AssertionError(Thread.currentThread().getName() + " failed: " + e, e));
-        }
-      }, "ledger-worker-" + t);
+      Thread w =
+          new Thread(
+              () -> {
+                try {
+                  start.await();
+                  work.accept(seed);
+                } catch (Throwable e) {
+                  failures.add(
+                      new AssertionError(Thread.currentThread().getName() + " failed: " + e, e));
+                }
+              },
+              "ledger-worker-" + t);
       workers.add(w);
       w.start();
     }

@@ -13,10 +13,10 @@ import java.nio.ShortBuffer;
 /**
  * Materializes a buffer view into storage of its own: the same kind (heap or direct), element type
  * and byte order, exactly the elements it addresses (index 0 to its capacity), the same position
- * and limit, read-only when the view was. Every absolute and relative read of the copy returns
- * what the view returned; the copy shares nothing with the view's owner. A mark is not carried
- * over ({@link Buffer} does not show it): {@code reset()} on the copy throws
- * {@link java.nio.InvalidMarkException}.
+ * and limit, read-only when the view was. Every absolute and relative read of the copy returns what
+ * the view returned; the copy shares nothing with the view's owner. A mark is not carried over
+ * ({@link Buffer} does not show it): {@code reset()} on the copy throws {@link
+ * java.nio.InvalidMarkException}.
  */
 final class BufferCopies {
   private BufferCopies() {}
@@ -30,44 +30,63 @@ final class BufferCopies {
       case BYTE:
         {
           ByteBuffer from = ((ByteBuffer) view).duplicate().clear();
-          ByteBuffer to = direct ? ByteBuffer.allocateDirect(capacity) : ByteBuffer.allocate(capacity);
+          ByteBuffer to =
+              direct ? ByteBuffer.allocateDirect(capacity) : ByteBuffer.allocate(capacity);
           copy = to.put(from);
           break;
         }
       case CHAR:
         {
           CharBuffer from = ((CharBuffer) view).duplicate().clear();
-          copy = heapNative(view) ? CharBuffer.allocate(capacity).put(from) : bytes(view, 2).asCharBuffer().put(from);
+          copy =
+              heapNative(view)
+                  ? CharBuffer.allocate(capacity).put(from)
+                  : bytes(view, 2).asCharBuffer().put(from);
           break;
         }
       case SHORT:
         {
           ShortBuffer from = ((ShortBuffer) view).duplicate().clear();
-          copy = heapNative(view) ? ShortBuffer.allocate(capacity).put(from) : bytes(view, 2).asShortBuffer().put(from);
+          copy =
+              heapNative(view)
+                  ? ShortBuffer.allocate(capacity).put(from)
+                  : bytes(view, 2).asShortBuffer().put(from);
           break;
         }
       case INT:
         {
           IntBuffer from = ((IntBuffer) view).duplicate().clear();
-          copy = heapNative(view) ? IntBuffer.allocate(capacity).put(from) : bytes(view, 4).asIntBuffer().put(from);
+          copy =
+              heapNative(view)
+                  ? IntBuffer.allocate(capacity).put(from)
+                  : bytes(view, 4).asIntBuffer().put(from);
           break;
         }
       case LONG:
         {
           LongBuffer from = ((LongBuffer) view).duplicate().clear();
-          copy = heapNative(view) ? LongBuffer.allocate(capacity).put(from) : bytes(view, 8).asLongBuffer().put(from);
+          copy =
+              heapNative(view)
+                  ? LongBuffer.allocate(capacity).put(from)
+                  : bytes(view, 8).asLongBuffer().put(from);
           break;
         }
       case FLOAT:
         {
           FloatBuffer from = ((FloatBuffer) view).duplicate().clear();
-          copy = heapNative(view) ? FloatBuffer.allocate(capacity).put(from) : bytes(view, 4).asFloatBuffer().put(from);
+          copy =
+              heapNative(view)
+                  ? FloatBuffer.allocate(capacity).put(from)
+                  : bytes(view, 4).asFloatBuffer().put(from);
           break;
         }
       case DOUBLE:
         {
           DoubleBuffer from = ((DoubleBuffer) view).duplicate().clear();
-          copy = heapNative(view) ? DoubleBuffer.allocate(capacity).put(from) : bytes(view, 8).asDoubleBuffer().put(from);
+          copy =
+              heapNative(view)
+                  ? DoubleBuffer.allocate(capacity).put(from)
+                  : bytes(view, 8).asDoubleBuffer().put(from);
           break;
         }
       default:

@@ -3,8 +3,8 @@ package org.flodl.budget.pricing;
 import org.flodl.budget.policy.Saturating;
 
 /**
- * What retaining a heap value costs the heap beyond its charge: under G1 an object of half a
- * region or more is humongous and takes whole regions (measured: a 1 MiB {@code byte[]} at {@code
+ * What retaining a heap value costs the heap beyond its charge: under G1 an object of half a region
+ * or more is humongous and takes whole regions (measured: a 1 MiB {@code byte[]} at {@code
  * -Xmx256m}, 1 MiB regions, takes 2 MiB: its header tips it over one region). A single array's
  * allocation (a heap buffer's, with its array's header) is rounded up to whole regions; a list or
  * array of such arrays (a batch of 1 MiB rows) element by element, at the mean element's size;
@@ -30,8 +30,10 @@ public final class HeapFootprint {
     if (value instanceof java.nio.ByteBuffer) {
       return regions(Saturating.add(charged, ARRAY_HEADER_MAX), region); // payload and header
     }
-    int n = value instanceof java.util.Collection<?> c ? c.size()
-        : value instanceof Object[] a ? a.length : 0;
+    int n =
+        value instanceof java.util.Collection<?> c
+            ? c.size()
+            : value instanceof Object[] a ? a.length : 0;
     long mean = n > 0 ? charged / n : 0;
     if (mean < region / 2) {
       return charged;

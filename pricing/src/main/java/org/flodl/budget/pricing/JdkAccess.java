@@ -33,8 +33,8 @@ final class JdkAccess {
   final MethodHandle mappedFd;
 
   /**
-   * This module's own full-privilege lookup, to make private lookups in {@code java.nio} from;
-   * null when {@code java.nio} is not open to this module.
+   * This module's own full-privilege lookup, to make private lookups in {@code java.nio} from; null
+   * when {@code java.nio} is not open to this module.
    */
   final MethodHandles.Lookup nio;
 
@@ -66,7 +66,9 @@ final class JdkAccess {
     return detect(null);
   }
 
-  /** Returns what this module may see now; {@code grantFailure} says why a grant failed, or null. */
+  /**
+   * Returns what this module may see now; {@code grantFailure} says why a grant failed, or null.
+   */
   static JdkAccess detect(String grantFailure) {
     Module self = JdkAccess.class.getModule();
     Module base = Object.class.getModule();
@@ -103,8 +105,10 @@ final class JdkAccess {
     } else {
       missing.add("java.base does not open java.nio to " + self);
     }
-    MethodHandles.Lookup internals = base.isOpen("java.util", self) && base.isOpen("java.lang", self)
-        ? MethodHandles.lookup() : null;
+    MethodHandles.Lookup internals =
+        base.isOpen("java.util", self) && base.isOpen("java.lang", self)
+            ? MethodHandles.lookup()
+            : null;
     if (!missing.isEmpty() && grantFailure != null) {
       missing.add("granting access failed: " + grantFailure);
     }

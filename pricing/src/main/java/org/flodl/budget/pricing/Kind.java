@@ -75,7 +75,9 @@ final class Kind {
    */
   final MethodHandle[] parts;
 
-  /** {@code (Object[])Object}: a new value of {@link #parts}' values, or null where none is made. */
+  /**
+   * {@code (Object[])Object}: a new value of {@link #parts}' values, or null where none is made.
+   */
   final MethodHandle rebuild;
 
   /**
@@ -99,20 +101,58 @@ final class Kind {
   /** ND4J's methods for {@link Shape#ND4J_ARRAY} and {@link Shape#ND4J_PARTS}, else null. */
   final Nd4jHandles nd4j;
 
-  private Kind(Shape shape, Class<?> c, int elementBytes, BufferType bufferType,
-      MethodHandle hiddenArray, MethodHandle viewedBytes, MethodHandle ndSize,
-      MethodHandle ndElementBytes, MethodHandle ndOnGpu, MethodHandle batchData,
-      MethodHandle batchLabels, MethodHandle backing, int nodeReferences, int nodeInts,
+  private Kind(
+      Shape shape,
+      Class<?> c,
+      int elementBytes,
+      BufferType bufferType,
+      MethodHandle hiddenArray,
+      MethodHandle viewedBytes,
+      MethodHandle ndSize,
+      MethodHandle ndElementBytes,
+      MethodHandle ndOnGpu,
+      MethodHandle batchData,
+      MethodHandle batchLabels,
+      MethodHandle backing,
+      int nodeReferences,
+      int nodeInts,
       Field[] fields) {
-    this(shape, c, elementBytes, bufferType, hiddenArray, viewedBytes, ndSize, ndElementBytes,
-        ndOnGpu, batchData, batchLabels, backing, nodeReferences, nodeInts, fields, null);
+    this(
+        shape,
+        c,
+        elementBytes,
+        bufferType,
+        hiddenArray,
+        viewedBytes,
+        ndSize,
+        ndElementBytes,
+        ndOnGpu,
+        batchData,
+        batchLabels,
+        backing,
+        nodeReferences,
+        nodeInts,
+        fields,
+        null);
   }
 
-  private Kind(Shape shape, Class<?> c, int elementBytes, BufferType bufferType,
-      MethodHandle hiddenArray, MethodHandle viewedBytes, MethodHandle ndSize,
-      MethodHandle ndElementBytes, MethodHandle ndOnGpu, MethodHandle batchData,
-      MethodHandle batchLabels, MethodHandle backing, int nodeReferences, int nodeInts,
-      Field[] fields, Nd4jHandles nd4j) {
+  private Kind(
+      Shape shape,
+      Class<?> c,
+      int elementBytes,
+      BufferType bufferType,
+      MethodHandle hiddenArray,
+      MethodHandle viewedBytes,
+      MethodHandle ndSize,
+      MethodHandle ndElementBytes,
+      MethodHandle ndOnGpu,
+      MethodHandle batchData,
+      MethodHandle batchLabels,
+      MethodHandle backing,
+      int nodeReferences,
+      int nodeInts,
+      Field[] fields,
+      Nd4jHandles nd4j) {
     this.shape = shape;
     this.typeName = c.getTypeName();
     this.elementBytes = elementBytes;
@@ -122,8 +162,10 @@ final class Kind {
     this.ndSize = ndSize;
     this.ndElementBytes = ndElementBytes;
     this.ndOnGpu = ndOnGpu;
-    this.parts = nd4j != null ? nd4j.parts
-        : batchData != null ? new MethodHandle[] {batchData, batchLabels} : null;
+    this.parts =
+        nd4j != null
+            ? nd4j.parts
+            : batchData != null ? new MethodHandle[] {batchData, batchLabels} : null;
     this.rebuild = nd4j != null ? nd4j.rebuild : null;
     this.backing = backing;
     this.nodeReferences = nodeReferences;
@@ -134,19 +176,18 @@ final class Kind {
   }
 
   private static Kind nd4j(Shape shape, Class<?> c, Nd4jHandles handles) {
-    return new Kind(shape, c, 0, null, null, null, null, null, null, null, null, null, 0, 0, null,
-        handles);
+    return new Kind(
+        shape, c, 0, null, null, null, null, null, null, null, null, null, 0, 0, null, handles);
   }
 
   private static Kind simple(Shape shape, Class<?> c, int elementBytes) {
-    return new Kind(shape, c, elementBytes, null, null, null, null, null, null, null, null, null,
-        0, 0, null);
+    return new Kind(
+        shape, c, elementBytes, null, null, null, null, null, null, null, null, null, 0, 0, null);
   }
 
-  private static Kind container(Shape shape, Class<?> c, MethodHandle backing, int refs,
-      int ints) {
-    return new Kind(shape, c, 0, null, null, null, null, null, null, null, null, backing, refs,
-        ints, null);
+  private static Kind container(Shape shape, Class<?> c, MethodHandle backing, int refs, int ints) {
+    return new Kind(
+        shape, c, 0, null, null, null, null, null, null, null, null, backing, refs, ints, null);
   }
 
   /** Returns how values of class {@code c} are priced, with {@code jdk}'s view of java.base. */
@@ -193,9 +234,21 @@ final class Kind {
     if (batch != null) {
       try {
         MethodHandles.Lookup lookup = MethodHandles.publicLookup();
-        return new Kind(Shape.BATCH, c, 0, null, null, null, null, null, null,
+        return new Kind(
+            Shape.BATCH,
+            c,
+            0,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
             lookup.unreflect(batch.getMethod("getData")).asType(OBJECT_GETTER),
-            lookup.unreflect(batch.getMethod("getLabels")).asType(OBJECT_GETTER), null, 0, 0,
+            lookup.unreflect(batch.getMethod("getLabels")).asType(OBJECT_GETTER),
+            null,
+            0,
+            0,
             null);
       } catch (ReflectiveOperationException | RuntimeException e) {
         return simple(Shape.OTHER, c, 0);
@@ -217,24 +270,25 @@ final class Kind {
       return simple(Shape.OTHER, c, 0); // a JDK object's private fields are not ours to read
     }
     Field[] fields = referenceFields(c);
-    return fields.length == 0 ? simple(Shape.OTHER, c, 0)
-        : new Kind(Shape.FIELDS, c, 0, null, null, null, null, null, null, null, null, null, 0,
-            0, fields);
+    return fields.length == 0
+        ? simple(Shape.OTHER, c, 0)
+        : new Kind(
+            Shape.FIELDS, c, 0, null, null, null, null, null, null, null, null, null, 0, 0, fields);
   }
 
   private static Kind collection(Class<?> c, JdkAccess jdk) {
     String n = c.getName();
     switch (n) {
       case "java.util.ArrayList":
-        return container(Shape.COLLECTION, c, getter(java.util.ArrayList.class, "elementData", jdk),
-            0, 0);
+        return container(
+            Shape.COLLECTION, c, getter(java.util.ArrayList.class, "elementData", jdk), 0, 0);
       case "java.util.ArrayDeque":
-        return container(Shape.COLLECTION, c, getter(java.util.ArrayDeque.class, "elements", jdk),
-            0, 0);
+        return container(
+            Shape.COLLECTION, c, getter(java.util.ArrayDeque.class, "elements", jdk), 0, 0);
       case "java.util.HashSet":
       case "java.util.LinkedHashSet":
-        return container(Shape.COLLECTION, c, setTable(jdk),
-            n.equals("java.util.HashSet") ? 3 : 5, 1);
+        return container(
+            Shape.COLLECTION, c, setTable(jdk), n.equals("java.util.HashSet") ? 3 : 5, 1);
       case "java.util.LinkedList":
         return container(Shape.COLLECTION, c, null, 3, 0);
       default:
@@ -249,8 +303,8 @@ final class Kind {
       case "java.util.LinkedHashMap":
         return container(Shape.MAP, c, getter(java.util.HashMap.class, "table", jdk), 5, 1);
       case "java.util.concurrent.ConcurrentHashMap":
-        return container(Shape.MAP, c,
-            getter(java.util.concurrent.ConcurrentHashMap.class, "table", jdk), 3, 1);
+        return container(
+            Shape.MAP, c, getter(java.util.concurrent.ConcurrentHashMap.class, "table", jdk), 3, 1);
       case "java.util.TreeMap":
         return container(Shape.MAP, c, null, 5, 1);
       default:
@@ -272,7 +326,8 @@ final class Kind {
     }
     try {
       Field f = c.getDeclaredField(name);
-      return MethodHandles.privateLookupIn(c, jdk.internals).unreflectGetter(f)
+      return MethodHandles.privateLookupIn(c, jdk.internals)
+          .unreflectGetter(f)
           .asType(OBJECT_GETTER);
     } catch (ReflectiveOperationException | RuntimeException e) {
       return null;
@@ -316,8 +371,11 @@ final class Kind {
 
   /** Returns whether values of {@code c} belong to the JVM rather than to one cached value. */
   private static boolean isShared(Class<?> c) {
-    return c == Class.class || ClassLoader.class.isAssignableFrom(c)
-        || Thread.class.isAssignableFrom(c) || c == Module.class || c.isEnum()
+    return c == Class.class
+        || ClassLoader.class.isAssignableFrom(c)
+        || Thread.class.isAssignableFrom(c)
+        || c == Module.class
+        || c.isEnum()
         || c.getSuperclass() != null && c.getSuperclass().isEnum()
         || java.lang.reflect.Member.class.isAssignableFrom(c);
   }
@@ -342,12 +400,25 @@ final class Kind {
         viewedBytes = fieldGetter(c, "bb", ByteBuffer.class, jdk);
       }
     }
-    return new Kind(Shape.BUFFER, c, t.elementBytes, t, hiddenArray, viewedBytes, null, null,
-        null, null, null, null, 0, 0, null);
+    return new Kind(
+        Shape.BUFFER,
+        c,
+        t.elementBytes,
+        t,
+        hiddenArray,
+        viewedBytes,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        0,
+        0,
+        null);
   }
 
-  private static MethodHandle fieldGetter(
-      Class<?> c, String name, Class<?> type, JdkAccess jdk) {
+  private static MethodHandle fieldGetter(Class<?> c, String name, Class<?> type, JdkAccess jdk) {
     for (Class<?> k = c; k != null && k.getModule() == Buffer.class.getModule(); ) {
       try {
         return MethodHandles.privateLookupIn(k, jdk.nio)
@@ -381,8 +452,22 @@ final class Kind {
                   lookup.unreflect(getDevice),
                   lookup.unreflect(getDevice.getReturnType().getMethod("isGpu")))
               .asType(MethodType.methodType(boolean.class, Object.class));
-      return new Kind(Shape.ND_ARRAY, c, 0, null, null, null, size, elementBytes, onGpu, null,
-          null, null, 0, 0, null);
+      return new Kind(
+          Shape.ND_ARRAY,
+          c,
+          0,
+          null,
+          null,
+          null,
+          size,
+          elementBytes,
+          onGpu,
+          null,
+          null,
+          null,
+          0,
+          0,
+          null);
     } catch (ReflectiveOperationException | RuntimeException e) {
       return simple(Shape.OTHER, c, 0);
     }

@@ -4,10 +4,10 @@ import java.lang.instrument.Instrumentation;
 
 /**
  * How this JVM lays arrays out on the heap: the array header, the size of a reference and the
- * object alignment, measured once with {@link Instrumentation#getObjectSize} when the agent
- * passed its Instrumentation (exact), else HotSpot's 64-bit defaults (a 16-byte header, 8-byte
- * alignment, 4-byte references below a 30 GiB heap, where oops are compressed). An array's
- * allocation is then arithmetic: no call into the JVM per value priced.
+ * object alignment, measured once with {@link Instrumentation#getObjectSize} when the agent passed
+ * its Instrumentation (exact), else HotSpot's 64-bit defaults (a 16-byte header, 8-byte alignment,
+ * 4-byte references below a 30 GiB heap, where oops are compressed). An array's allocation is then
+ * arithmetic: no call into the JVM per value priced.
  */
 final class Layout {
   final long arrayHeader;
@@ -45,8 +45,10 @@ final class Layout {
 
   /** Returns the heap an array of {@code length} elements of {@code elementBytes} takes. */
   long array(long length, long elementBytes) {
-    long payload = length > 0 && elementBytes > Long.MAX_VALUE / length
-        ? Long.MAX_VALUE - arrayHeader - alignment : length * elementBytes;
+    long payload =
+        length > 0 && elementBytes > Long.MAX_VALUE / length
+            ? Long.MAX_VALUE - arrayHeader - alignment
+            : length * elementBytes;
     return align(arrayHeader + Math.max(0, payload));
   }
 

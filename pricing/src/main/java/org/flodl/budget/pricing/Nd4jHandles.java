@@ -7,11 +7,11 @@ import java.lang.reflect.Method;
 
 /**
  * The ND4J methods the pricer reads an INDArray by, and those it takes a DataSet or MultiDataSet
- * apart and puts it together again with, found by name on the value's own classes so {@code
- * policy} needs no ND4J at compile time. An INDArray tells its storage: {@code length()} elements
- * of {@code dataType().width()} bytes address {@code data().underlyingLength()} elements of the
- * buffer it is a view of, and {@code isAttached()} says it lives in a workspace that will be
- * overwritten. A copy is a {@code dup()} made outside every workspace.
+ * apart and puts it together again with, found by name on the value's own classes so {@code policy}
+ * needs no ND4J at compile time. An INDArray tells its storage: {@code length()} elements of {@code
+ * dataType().width()} bytes address {@code data().underlyingLength()} elements of the buffer it is
+ * a view of, and {@code isAttached()} says it lives in a workspace that will be overwritten. A copy
+ * is a {@code dup()} made outside every workspace.
  */
 final class Nd4jHandles {
   static final String ARRAY = "org.nd4j.linalg.api.ndarray.INDArray";
@@ -22,6 +22,7 @@ final class Nd4jHandles {
 
   /** INDArray: {@code (Object)long} elements addressed and in the buffer, width; copies. */
   final MethodHandle length;
+
   final MethodHandle underlyingLength;
   final MethodHandle width;
   final MethodHandle attached;
@@ -40,8 +41,14 @@ final class Nd4jHandles {
   /** DataSet and MultiDataSet: {@code (Object[])Object}, a new one of the four parts, or null. */
   final MethodHandle rebuild;
 
-  private Nd4jHandles(MethodHandle length, MethodHandle underlyingLength, MethodHandle width,
-      MethodHandle attached, MethodHandle dup, MethodHandle outOfWorkspaces, MethodHandle[] parts,
+  private Nd4jHandles(
+      MethodHandle length,
+      MethodHandle underlyingLength,
+      MethodHandle width,
+      MethodHandle attached,
+      MethodHandle dup,
+      MethodHandle outOfWorkspaces,
+      MethodHandle[] parts,
       MethodHandle rebuild) {
     this.length = length;
     this.underlyingLength = underlyingLength;
@@ -61,21 +68,28 @@ final class Nd4jHandles {
     Method dataType = array.getMethod("dataType");
     Class<?> nd4j = Class.forName("org.nd4j.linalg.factory.Nd4j", false, array.getClassLoader());
     Method memoryManager = nd4j.getMethod("getMemoryManager");
-    MethodHandle outOfWorkspaces = MethodHandles.filterReturnValue(
-        lookup.unreflect(memoryManager),
-        lookup.unreflect(memoryManager.getReturnType().getMethod("scopeOutOfWorkspaces")))
-        .asType(MethodType.methodType(Object.class));
+    MethodHandle outOfWorkspaces =
+        MethodHandles.filterReturnValue(
+                lookup.unreflect(memoryManager),
+                lookup.unreflect(memoryManager.getReturnType().getMethod("scopeOutOfWorkspaces")))
+            .asType(MethodType.methodType(Object.class));
     return new Nd4jHandles(
         lookup.unreflect(array.getMethod("length")).asType(toLong),
-        MethodHandles.filterReturnValue(lookup.unreflect(data),
-            lookup.unreflect(data.getReturnType().getMethod("underlyingLength"))).asType(toLong),
-        MethodHandles.filterReturnValue(lookup.unreflect(dataType),
-            lookup.unreflect(dataType.getReturnType().getMethod("width")))
+        MethodHandles.filterReturnValue(
+                lookup.unreflect(data),
+                lookup.unreflect(data.getReturnType().getMethod("underlyingLength")))
+            .asType(toLong),
+        MethodHandles.filterReturnValue(
+                lookup.unreflect(dataType),
+                lookup.unreflect(dataType.getReturnType().getMethod("width")))
             .asType(MethodType.methodType(int.class, Object.class)),
-        lookup.unreflect(array.getMethod("isAttached"))
+        lookup
+            .unreflect(array.getMethod("isAttached"))
             .asType(MethodType.methodType(boolean.class, Object.class)),
         lookup.unreflect(array.getMethod("dup")).asType(OBJECT_GETTER),
-        outOfWorkspaces, null, null);
+        outOfWorkspaces,
+        null,
+        null);
   }
 
   /**
@@ -85,9 +99,14 @@ final class Nd4jHandles {
    */
   static Nd4jHandles parts(Class<?> c, Class<?> api) throws ReflectiveOperationException {
     boolean multi = api.getName().equals(MULTI_DATA_SET);
-    String[] getters = multi
-        ? new String[] {"getFeatures", "getLabels", "getFeaturesMaskArrays", "getLabelsMaskArrays"}
-        : new String[] {"getFeatures", "getLabels", "getFeaturesMaskArray", "getLabelsMaskArray"};
+    String[] getters =
+        multi
+            ? new String[] {
+              "getFeatures", "getLabels", "getFeaturesMaskArrays", "getLabelsMaskArrays"
+            }
+            : new String[] {
+              "getFeatures", "getLabels", "getFeaturesMaskArray", "getLabelsMaskArray"
+            };
     MethodHandles.Lookup lookup = MethodHandles.publicLookup();
     MethodHandle[] parts = new MethodHandle[4];
     Class<?> partType = null;
@@ -98,11 +117,14 @@ final class Nd4jHandles {
     }
     MethodHandle rebuild;
     try {
-      rebuild = lookup.findConstructor(c,
-              MethodType.methodType(void.class, partType, partType, partType, partType))
-          .asType(MethodType.methodType(Object.class, Object.class, Object.class, Object.class,
-              Object.class))
-          .asSpreader(Object[].class, 4);
+      rebuild =
+          lookup
+              .findConstructor(
+                  c, MethodType.methodType(void.class, partType, partType, partType, partType))
+              .asType(
+                  MethodType.methodType(
+                      Object.class, Object.class, Object.class, Object.class, Object.class))
+              .asSpreader(Object[].class, 4);
     } catch (NoSuchMethodException | IllegalAccessException e) {
       rebuild = null; // kept as it is: a view inside is charged its whole buffer
     }

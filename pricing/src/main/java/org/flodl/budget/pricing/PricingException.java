@@ -16,7 +16,9 @@ public final class PricingException extends RuntimeException {
     this.reason = reason;
   }
 
-  /** Returns the kind of failure: {@code THREW}, {@code CHANGED}, {@code UNBOUNDED}, {@code MEMORY}. */
+  /**
+   * Returns the kind of failure: {@code THREW}, {@code CHANGED}, {@code UNBOUNDED}, {@code MEMORY}.
+   */
   public String reason() {
     return reason;
   }

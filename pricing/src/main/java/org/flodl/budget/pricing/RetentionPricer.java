@@ -13,8 +13,8 @@ import java.util.ServiceLoader;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
-import org.flodl.budget.policy.Saturating;
 import org.flodl.budget.policy.BudgetPolicy;
+import org.flodl.budget.policy.Saturating;
 import org.flodl.budget.policy.Tier;
 
 /**
@@ -29,24 +29,25 @@ import org.flodl.budget.policy.Tier;
  * {@link Tier#NATIVE}, and a view past the slack, or an array attached to a workspace, is copied (a
  * {@code dup()} outside every workspace) and charged what it addresses; a DataSet or MultiDataSet
  * is its features, labels and masks; a primitive array is charged its whole allocation, header
- * included, a String its backing array too; arrays of references, collections (their backing
- * arrays and nodes), maps (keys and values), an application's objects (through their reference
- * fields), DJL NDLists and Batches are the sum of their parts, each part charged once,
- * walked within a bound and extrapolated past it ({@link Walk}); anything else is priced by an
- * application's {@link ValuePricer} or by its shallow size. {@link #estimate} and {@link #retain}
- * agree on every value the walk reaches whole. Thread-safe; one per agent.
+ * included, a String its backing array too; arrays of references, collections (their backing arrays
+ * and nodes), maps (keys and values), an application's objects (through their reference fields),
+ * DJL NDLists and Batches are the sum of their parts, each part charged once, walked within a bound
+ * and extrapolated past it ({@link Walk}); anything else is priced by an application's {@link
+ * ValuePricer} or by its shallow size. {@link #estimate} and {@link #retain} agree on every value
+ * the walk reaches whole. Thread-safe; one per agent.
  */
 public final class RetentionPricer {
   private static final Priced NULL_PRICE = Priced.owned(Tier.HEAP, "null", 0);
 
   // An anonymous class, not a lambda: the pricer is made on an application thread at the first
   // admission, and a JVM's first lambda bootstrap costs it milliseconds of start-up.
-  private static final Consumer<String> STDERR = new Consumer<String>() {
-    @Override
-    public void accept(String line) {
-      System.err.println("flodl-budget: " + line);
-    }
-  };
+  private static final Consumer<String> STDERR =
+      new Consumer<String>() {
+        @Override
+        public void accept(String line) {
+          System.err.println("flodl-budget: " + line);
+        }
+      };
 
   private final JdkAccess jdk;
   private final ShallowSizer shallow;
@@ -71,8 +72,12 @@ public final class RetentionPricer {
   }
 
   /** Returns a pricer whose walks read {@code clock} (nanoseconds) for their time bound. */
-  RetentionPricer(Instrumentation inst, List<ValuePricer> pricers, JdkAccess jdk,
-      Consumer<String> notice, LongSupplier clock) {
+  RetentionPricer(
+      Instrumentation inst,
+      List<ValuePricer> pricers,
+      JdkAccess jdk,
+      Consumer<String> notice,
+      LongSupplier clock) {
     this.jdk = Objects.requireNonNull(jdk, "jdk");
     this.shallow = new ShallowSizer(inst);
     this.layout = Layout.of(inst);
@@ -81,12 +86,13 @@ public final class RetentionPricer {
     this.clock = Objects.requireNonNull(clock, "clock");
   }
 
-  private static final LongSupplier NANO_TIME = new LongSupplier() {
-    @Override
-    public long getAsLong() {
-      return System.nanoTime();
-    }
-  };
+  private static final LongSupplier NANO_TIME =
+      new LongSupplier() {
+        @Override
+        public long getAsLong() {
+          return System.nanoTime();
+        }
+      };
 
   /**
    * Returns the pricer the agent uses: JDK access granted through {@code inst} when there is one
@@ -97,7 +103,9 @@ public final class RetentionPricer {
     return standard(instOrNull, spiLoader, STDERR);
   }
 
-  /** Returns {@link #standard(Instrumentation, ClassLoader)} saying limitations to {@code notice}. */
+  /**
+   * Returns {@link #standard(Instrumentation, ClassLoader)} saying limitations to {@code notice}.
+   */
   public static RetentionPricer standard(
       Instrumentation instOrNull, ClassLoader spiLoader, Consumer<String> notice) {
     String grantFailure = instOrNull == null ? null : grantJdkAccess(instOrNull);
@@ -147,9 +155,9 @@ public final class RetentionPricer {
    * Returns what retaining {@code value} will charge, copying nothing, within the walk's bounds
    * ({@link Walk#MAX_VISITS} objects and slots, {@link Walk#MAX_NANOS} ns).
    *
-   * @throws PricingException when the value cannot be priced: its own code threw, it changed
-   *     under the walk, it has more than its size says, or the walk ran out of memory; the
-   *     caller declines it
+   * @throws PricingException when the value cannot be priced: its own code threw, it changed under
+   *     the walk, it has more than its size says, or the walk ran out of memory; the caller
+   *     declines it
    */
   public Priced estimate(Object value) {
     if (value == null) {
@@ -164,7 +172,8 @@ public final class RetentionPricer {
       return priceBy(pricer, value, k, true);
     }
     if (k.shape == Kind.Shape.OTHER || k.shape == Kind.Shape.SHARED) {
-      return k.shape == Kind.Shape.SHARED ? Priced.owned(Tier.HEAP, k.typeName, 0)
+      return k.shape == Kind.Shape.SHARED
+          ? Priced.owned(Tier.HEAP, k.typeName, 0)
           : priceShallow(value, k);
     }
     Walk walk = new Walk(this, layout, false, clock);
@@ -177,9 +186,9 @@ public final class RetentionPricer {
   }
 
   /**
-   * Returns {@code value} ready for the cache with its price (which equals {@link
-   * #estimate}): the original, or its materialized copy. Throws when a copy fails (e.g. direct
-   * memory is exhausted) or the value cannot be walked: decline the admission.
+   * Returns {@code value} ready for the cache with its price (which equals {@link #estimate}): the
+   * original, or its materialized copy. Throws when a copy fails (e.g. direct memory is exhausted)
+   * or the value cannot be walked: decline the admission.
    */
   public Retained retain(Object value) throws RetentionException {
     if (value == null) {
@@ -212,7 +221,10 @@ public final class RetentionPricer {
     }
   }
 
-  /** Returns what retaining all of {@code values} charges (each value charged once), copying nothing. */
+  /**
+   * Returns what retaining all of {@code values} charges (each value charged once), copying
+   * nothing.
+   */
   public long retainedCostEstimate(List<?> values) {
     Walk walk = new Walk(this, layout, false, clock);
     try {
@@ -262,13 +274,14 @@ public final class RetentionPricer {
   /** Returns the price of an array, buffer or NDArray; {@code mayCopy} false keeps a view. */
   Priced priceLeaf(Object value, Kind k, boolean mayCopy) {
     switch (k.shape) {
-      case PRIMITIVE_ARRAY: {
-        // The payload is what the value addresses; the allocation, header included, what it pins.
-        long length = Array.getLength(value);
-        long allocation = layout.array(length, k.elementBytes);
-        return new Priced(Tier.HEAP, k.typeName, length * k.elementBytes, allocation, allocation,
-            false);
-      }
+      case PRIMITIVE_ARRAY:
+        {
+          // The payload is what the value addresses; the allocation, header included, what it pins.
+          long length = Array.getLength(value);
+          long allocation = layout.array(length, k.elementBytes);
+          return new Priced(
+              Tier.HEAP, k.typeName, length * k.elementBytes, allocation, allocation, false);
+        }
       case STRING:
         return priceString((String) value, k);
       case BUFFER:
@@ -330,8 +343,9 @@ public final class RetentionPricer {
       Object copy =
           pricer != null
               ? pricer.materialize(value, price)
-              : k.shape == Kind.Shape.ND4J_ARRAY ? copyNd4jArray(value, k)
-              : BufferCopies.copy((Buffer) value, k.bufferType);
+              : k.shape == Kind.Shape.ND4J_ARRAY
+                  ? copyNd4jArray(value, k)
+                  : BufferCopies.copy((Buffer) value, k.bufferType);
       if (copy == null) {
         throw new IllegalStateException(pricer + " returned no copy");
       }
@@ -475,14 +489,14 @@ public final class RetentionPricer {
       int width = (int) h.width.invokeExact(value);
       boolean attached = (boolean) h.attached.invokeExact(value);
       long logical = saturatedMultiply(Math.max(length, 0L), Math.max(width, 0));
-      long storage = Math.max(logical, saturatedMultiply(Math.max(underlying, 0L),
-          Math.max(width, 0)));
+      long storage =
+          Math.max(logical, saturatedMultiply(Math.max(underlying, 0L), Math.max(width, 0)));
       if (!mayCopy) {
         return new Priced(Tier.NATIVE, k.typeName, logical, storage, storage, false);
       }
       boolean materialize = attached || BudgetPolicy.shouldMaterialize(logical, storage);
-      return new Priced(Tier.NATIVE, k.typeName, logical, storage,
-          materialize ? logical : storage, materialize);
+      return new Priced(
+          Tier.NATIVE, k.typeName, logical, storage, materialize ? logical : storage, materialize);
     } catch (RuntimeException e) {
       throw e;
     } catch (Throwable t) {
@@ -525,7 +539,10 @@ public final class RetentionPricer {
   private void tellPartial() {
     if (!toldPartial.get() && toldPartial.compareAndSet(false, true)) {
       String line = jdk.limitation();
-      tell(line != null ? line : "a buffer's backing storage could not be seen; charged its capacity");
+      tell(
+          line != null
+              ? line
+              : "a buffer's backing storage could not be seen; charged its capacity");
     }
   }
 

@@ -17,42 +17,47 @@ import org.flodl.budget.policy.Saturating;
 import org.flodl.budget.policy.Tier;
 
 /**
- * One bounded walk over a value the pricer was given (an array of references, a collection, a
- * map's keys and values, an application object's reference fields, a DJL NDList or Batch), summing
- * what its parts pin, each object reached once (an identity set, which also stops cycles). The
- * walk keeps its own stack (never the thread's), refuses a value nested deeper than {@value
- * #MAX_DEPTH}, or cut by its bound below more than {@value #CHAIN_LINKS} single links (a linked
- * ring of a million nodes: no bounded walk can tell its size), and stops at
- * {@value #MAX_VISITS} visits (each object, and each slot or element looked at, null or not) or
- * when {@code deadline} passes; what it did not reach is extrapolated, container by container, as
- * the elements left times the mean price of the elements walked there, and the price says {@code
- * estimated}. An iterator is never drawn more times than the bound, and the walk allocates nothing
- * in proportion to the graph beyond what it visits. A value whose own code throws while walked, that
- * changes under the walk, or that has more left than its {@code size()} says, is a {@link
- * PricingException}: the caller declines it.
+ * One bounded walk over a value the pricer was given (an array of references, a collection, a map's
+ * keys and values, an application object's reference fields, a DJL NDList or Batch), summing what
+ * its parts pin, each object reached once (an identity set, which also stops cycles). The walk
+ * keeps its own stack (never the thread's), refuses a value nested deeper than {@value #MAX_DEPTH},
+ * or cut by its bound below more than {@value #CHAIN_LINKS} single links (a linked ring of a
+ * million nodes: no bounded walk can tell its size), and stops at {@value #MAX_VISITS} visits (each
+ * object, and each slot or element looked at, null or not) or when {@code deadline} passes; what it
+ * did not reach is extrapolated, container by container, as the elements left times the mean price
+ * of the elements walked there, and the price says {@code estimated}. An iterator is never drawn
+ * more times than the bound, and the walk allocates nothing in proportion to the graph beyond what
+ * it visits. A value whose own code throws while walked, that changes under the walk, or that has
+ * more left than its {@code size()} says, is a {@link PricingException}: the caller declines it.
  *
  * <p>Only containers the walk can rebuild as the same class ({@code Object[]}, {@link ArrayList},
  * {@link HashMap}, {@link LinkedHashMap}, an ND4J DataSet or MultiDataSet with the public
- * constructor of its four parts) get their views materialized; inside any other container
- * a view is kept and charged its whole storage. In retain mode the walk returns the container to
- * keep: the original, or a rebuilt one holding the copies.
+ * constructor of its four parts) get their views materialized; inside any other container a view is
+ * kept and charged its whole storage. In retain mode the walk returns the container to keep: the
+ * original, or a rebuilt one holding the copies.
  */
 final class Walk {
   /** The most objects and slots one walk looks at. */
   static final int MAX_VISITS = 1 << 16;
+
   /** The most time one estimate takes, in nanoseconds. */
   static final long MAX_NANOS = 1_000_000L;
+
   /**
-   * The deepest nesting walked: a value nested deeper (a linked ring, lists in lists) has a size
-   * no bounded walk can tell, and cannot be priced.
+   * The deepest nesting walked: a value nested deeper (a linked ring, lists in lists) has a size no
+   * bounded walk can tell, and cannot be priced.
    */
   static final int MAX_DEPTH = 256;
+
   /** A walk cut below more single links than this (a chain, not a tree) cannot extrapolate. */
   static final int CHAIN_LINKS = 16;
+
   /** The least share of the walk a nested container gets. */
   private static final long MIN_SHARE = 4;
+
   /** The visits kept for each sibling still to come when a container's share is given. */
   private static final long SIBLING_RESERVE = 16;
+
   /** How often the clock is read, in visits. */
   private static final int CLOCK_EVERY = 64;
 
@@ -116,8 +121,15 @@ final class Walk {
 
   /** Returns the summed price, named {@code valueType}, on the tier charged the most. */
   Priced priced(String valueType) {
-    return new Priced(dominantTier(), valueType, logical, storage, charged, materialized,
-        truncated, extrapolated);
+    return new Priced(
+        dominantTier(),
+        valueType,
+        logical,
+        storage,
+        charged,
+        materialized,
+        truncated,
+        extrapolated);
   }
 
   long chargedBytes() {
@@ -190,9 +202,15 @@ final class Walk {
       }
     }
     if (links > CHAIN_LINKS) {
-      throw new PricingException("UNBOUNDED", "the walk reached its bound " + stack.size()
-          + " deep down a chain of " + links + " single links (a linked structure?): its size "
-          + "cannot be told", null);
+      throw new PricingException(
+          "UNBOUNDED",
+          "the walk reached its bound "
+              + stack.size()
+              + " deep down a chain of "
+              + links
+              + " single links (a linked structure?): its size "
+              + "cannot be told",
+          null);
     }
   }
 
@@ -225,10 +243,13 @@ final class Walk {
         break;
       case COLLECTION:
       case ND_LIST:
-        add(Tier.HEAP, pricer.shallowSize(value) + structure(value, k,
-            ((Collection<?>) value).size()));
-        f = k.randomAccess ? new ListFrame((List<?>) value, mayCopy)
-            : new IteratorFrame((Collection<?>) value);
+        add(
+            Tier.HEAP,
+            pricer.shallowSize(value) + structure(value, k, ((Collection<?>) value).size()));
+        f =
+            k.randomAccess
+                ? new ListFrame((List<?>) value, mayCopy)
+                : new IteratorFrame((Collection<?>) value);
         break;
       case MAP:
         add(Tier.HEAP, pricer.shallowSize(value) + structure(value, k, ((Map<?, ?>) value).size()));
@@ -254,15 +275,21 @@ final class Walk {
         return value;
     }
     if (stack.size() >= MAX_DEPTH) {
-      throw new PricingException("UNBOUNDED", "it nests deeper than " + MAX_DEPTH
-          + " (a linked structure?): its size cannot be told within the walk's bound", null);
+      throw new PricingException(
+          "UNBOUNDED",
+          "it nests deeper than "
+              + MAX_DEPTH
+              + " (a linked structure?): its size cannot be told within the walk's bound",
+          null);
     }
     f.chargedAfterSelf = charged;
     // Its share of the walk: what the parent has left but a few visits kept for each sibling still
     // to come, so that every part of a large value is sampled, not only the first one walked; a
     // value the bound can walk whole is walked whole.
-    f.budget = parent == null ? MAX_VISITS
-        : Math.max(MIN_SHARE, parent.budget - parent.left() * SIBLING_RESERVE);
+    f.budget =
+        parent == null
+            ? MAX_VISITS
+            : Math.max(MIN_SHARE, parent.budget - parent.left() * SIBLING_RESERVE);
     stack.add(f);
     return PUSHED;
   }
@@ -299,16 +326,17 @@ final class Walk {
       }
     }
     if (k.nodeReferences > 0 && size > 0) {
-      long node = layout.align(layout.arrayHeader - 4 + 4L * k.nodeInts
-          + layout.referenceBytes * k.nodeReferences);
+      long node =
+          layout.align(
+              layout.arrayHeader - 4 + 4L * k.nodeInts + layout.referenceBytes * k.nodeReferences);
       bytes = Saturating.add(bytes, Saturating.mul(node, size));
     }
     return bytes;
   }
 
   /**
-   * Charges what the walk did not reach under {@code f}: the elements left times the mean price
-   * of those walked there (or of every element walked, when none was walked there).
+   * Charges what the walk did not reach under {@code f}: the elements left times the mean price of
+   * those walked there (or of every element walked, when none was walked there).
    */
   private void extrapolate(Frame f) {
     long left = f.remaining();
@@ -317,8 +345,10 @@ final class Walk {
     }
     long walked = f.examined;
     long childCharge = charged - f.chargedAfterSelf;
-    double mean = walked > 0 ? (double) childCharge / walked
-        : walkedChildren > 0 ? (double) charged / walkedChildren : 0;
+    double mean =
+        walked > 0
+            ? (double) childCharge / walked
+            : walkedChildren > 0 ? (double) charged / walkedChildren : 0;
     double guess = mean * left;
     long bytes = guess >= Long.MAX_VALUE ? Long.MAX_VALUE : (long) guess;
     extrapolated = Saturating.add(extrapolated, bytes);
@@ -532,8 +562,13 @@ final class Walk {
     long remaining() {
       long left = (long) collection.size() - drawn;
       if (left <= 0 && it != null && it.hasNext()) {
-        throw new PricingException("UNBOUNDED", "its iterator went on past its size() of "
-            + collection.size() + " and past the walk's bound of " + MAX_VISITS, null);
+        throw new PricingException(
+            "UNBOUNDED",
+            "its iterator went on past its size() of "
+                + collection.size()
+                + " and past the walk's bound of "
+                + MAX_VISITS,
+            null);
       }
       return left;
     }
@@ -552,8 +587,8 @@ final class Walk {
     MapFrame(Map<?, ?> map, boolean mayCopy) {
       super(map);
       this.map = map;
-      this.rebuild = mayCopy
-          && (map.getClass() == HashMap.class || map.getClass() == LinkedHashMap.class);
+      this.rebuild =
+          mayCopy && (map.getClass() == HashMap.class || map.getClass() == LinkedHashMap.class);
     }
 
     @Override
@@ -578,8 +613,13 @@ final class Walk {
     long remaining() {
       long left = 2 * ((long) map.size() - drawn) + (valueNext ? 1 : 0);
       if (left <= 0 && it != null && it.hasNext()) {
-        throw new PricingException("UNBOUNDED", "its entries went on past its size() of "
-            + map.size() + " and past the walk's bound of " + MAX_VISITS, null);
+        throw new PricingException(
+            "UNBOUNDED",
+            "its entries went on past its size() of "
+                + map.size()
+                + " and past the walk's bound of "
+                + MAX_VISITS,
+            null);
       }
       return left;
     }

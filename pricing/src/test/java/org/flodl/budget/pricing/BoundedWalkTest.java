@@ -23,19 +23,20 @@ import org.junit.jupiter.api.Test;
 /**
  * The pricer's walk is bounded ({@link Walk#MAX_VISITS} objects and slots, {@link Walk#MAX_NANOS}
  * by its clock, here a fake one) and extrapolates past the bound, saying so; whole allocations are
- * charged; a value whose size cannot be told, or that throws or changes under the walk, is a
- * {@link PricingException}, never a price.
+ * charged; a value whose size cannot be told, or that throws or changes under the walk, is a {@link
+ * PricingException}, never a price.
  */
 class BoundedWalkTest {
   private final AtomicLong now = new AtomicLong();
   private final AtomicLong reads = new AtomicLong();
   private long tick = 0;
-  private final LongSupplier clock = () -> {
-    reads.incrementAndGet();
-    return now.addAndGet(tick);
-  };
+  private final LongSupplier clock =
+      () -> {
+        reads.incrementAndGet();
+        return now.addAndGet(tick);
+      };
   private final RetentionPricer pricer =
-      new RetentionPricer(null, List.of(), JdkAccess.detect(), line -> { }, clock);
+      new RetentionPricer(null, List.of(), JdkAccess.detect(), line -> {}, clock);
 
   /** A collection that counts how often its iterator was drawn, and may never end. */
   static final class Endless extends AbstractCollection<Object> {
@@ -84,8 +85,8 @@ class BoundedWalkTest {
     assertTrue(p.estimated());
     assertTrue(big.draws.get() <= Walk.MAX_VISITS);
     // one 16-byte array seen again and again: the mean is tiny, the rest extrapolated from it
-    assertTrue(p.extrapolatedBytes() > 0 && p.chargedBytes() >= p.extrapolatedBytes(),
-        p.toString());
+    assertTrue(
+        p.extrapolatedBytes() > 0 && p.chargedBytes() >= p.extrapolatedBytes(), p.toString());
 
     Priced copies = pricer.estimate(Collections.nCopies(Integer.MAX_VALUE, "x"));
     assertTrue(copies.estimated(), copies.toString());
@@ -134,8 +135,10 @@ class BoundedWalkTest {
     }
     Priced p = pricer.estimate(samples);
     assertFalse(p.estimated(), p.toString());
-    assertEquals(ShallowSizer.estimate(ArrayList.class) + arr(10_000, 4)
-        + 10_000 * arr(256, 4), p.chargedBytes(), "the list, its backing array, each sample");
+    assertEquals(
+        ShallowSizer.estimate(ArrayList.class) + arr(10_000, 4) + 10_000 * arr(256, 4),
+        p.chargedBytes(),
+        "the list, its backing array, each sample");
   }
 
   @Test
@@ -150,8 +153,9 @@ class BoundedWalkTest {
     assertTrue(p.estimated(), p.toString());
     assertTrue(reads.get() <= Walk.MAX_NANOS / tick + 2, reads.get() + " clock reads");
     long real = ShallowSizer.estimate(ArrayList.class) + 500_000L * arr(1, 4);
-    assertTrue(p.chargedBytes() >= real, "equal elements: the extrapolation meets the rest "
-        + p + " vs " + real);
+    assertTrue(
+        p.chargedBytes() >= real,
+        "equal elements: the extrapolation meets the rest " + p + " vs " + real);
   }
 
   static final class Node {
@@ -167,8 +171,8 @@ class BoundedWalkTest {
       n = n.next;
     }
     n.next = head;
-    assertEquals("UNBOUNDED", assertThrows(PricingException.class,
-        () -> pricer.estimate(head)).reason());
+    assertEquals(
+        "UNBOUNDED", assertThrows(PricingException.class, () -> pricer.estimate(head)).reason());
 
     List<Object> nested = new ArrayList<>();
     List<Object> at = nested;
@@ -177,35 +181,39 @@ class BoundedWalkTest {
       at.add(inner);
       at = inner;
     }
-    assertEquals("UNBOUNDED", assertThrows(PricingException.class,
-        () -> pricer.estimate(nested)).reason());
+    assertEquals(
+        "UNBOUNDED", assertThrows(PricingException.class, () -> pricer.estimate(nested)).reason());
   }
 
   @Test
   void aMapChangedUnderTheWalkAndAValueWhoseCodeThrowsCannotBePriced() {
-    Map<Object, Object> changing = new HashMap<>() {
-      @Override
-      public Set<Map.Entry<Object, Object>> entrySet() {
-        throw new ConcurrentModificationException("another thread put");
-      }
-    };
+    Map<Object, Object> changing =
+        new HashMap<>() {
+          @Override
+          public Set<Map.Entry<Object, Object>> entrySet() {
+            throw new ConcurrentModificationException("another thread put");
+          }
+        };
     changing.put("a", new byte[1]);
-    assertEquals("CHANGED", assertThrows(PricingException.class,
-        () -> pricer.estimate(changing)).reason());
+    assertEquals(
+        "CHANGED", assertThrows(PricingException.class, () -> pricer.estimate(changing)).reason());
 
-    List<Object> throwing = new AbstractList<>() {
-      @Override
-      public Object get(int index) {
-        throw new IllegalStateException("decoding failed");
-      }
+    List<Object> throwing =
+        new AbstractList<>() {
+          @Override
+          public Object get(int index) {
+            throw new IllegalStateException("decoding failed");
+          }
 
-      @Override
-      public int size() {
-        return 3;
-      }
-    };
-    assertEquals("THREW", assertThrows(PricingException.class,
-        () -> pricer.estimate(new Object[] {throwing})).reason());
+          @Override
+          public int size() {
+            return 3;
+          }
+        };
+    assertEquals(
+        "THREW",
+        assertThrows(PricingException.class, () -> pricer.estimate(new Object[] {throwing}))
+            .reason());
   }
 
   @Test
@@ -213,8 +221,12 @@ class BoundedWalkTest {
     record Sample(float[] features, String label, Object shared) {}
     Sample s = new Sample(new float[100], "cat", Thread.currentThread());
     Priced p = pricer.estimate(s);
-    assertEquals(ShallowSizer.estimate(Sample.class) + arr(100, 4)
-        + ShallowSizer.estimate(String.class) + arr(3, 1), p.chargedBytes(),
+    assertEquals(
+        ShallowSizer.estimate(Sample.class)
+            + arr(100, 4)
+            + ShallowSizer.estimate(String.class)
+            + arr(3, 1),
+        p.chargedBytes(),
         "its fields, and nothing of the thread it shares");
   }
 }

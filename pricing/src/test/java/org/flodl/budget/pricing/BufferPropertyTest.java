@@ -53,8 +53,13 @@ class BufferPropertyTest {
       ByteBuffer b = direct ? ByteBuffer.allocateDirect(bytes) : ByteBuffer.allocate(bytes);
       b.order(order);
       c.owner = Buffers.typed(b, type);
-      c.how.append(direct ? "allocateDirect(" : "allocate(").append(bytes).append(").order(")
-          .append(order).append(").as ").append(type);
+      c.how
+          .append(direct ? "allocateDirect(" : "allocate(")
+          .append(bytes)
+          .append(").order(")
+          .append(order)
+          .append(").as ")
+          .append(type);
     }
     c.ownerBytes = bytes;
     byte[] fill = new byte[c.owner.capacity() * type.elementBytes];
@@ -150,7 +155,8 @@ class BufferPropertyTest {
       assertEquals(c.ownerBytes, estimate.storageBytes(), what);
       assertTrue(estimate.chargedBytes() >= estimate.logicalBytes(), what);
       assertEquals(BudgetPolicy.retainedCost(logical, c.ownerBytes), estimate.chargedBytes(), what);
-      assertEquals(BudgetPolicy.shouldMaterialize(logical, c.ownerBytes), estimate.materialize(), what);
+      assertEquals(
+          BudgetPolicy.shouldMaterialize(logical, c.ownerBytes), estimate.materialize(), what);
 
       long[] all = Buffers.all(view);
       long[] remaining = Buffers.remaining(view);

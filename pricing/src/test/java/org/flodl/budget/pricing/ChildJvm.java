@@ -12,8 +12,14 @@ final class ChildJvm {
   private ChildJvm() {}
 
   static ChildProcess.Output run(Class<?> main, String... jvmFlags) throws Exception {
-    return ChildProcess.run(main.getSimpleName(), ChildProcess.javaCommand(List.of(jvmFlags),
-        ChildProcess.classPathOf(main, RetentionPricer.class, Tier.class), main.getName(),
-        List.of()), WORK, 120);
+    return ChildProcess.run(
+        main.getSimpleName(),
+        ChildProcess.javaCommand(
+            List.of(jvmFlags),
+            ChildProcess.classPathOf(main, RetentionPricer.class, Tier.class),
+            main.getName(),
+            List.of()),
+        WORK,
+        120);
   }
 }

@@ -18,13 +18,13 @@ import org.flodl.budget.policy.Tier;
 import org.junit.jupiter.api.Test;
 
 /**
- * Containers the loaders use are the sum of their parts, each object charged once however often
- * it is reached: arrays their whole allocation (a 16-byte header, elements, rounded to 8), JDK
+ * Containers the loaders use are the sum of their parts, each object charged once however often it
+ * is reached: arrays their whole allocation (a 16-byte header, elements, rounded to 8), JDK
  * collections their own object, backing array and nodes, maps their keys and values, Strings their
  * bytes; views inside containers the pricer can rebuild as the same class are materialized (the
- * container kept is a rebuilt one, the application's is untouched), inside any other container
- * they are kept and charged their whole storage; the estimate always equals the retained charge.
- * (No Instrumentation here: shallow sizes are the estimate, references 4 bytes in arrays.)
+ * container kept is a rebuilt one, the application's is untouched), inside any other container they
+ * are kept and charged their whole storage; the estimate always equals the retained charge. (No
+ * Instrumentation here: shallow sizes are the estimate, references 4 bytes in arrays.)
  */
 class ContainerPricingTest {
   private final List<String> notices = new ArrayList<>();
@@ -76,8 +76,8 @@ class ContainerPricingTest {
     assertEquals(shallow(list) + 140, kept.price().logicalBytes(), "the elements' payloads");
     assertEquals(Tier.HEAP, kept.price().tier());
     assertFalse(kept.price().estimated());
-    assertEquals(arr(100, 1) + arr(10, 4),
-        pricer.retainedCostEstimate(List.of(a, a, new float[10])));
+    assertEquals(
+        arr(100, 1) + arr(10, 4), pricer.retainedCostEstimate(List.of(a, a, new float[10])));
   }
 
   @Test
@@ -89,8 +89,14 @@ class ContainerPricingTest {
     map.put("self", map);
     map.put("list", list);
     // the map (16 buckets, 2 nodes of 32), its keys, the list (elementData of 10) and its bytes
-    assertEquals(hashMap(map, 16, 32) + string("self") + string("list") + shallow(list)
-        + arr(10, 4) + arr(10, 1), retainAgreeing(map).price().chargedBytes());
+    assertEquals(
+        hashMap(map, 16, 32)
+            + string("self")
+            + string("list")
+            + shallow(list)
+            + arr(10, 4)
+            + arr(10, 1),
+        retainAgreeing(map).price().chargedBytes());
   }
 
   @Test
@@ -123,12 +129,18 @@ class ContainerPricingTest {
     assertNotSame(view, ((List<?>) keptList.value()).get(1));
     assertEquals(view, ((List<?>) keptList.value()).get(1));
 
-    for (Map<String, Object> map : List.of(new HashMap<String, Object>(), new LinkedHashMap<String, Object>())) {
+    for (Map<String, Object> map :
+        List.of(new HashMap<String, Object>(), new LinkedHashMap<String, Object>())) {
       map.put("pixels", view);
       map.put("label", new int[1]);
       Retained keptMap = retainAgreeing(map);
-      assertEquals(hashMap(map, 16, map instanceof LinkedHashMap ? 40 : 32) + string("pixels")
-          + string("label") + 4096 + arr(1, 4), keptMap.price().chargedBytes());
+      assertEquals(
+          hashMap(map, 16, map instanceof LinkedHashMap ? 40 : 32)
+              + string("pixels")
+              + string("label")
+              + 4096
+              + arr(1, 4),
+          keptMap.price().chargedBytes());
       assertEquals(map.getClass(), keptMap.value().getClass());
       Map<?, ?> out = (Map<?, ?>) keptMap.value();
       assertEquals(map.keySet(), out.keySet());
@@ -139,8 +151,8 @@ class ContainerPricingTest {
     // Nested rebuildable containers are rebuilt at every level.
     Object[] nested = {new ArrayList<>(List.of(view))};
     Retained keptNested = retainAgreeing(nested);
-    assertEquals(arr(1, 4) + shallow(nested[0]) + arr(1, 4) + 4096,
-        keptNested.price().chargedBytes());
+    assertEquals(
+        arr(1, 4) + shallow(nested[0]) + arr(1, 4) + 4096, keptNested.price().chargedBytes());
     assertNotSame(view, ((List<?>) ((Object[]) keptNested.value())[0]).get(0));
   }
 
@@ -157,7 +169,8 @@ class ContainerPricingTest {
       assertSame(container, kept.value(), container.getClass().getName());
       assertFalse(kept.materialized());
       long overhead = kept.price().chargedBytes() - (1 << 20);
-      assertTrue(overhead >= shallow(container) && overhead < 256,
+      assertTrue(
+          overhead >= shallow(container) && overhead < 256,
           "the whole pin, and the container's own few bytes: " + overhead);
       long logical = kept.price().logicalBytes();
       assertTrue(logical >= 4096 && logical < 4096 + 256, "what the view addresses: " + logical);
@@ -187,11 +200,13 @@ class ContainerPricingTest {
     assertEquals(8, price.logicalBytes());
     assertEquals(Tier.HEAP, price.tier());
     assertEquals("java.lang.String", price.valueType());
-    assertEquals(shallow("x") + arr(4, 1), pricer.estimate("a\u2603").chargedBytes(),
+    assertEquals(
+        shallow("x") + arr(4, 1),
+        pricer.estimate("a\u2603").chargedBytes(),
         "UTF16 when one char needs it: 2 chars, 4 bytes");
     Priced other = retainAgreeing(new java.util.concurrent.atomic.AtomicLong(3)).price();
-    assertEquals(ShallowSizer.estimate(java.util.concurrent.atomic.AtomicLong.class),
-        other.chargedBytes());
+    assertEquals(
+        ShallowSizer.estimate(java.util.concurrent.atomic.AtomicLong.class), other.chargedBytes());
     assertEquals(0, pricer.estimate(Thread.currentThread()).chargedBytes(), "the JVM's, shared");
     assertEquals(0, pricer.estimate(String.class).chargedBytes());
     assertTrue(pricer.shallowSizeLimitation() != null, "no Instrumentation in unit tests");

@@ -4,15 +4,16 @@ import java.nio.ByteBuffer;
 import java.util.List;
 
 /**
- * Child JVM for {@link NoJdkAccessTest}: direct memory capped at 1 MiB, a 768 KiB owner, and a
- * 300 KiB view of it past the slack factor, whose copy cannot be had. Prints the estimate and how
+ * Child JVM for {@link NoJdkAccessTest}: direct memory capped at 1 MiB, a 768 KiB owner, and a 300
+ * KiB view of it past the slack factor, whose copy cannot be had. Prints the estimate and how
  * retain ended.
  */
 public final class DirectExhaustedMain {
   private DirectExhaustedMain() {}
 
   public static void main(String[] args) {
-    RetentionPricer pricer = RetentionPricer.standard(null, DirectExhaustedMain.class.getClassLoader());
+    RetentionPricer pricer =
+        RetentionPricer.standard(null, DirectExhaustedMain.class.getClassLoader());
     ByteBuffer owner = ByteBuffer.allocateDirect(768 << 10);
     ByteBuffer view = owner.slice(0, 300 << 10);
     Priced p = pricer.estimate(view);

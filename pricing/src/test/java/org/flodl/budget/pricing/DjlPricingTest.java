@@ -19,9 +19,9 @@ import org.junit.jupiter.api.Test;
 /**
  * DJL values, reached reflectively by type name, checked against the real DJL 0.36 types: {@link
  * NDArray} is an interface, so the arrays here are proxies implementing it (no engine is needed),
- * answering only {@code size()}, {@code getDataType()} and {@code getDevice()}; {@link NDList}, {@link
- * Batch}, {@link DataType} and {@link Device} are DJL's own classes. An NDArray is charged {@code
- * size × dataType bytes} on the device tier on a GPU, the native tier on a CPU; NDLists and
+ * answering only {@code size()}, {@code getDataType()} and {@code getDevice()}; {@link NDList},
+ * {@link Batch}, {@link DataType} and {@link Device} are DJL's own classes. An NDArray is charged
+ * {@code size × dataType bytes} on the device tier on a GPU, the native tier on a CPU; NDLists and
  * Batches are the sum of their arrays, each charged once.
  */
 class DjlPricingTest {

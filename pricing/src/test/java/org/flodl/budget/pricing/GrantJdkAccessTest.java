@@ -31,7 +31,9 @@ class GrantJdkAccessTest {
     Path agent = dir.resolve("grant-agent.jar");
     Manifest manifest = new Manifest();
     manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
-    manifest.getMainAttributes().put(new Attributes.Name("Premain-Class"), GrantAgentMain.class.getName());
+    manifest
+        .getMainAttributes()
+        .put(new Attributes.Name("Premain-Class"), GrantAgentMain.class.getName());
     try (OutputStream out = Files.newOutputStream(agent)) {
       // a manifest alone: the agent class itself comes from the class path
       new JarOutputStream(out, manifest).close();
@@ -41,7 +43,9 @@ class GrantJdkAccessTest {
     Map<String, String> seen =
         Arrays.stream(r.stdout().split("\\R"))
             .filter(l -> l.contains("="))
-            .collect(Collectors.toMap(l -> l.substring(0, l.indexOf('=')), l -> l.substring(l.indexOf('=') + 1)));
+            .collect(
+                Collectors.toMap(
+                    l -> l.substring(0, l.indexOf('=')), l -> l.substring(l.indexOf('=') + 1)));
     assertEquals("false", seen.get("exported.before"), "the child starts with nothing exported");
     assertEquals("null", seen.get("limitation"), r.stdout());
     assertEquals("null", seen.get("shallowLimitation"));

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -20,11 +20,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  * A property of the bounded walk, over random object graphs (trees, DAGs whose nodes are shared,
  * graphs with cycles; application objects, reference arrays, primitive arrays and heap buffers; up
  * to a million objects): the price never exceeds what the value really retains by more than 10 %
- * plus the bytes it says it extrapolated; a walk that reached everything charges exactly the sum
- * of the parts; and the walk reads its clock no more than its time bound allows (a fake clock,
- * advancing 1 µs a read). A tree is always priced; a graph whose depth-first walk nests deeper
- * than {@link Walk#MAX_DEPTH} may instead be refused as unpriceable (declined, never admitted
- * unbooked), and nothing else may happen.
+ * plus the bytes it says it extrapolated; a walk that reached everything charges exactly the sum of
+ * the parts; and the walk reads its clock no more than its time bound allows (a fake clock,
+ * advancing 1 µs a read). A tree is always priced; a graph whose depth-first walk nests deeper than
+ * {@link Walk#MAX_DEPTH} may instead be refused as unpriceable (declined, never admitted unbooked),
+ * and nothing else may happen.
  */
 class GraphPricingPropertyTest {
   private static final long TICK = 1_000;
@@ -36,24 +36,34 @@ class GraphPricingPropertyTest {
     Object c;
   }
 
-  enum Shape { TREE, DAG, CYCLES }
+  enum Shape {
+    TREE,
+    DAG,
+    CYCLES
+  }
 
   @ParameterizedTest(name = "{0} objects, {1}, seed {2}")
   @CsvSource({
-      "10, TREE, 1", "10, DAG, 2", "10, CYCLES, 3",
-      "1000, TREE, 4", "1000, DAG, 5", "1000, CYCLES, 6",
-      "100000, TREE, 7", "100000, DAG, 8", "100000, CYCLES, 9",
-      "1000000, TREE, 10", "1000000, DAG, 11", "1000000, CYCLES, 12"})
+    "10, TREE, 1", "10, DAG, 2", "10, CYCLES, 3",
+    "1000, TREE, 4", "1000, DAG, 5", "1000, CYCLES, 6",
+    "100000, TREE, 7", "100000, DAG, 8", "100000, CYCLES, 9",
+    "1000000, TREE, 10", "1000000, DAG, 11", "1000000, CYCLES, 12"
+  })
   void thePriceNeverExceedsTheRetainedSizeByMoreThanItsStatedError(int n, Shape shape, long seed) {
     Random r = new Random(seed);
     Object root = graph(n, shape, r);
     AtomicLong now = new AtomicLong();
     AtomicLong reads = new AtomicLong();
-    RetentionPricer pricer = new RetentionPricer(null, List.of(), JdkAccess.detect(), line -> { },
-        () -> {
-          reads.incrementAndGet();
-          return now.addAndGet(TICK);
-        });
+    RetentionPricer pricer =
+        new RetentionPricer(
+            null,
+            List.of(),
+            JdkAccess.detect(),
+            line -> {},
+            () -> {
+              reads.incrementAndGet();
+              return now.addAndGet(TICK);
+            });
     Priced p;
     try {
       p = pricer.estimate(root);
@@ -65,7 +75,8 @@ class GraphPricingPropertyTest {
     long[] retained = retained(root);
     long model = retained[0];
     long real = retained[1];
-    assertTrue(p.chargedBytes() <= real + real / 10 + p.extrapolatedBytes(),
+    assertTrue(
+        p.chargedBytes() <= real + real / 10 + p.extrapolatedBytes(),
         p + " over " + real + " retained");
     if (!p.estimated()) {
       assertEquals(model, p.chargedBytes(), "a whole walk charges each part once, exactly");
@@ -77,9 +88,9 @@ class GraphPricingPropertyTest {
 
   /**
    * Returns a random layered graph of about {@code n} objects, each reachable from the first: a
-   * layer's containers have free slots, the next layer fills most of them, one slot each (a
-   * tree); a DAG's and a cyclic graph's left-over slots then point at shared nodes of the layer
-   * below, or (cycles) anywhere above.
+   * layer's containers have free slots, the next layer fills most of them, one slot each (a tree);
+   * a DAG's and a cyclic graph's left-over slots then point at shared nodes of the layer below, or
+   * (cycles) anywhere above.
    */
   private static Object graph(int n, Shape shape, Random r) {
     List<Object> all = new ArrayList<>(n);
@@ -106,8 +117,10 @@ class GraphPricingPropertyTest {
       all.addAll(below);
       if (shape != Shape.TREE) {
         for (int i = width; i < slots.size(); i++) {
-          Object target = shape == Shape.CYCLES && r.nextInt(3) == 0
-              ? all.get(r.nextInt(all.size())) : below.get(r.nextInt(below.size()));
+          Object target =
+              shape == Shape.CYCLES && r.nextInt(3) == 0
+                  ? all.get(r.nextInt(all.size()))
+                  : below.get(r.nextInt(below.size()));
           set(slots.get(i), target);
         }
       }
@@ -151,9 +164,9 @@ class GraphPricingPropertyTest {
   }
 
   /**
-   * Returns {what the pricer's model charges for the whole graph, what it really retains}: the
-   * same but for heap buffers, which the pricer charges their bytes and which retain their object
-   * and their array's header besides.
+   * Returns {what the pricer's model charges for the whole graph, what it really retains}: the same
+   * but for heap buffers, which the pricer charges their bytes and which retain their object and
+   * their array's header besides.
    */
   private static long[] retained(Object root) {
     Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());

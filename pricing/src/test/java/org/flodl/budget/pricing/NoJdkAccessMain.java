@@ -60,7 +60,8 @@ public final class NoJdkAccessMain {
     }
     ByteBuffer readOnly = ByteBuffer.allocate(1 << 16).asReadOnlyBuffer().slice(0, 64);
     Priced p = pricer.estimate(readOnly);
-    System.out.println("readonly=" + p.storageBytes() + "," + p.chargedBytes() + "," + p.materialize());
+    System.out.println(
+        "readonly=" + p.storageBytes() + "," + p.chargedBytes() + "," + p.materialize());
     ByteBuffer heap = ByteBuffer.allocate(1 << 16).slice(0, 64);
     Priced h = pricer.estimate(heap);
     System.out.println("heap=" + h.storageBytes() + "," + h.chargedBytes() + "," + h.materialize());

@@ -7,8 +7,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Test;
 import org.flodl.budget.testing.ChildProcess;
+import org.junit.jupiter.api.Test;
 
 /**
  * What the pricer does in a JVM the way it starts, with nothing of java.base exported to it (a
@@ -22,7 +22,9 @@ class NoJdkAccessTest {
   private static Map<String, String> lines(String stdout) {
     return Arrays.stream(stdout.split("\\R"))
         .filter(l -> l.contains("="))
-        .collect(Collectors.toMap(l -> l.substring(0, l.indexOf('=')), l -> l.substring(l.indexOf('=') + 1)));
+        .collect(
+            Collectors.toMap(
+                l -> l.substring(0, l.indexOf('=')), l -> l.substring(l.indexOf('=') + 1)));
   }
 
   @Test
@@ -30,7 +32,8 @@ class NoJdkAccessTest {
     ChildProcess.Output r = ChildJvm.run(NoJdkAccessMain.class);
     assertEquals(0, r.exitCode(), r.stderr());
     Map<String, String> seen = lines(r.stdout());
-    assertTrue(seen.get("limitation").contains("does not export sun.nio.ch"), seen.get("limitation"));
+    assertTrue(
+        seen.get("limitation").contains("does not export sun.nio.ch"), seen.get("limitation"));
     for (int i = 0; i < 3; i++) {
       assertEquals("direct,4096,4096,4096,false,true,true", seen.get("direct." + i), r.stdout());
     }
@@ -39,7 +42,9 @@ class NoJdkAccessTest {
     // A writable heap buffer shows its array: still priced by its whole storage.
     assertEquals("65536,64,true", seen.get("heap"));
     List<String> notices =
-        Arrays.stream(r.stderr().split("\\R")).filter(l -> l.startsWith("flodl-budget:")).collect(Collectors.toList());
+        Arrays.stream(r.stderr().split("\\R"))
+            .filter(l -> l.startsWith("flodl-budget:"))
+            .collect(Collectors.toList());
     assertEquals(1, notices.size(), r.stderr());
     assertTrue(notices.get(0).contains("sun.nio.ch"), notices.get(0));
   }

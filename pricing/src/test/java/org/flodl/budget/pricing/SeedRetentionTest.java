@@ -31,7 +31,9 @@ class SeedRetentionTest {
   private static FloatBuffer base(boolean direct) {
     FloatBuffer base =
         direct
-            ? ByteBuffer.allocateDirect(64 * Float.BYTES).order(ByteOrder.nativeOrder()).asFloatBuffer()
+            ? ByteBuffer.allocateDirect(64 * Float.BYTES)
+                .order(ByteOrder.nativeOrder())
+                .asFloatBuffer()
             : FloatBuffer.allocate(64);
     for (int i = 0; i < 64; i++) {
       base.put(i, i * 0.5f);

@@ -52,7 +52,8 @@ class ValuePricerTest {
     @Override
     public Object materialize(Object value, Priced price) {
       Sample s = (Sample) value;
-      ByteBuffer copy = ByteBuffer.allocate(s.pixels().capacity()).put(s.pixels().duplicate().clear());
+      ByteBuffer copy =
+          ByteBuffer.allocate(s.pixels().capacity()).put(s.pixels().duplicate().clear());
       return new Sample(copy.clear(), s.label());
     }
   }
@@ -78,14 +79,16 @@ class ValuePricerTest {
       names.append(p.getName()).append('\n');
     }
     Files.writeString(services.resolve(ValuePricer.class.getName()), names);
-    return new URLClassLoader(new URL[] {dir.toUri().toURL()}, ValuePricerTest.class.getClassLoader());
+    return new URLClassLoader(
+        new URL[] {dir.toUri().toURL()}, ValuePricerTest.class.getClassLoader());
   }
 
   @Test
   void anApplicationPricerPricesItsOwnType(@TempDir Path dir) throws Exception {
     List<String> notices = new ArrayList<>();
     RetentionPricer pricer =
-        RetentionPricer.standard(null, serving(dir, SamplePricer.class, BrokenPricer.class), notices::add);
+        RetentionPricer.standard(
+            null, serving(dir, SamplePricer.class, BrokenPricer.class), notices::add);
 
     Sample owned = new Sample(ByteBuffer.allocate(64), 3);
     Retained kept = pricer.retain(owned);
@@ -107,8 +110,8 @@ class ValuePricerTest {
     // Inside a container it cannot rebuild, the view is kept: charged its whole storage.
     // (the list's own object, priced by its estimated shallow size, comes on top)
     Priced inList = pricer.estimate(List.of(view));
-    assertEquals(4096 + 16 + ShallowSizer.estimate(List.of(view).getClass()),
-        inList.chargedBytes());
+    assertEquals(
+        4096 + 16 + ShallowSizer.estimate(List.of(view).getClass()), inList.chargedBytes());
     assertEquals(false, inList.materialize());
     // Inside one it can, it is copied (the array of one reference: a 16-byte header and 4).
     assertEquals(80 + 24, pricer.estimate(new Object[] {view}).chargedBytes());
@@ -124,7 +127,8 @@ class ValuePricerTest {
 
   @Test
   void withoutAPricerAnApplicationTypeIsWalkedThroughItsFields() {
-    RetentionPricer pricer = RetentionPricer.standard(null, ValuePricerTest.class.getClassLoader(), line -> {});
+    RetentionPricer pricer =
+        RetentionPricer.standard(null, ValuePricerTest.class.getClassLoader(), line -> {});
     Priced p = pricer.estimate(new Sample(ByteBuffer.allocate(4096), 1));
     // Its shallow size (16-byte header + a reference (8) + an int (4), rounded up to 8), and the
     // 4 KiB buffer its field holds.

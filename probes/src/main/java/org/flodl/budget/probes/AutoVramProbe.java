@@ -3,10 +3,10 @@ package org.flodl.budget.probes;
 import java.util.List;
 
 /**
- * {@code vram_probe=auto}: the first of its probes that reads the device answers (JCuda, then
- * the CUDA runtime, then NVML). A probe whose library did not load is skipped at no cost from
- * then on, so on a machine without a GPU only the first read pays for the lookups; when every
- * probe fails the reading carries each one's reason.
+ * {@code vram_probe=auto}: the first of its probes that reads the device answers (JCuda, then the
+ * CUDA runtime, then NVML). A probe whose library did not load is skipped at no cost from then on,
+ * so on a machine without a GPU only the first read pays for the lookups; when every probe fails
+ * the reading carries each one's reason.
  */
 final class AutoVramProbe implements VramProbe {
   private final List<VramProbe> chain;

@@ -9,11 +9,11 @@ import java.util.List;
 /**
  * Finds the memory cgroup of the current process under a root folder, the way the JDK's own
  * container support does: {@code /proc/self/cgroup} names the cgroup path, {@code
- * /proc/self/mountinfo} says where that hierarchy is mounted (and which part of it the mount
- * shows, for a container with its own cgroup namespace or a bind-mounted subtree). A v1 memory
- * controller wins over the unified hierarchy (hybrid hosts keep memory in v1). The result lists
- * the cgroup's folders from the leaf up to the mount point, so a limit set on a parent (a pod, a
- * slice) still binds.
+ * /proc/self/mountinfo} says where that hierarchy is mounted (and which part of it the mount shows,
+ * for a container with its own cgroup namespace or a bind-mounted subtree). A v1 memory controller
+ * wins over the unified hierarchy (hybrid hosts keep memory in v1). The result lists the cgroup's
+ * folders from the leaf up to the mount point, so a limit set on a parent (a pod, a slice) still
+ * binds.
  */
 final class CgroupMemory {
   private CgroupMemory() {}
@@ -168,7 +168,8 @@ final class CgroupMemory {
       StringBuilder b = new StringBuilder(s.length());
       for (int i = 0; i < s.length(); i++) {
         char c = s.charAt(i);
-        if (c == '\\' && i + 3 < s.length()
+        if (c == '\\'
+            && i + 3 < s.length()
             && s.substring(i + 1, i + 4).chars().allMatch(d -> d >= '0' && d <= '7')) {
           b.append((char) Integer.parseInt(s.substring(i + 1, i + 4), 8));
           i += 3;

@@ -1,11 +1,11 @@
 package org.flodl.budget.probes;
 
 /**
- * The {@code cuda} probe: the CUDA runtime's {@code cudaMemGetInfo} through JNA. The driver
- * ({@code libcuda}) is looked up first, so a machine with the runtime but no driver fails at once
- * with that reason instead of inside the runtime. The first call creates the device's primary
- * context if the application has not (hundreds of milliseconds and some VRAM); the {@code nvml}
- * probe does not. The device is made current for the call and the thread's previous one restored.
+ * The {@code cuda} probe: the CUDA runtime's {@code cudaMemGetInfo} through JNA. The driver ({@code
+ * libcuda}) is looked up first, so a machine with the runtime but no driver fails at once with that
+ * reason instead of inside the runtime. The first call creates the device's primary context if the
+ * application has not (hundreds of milliseconds and some VRAM); the {@code nvml} probe does not.
+ * The device is made current for the call and the thread's previous one restored.
  */
 final class CudaRuntimeVramProbe extends NativeVramProbe {
   private final ClassLoader jnaLoader;
@@ -43,9 +43,13 @@ final class CudaRuntimeVramProbe extends NativeVramProbe {
     } catch (IllegalStateException e) {
       throw new IllegalStateException("no CUDA driver: " + e.getMessage());
     }
-    Object cudart = jna.library(isWindows()
-        ? new String[] {"cudart64_13", "cudart64_12", "cudart64_110", "cudart"}
-        : new String[] {"cudart", "libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0"});
+    Object cudart =
+        jna.library(
+            isWindows()
+                ? new String[] {"cudart64_13", "cudart64_12", "cudart64_110", "cudart"}
+                : new String[] {
+                  "cudart", "libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0"
+                });
     getDevice = jna.function(cudart, "cudaGetDevice");
     setDevice = jna.function(cudart, "cudaSetDevice");
     memGetInfo = jna.function(cudart, "cudaMemGetInfo");
@@ -74,8 +78,8 @@ final class CudaRuntimeVramProbe extends NativeVramProbe {
 
   private void check(String call, int rc) {
     if (rc != 0) {
-      throw new IllegalStateException(call + " failed: " + jna.invokeString(errorName, rc)
-          + " (" + rc + ")");
+      throw new IllegalStateException(
+          call + " failed: " + jna.invokeString(errorName, rc) + " (" + rc + ")");
     }
   }
 }

@@ -6,9 +6,9 @@ import java.lang.management.RuntimeMXBean;
 
 /**
  * The {@code direct} tier's probe: the {@code direct} buffer pool's used bytes against the JVM's
- * maximum direct memory, bounded by host RAM (the limit is a JVM cap, not memory that exists).
- * The maximum is read once: {@code -XX:MaxDirectMemorySize} through the HotSpot diagnostic bean,
- * else from the JVM's arguments, else the JDK's default when it is unset, which is {@code
+ * maximum direct memory, bounded by host RAM (the limit is a JVM cap, not memory that exists). The
+ * maximum is read once: {@code -XX:MaxDirectMemorySize} through the HotSpot diagnostic bean, else
+ * from the JVM's arguments, else the JDK's default when it is unset, which is {@code
  * Runtime.maxMemory()}.
  */
 public final class DirectMemoryProbe {

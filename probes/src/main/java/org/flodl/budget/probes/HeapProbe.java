@@ -13,15 +13,15 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The {@code heap} tier's probe: max heap minus the live heap after the last collection, not
- * minus current usage, which counts garbage. The live heap is the sum of every heap pool's usage
- * as the most recent collection left it ({@code com.sun.management.GcInfo}), the number a GC log
- * prints after the arrow. The pools' own collection usage is not enough: measured on JDK 17, a
- * young collection leaves {@code G1 Old Gen}'s (and Serial's {@code Tenured Gen}'s) collection
- * usage at 0 while it promotes into it; ZGC's pause collector reports an empty heap and is
- * skipped. Before the first collection, or on a JDK without {@code
- * com.sun.management}, the probe reports current usage (conservative). Collections are counted,
- * so a read with no collection since the last one re-reads nothing but the current usage.
+ * The {@code heap} tier's probe: max heap minus the live heap after the last collection, not minus
+ * current usage, which counts garbage. The live heap is the sum of every heap pool's usage as the
+ * most recent collection left it ({@code com.sun.management.GcInfo}), the number a GC log prints
+ * after the arrow. The pools' own collection usage is not enough: measured on JDK 17, a young
+ * collection leaves {@code G1 Old Gen}'s (and Serial's {@code Tenured Gen}'s) collection usage at 0
+ * while it promotes into it; ZGC's pause collector reports an empty heap and is skipped. Before the
+ * first collection, or on a JDK without {@code com.sun.management}, the probe reports current usage
+ * (conservative). Collections are counted, so a read with no collection since the last one re-reads
+ * nothing but the current usage.
  */
 public final class HeapProbe {
   private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();

@@ -3,10 +3,9 @@ package org.flodl.budget.probes;
 import java.util.OptionalLong;
 
 /**
- * One reading of host RAM as a training JVM may use it: {@code MemAvailable}, bounded by the
- * memory cgroup the JVM runs in. A probe that could read nothing reports {@code availableBytes =
- * -1} and its reason in {@code failure}; it never guesses (the reader ring then takes its
- * fallback of 4).
+ * One reading of host RAM as a training JVM may use it: {@code MemAvailable}, bounded by the memory
+ * cgroup the JVM runs in. A probe that could read nothing reports {@code availableBytes = -1} and
+ * its reason in {@code failure}; it never guesses (the reader ring then takes its fallback of 4).
  *
  * @param availableBytes the smaller of {@code memAvailableBytes} and the cgroup's headroom ({@code
  *     limit − working set}); -1 when unknown
@@ -32,15 +31,28 @@ public record HostMemory(
     String cgroupPath) {
 
   /** Returns a reading with no binding cgroup named. */
-  public HostMemory(long availableBytes, long memAvailableBytes, long cgroupLimitBytes,
-      long cgroupUsageBytes, long cgroupWorkingSetBytes, String source, String failure) {
-    this(availableBytes, memAvailableBytes, cgroupLimitBytes, cgroupUsageBytes,
-        cgroupWorkingSetBytes, source, failure, null);
+  public HostMemory(
+      long availableBytes,
+      long memAvailableBytes,
+      long cgroupLimitBytes,
+      long cgroupUsageBytes,
+      long cgroupWorkingSetBytes,
+      String source,
+      String failure) {
+    this(
+        availableBytes,
+        memAvailableBytes,
+        cgroupLimitBytes,
+        cgroupUsageBytes,
+        cgroupWorkingSetBytes,
+        source,
+        failure,
+        null);
   }
 
   /**
-   * Returns the memory this process draws on: {@code cgroup:PATH} of the cgroup whose limit
-   * binds, or {@code host}. Ranks of one job divide a budget only when they share it.
+   * Returns the memory this process draws on: {@code cgroup:PATH} of the cgroup whose limit binds,
+   * or {@code host}. Ranks of one job divide a budget only when they share it.
    */
   public String domain() {
     return cgroupPath == null ? "host" : "cgroup:" + cgroupPath;

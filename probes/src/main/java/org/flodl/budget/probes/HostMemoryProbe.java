@@ -6,24 +6,25 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The {@code proc} host-RAM probe: {@code MemAvailable} from {@code /proc/meminfo}, bounded by
- * the process's memory cgroup. For cgroup v2 a level's headroom is {@code memory.max −
- * (memory.current − inactive_file)}, for v1 {@code memory.limit_in_bytes −
- * (memory.usage_in_bytes − total_inactive_file)} (and the leaf's {@code
- * hierarchical_memory_limit}); {@code max} and values of 2<sup>62</sup> or more mean no limit.
- * Every level from the leaf to the mount point is read and the tightest one binds. The root folder
- * is a parameter so tests can feed it the files of real machines; {@link #system()} reads {@code
- * /}. The cgroup is located once; each file is opened once and re-read from offset 0 (the kernel
- * regenerates {@code /proc} and cgroup files on every read from the start), into one reused
- * buffer parsed in place, so a refresh makes no open or close calls and allocates little.
+ * The {@code proc} host-RAM probe: {@code MemAvailable} from {@code /proc/meminfo}, bounded by the
+ * process's memory cgroup. For cgroup v2 a level's headroom is {@code memory.max − (memory.current
+ * − inactive_file)}, for v1 {@code memory.limit_in_bytes − (memory.usage_in_bytes −
+ * total_inactive_file)} (and the leaf's {@code hierarchical_memory_limit}); {@code max} and values
+ * of 2<sup>62</sup> or more mean no limit. Every level from the leaf to the mount point is read and
+ * the tightest one binds. The root folder is a parameter so tests can feed it the files of real
+ * machines; {@link #system()} reads {@code /}. The cgroup is located once; each file is opened once
+ * and re-read from offset 0 (the kernel regenerates {@code /proc} and cgroup files on every read
+ * from the start), into one reused buffer parsed in place, so a refresh makes no open or close
+ * calls and allocates little.
  */
 public final class HostMemoryProbe implements RamProbe, AutoCloseable {
-  /** Limits at or above this are the kernel's "unlimited" (v1 prints LONG_MAX rounded to a page). */
+  /**
+   * Limits at or above this are the kernel's "unlimited" (v1 prints LONG_MAX rounded to a page).
+   */
   static final long NO_LIMIT = 1L << 62;
 
   private final Path root;
@@ -116,8 +117,8 @@ public final class HostMemoryProbe implements RamProbe, AutoCloseable {
             hierarchical = field(buf.array(), len, "hierarchical_memory_limit");
           }
         }
-        boolean hierLimited = hierarchical >= 0 && hierarchical < NO_LIMIT
-            && (!limited || hierarchical < levelLimit);
+        boolean hierLimited =
+            hierarchical >= 0 && hierarchical < NO_LIMIT && (!limited || hierarchical < levelLimit);
         long levelWs = levelUsage - Math.max(inactive, 0);
         levelWs = Math.max(levelWs, 0);
         long effectiveLimit = hierLimited ? hierarchical : limited ? levelLimit : -1;
@@ -141,15 +142,26 @@ public final class HostMemoryProbe implements RamProbe, AutoCloseable {
     String cgroupLabel = loc == null ? null : loc.version().label;
     if (memAvailable < 0) {
       if (limit >= 0) {
-        return new HostMemory(bestHeadroom, -1, limit, usage, workingSet, cgroupLabel, null,
-            String.valueOf(binding));
+        return new HostMemory(
+            bestHeadroom, -1, limit, usage, workingSet, cgroupLabel, null, String.valueOf(binding));
       }
-      return HostMemory.failure("none", meminfoProblem
-          + (loc == null ? " and found no memory cgroup" : " and the memory cgroup has no limit"));
+      return HostMemory.failure(
+          "none",
+          meminfoProblem
+              + (loc == null
+                  ? " and found no memory cgroup"
+                  : " and the memory cgroup has no limit"));
     }
     long available = limit >= 0 ? Math.min(memAvailable, bestHeadroom) : memAvailable;
     String source = loc == null ? "proc" : "proc+" + cgroupLabel;
-    return new HostMemory(available, memAvailable, limit, usage, workingSet, source, null,
+    return new HostMemory(
+        available,
+        memAvailable,
+        limit,
+        usage,
+        workingSet,
+        source,
+        null,
         limit >= 0 ? String.valueOf(binding) : null);
   }
 
@@ -226,7 +238,7 @@ public final class HostMemoryProbe implements RamProbe, AutoCloseable {
 
   /**
    * Returns the number after {@code key} at the start of a line of {@code b[0..n)} ({@code
-   * MemAvailable:    24359524 kB}, {@code inactive_file 77824}), or -1 when there is none.
+   * MemAvailable: 24359524 kB}, {@code inactive_file 77824}), or -1 when there is none.
    */
   static long field(byte[] b, int n, String key) {
     byte[] k = key.getBytes(StandardCharsets.US_ASCII);

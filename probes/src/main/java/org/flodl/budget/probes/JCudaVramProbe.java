@@ -3,9 +3,9 @@ package org.flodl.budget.probes;
 import java.lang.reflect.Method;
 
 /**
- * The {@code jcuda} probe: JCuda's {@code cudaMemGetInfo}, where the application has JCuda and
- * its natives load. Reached by reflection, so JCuda is never a dependency. The device is made
- * current for the call and the calling thread's previous device restored.
+ * The {@code jcuda} probe: JCuda's {@code cudaMemGetInfo}, where the application has JCuda and its
+ * natives load. Reached by reflection, so JCuda is never a dependency. The device is made current
+ * for the call and the calling thread's previous device restored.
  */
 final class JCudaVramProbe extends NativeVramProbe {
   private Method getDevice;
@@ -20,8 +20,10 @@ final class JCudaVramProbe extends NativeVramProbe {
   @Override
   void open() throws Exception {
     Class<?> jcuda = null;
-    for (ClassLoader l : new ClassLoader[] {
-        Thread.currentThread().getContextClassLoader(), ClassLoader.getSystemClassLoader()}) {
+    for (ClassLoader l :
+        new ClassLoader[] {
+          Thread.currentThread().getContextClassLoader(), ClassLoader.getSystemClassLoader()
+        }) {
       if (l != null && l.getResource("jcuda/runtime/JCuda.class") != null) {
         try {
           jcuda = Class.forName("jcuda.runtime.JCuda", true, l);
@@ -61,8 +63,8 @@ final class JCudaVramProbe extends NativeVramProbe {
 
   private void check(String call, int rc) throws Exception {
     if (rc != 0) {
-      throw new IllegalStateException(call + " failed: " + errorString.invoke(null, rc)
-          + " (" + rc + ")");
+      throw new IllegalStateException(
+          call + " failed: " + errorString.invoke(null, rc) + " (" + rc + ")");
     }
   }
 }

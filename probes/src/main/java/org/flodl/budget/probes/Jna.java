@@ -8,8 +8,8 @@ import java.lang.reflect.Method;
  * JNA reached through reflection, from whichever class loader holds it (the application's, or an
  * isolated one from {@link JnaLoaders}), so that {@code policy} compiles and runs without JNA and
  * never links its own classes against one particular copy of it. Only the few calls the GPU probes
- * make: look a library up, call a function returning {@code int} or {@code const char*}, and
- * read scratch memory.
+ * make: look a library up, call a function returning {@code int} or {@code const char*}, and read
+ * scratch memory.
  */
 final class Jna {
   private final Method getInstance;
@@ -78,8 +78,10 @@ final class Jna {
         last = unwrap(t);
       }
     }
-    throw new IllegalStateException(String.join(", ", names) + " not found"
-        + (last instanceof UnsatisfiedLinkError ? "" : " (" + oneLine(last) + ")"));
+    throw new IllegalStateException(
+        String.join(", ", names)
+            + " not found"
+            + (last instanceof UnsatisfiedLinkError ? "" : " (" + oneLine(last) + ")"));
   }
 
   /** Returns the function {@code name} of {@code library}; throws when it has none. */
@@ -138,8 +140,10 @@ final class Jna {
     if (t == null) {
       return "unknown error";
     }
-    String msg = t.getMessage() == null ? t.getClass().getSimpleName()
-        : t.getClass().getSimpleName() + ": " + t.getMessage();
+    String msg =
+        t.getMessage() == null
+            ? t.getClass().getSimpleName()
+            : t.getClass().getSimpleName() + ": " + t.getMessage();
     msg = msg.replace('\n', ' ');
     return msg.length() > 200 ? msg.substring(0, 200) + "..." : msg;
   }

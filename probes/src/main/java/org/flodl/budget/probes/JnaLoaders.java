@@ -10,16 +10,16 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 /**
- * Class loaders for the JNA the GPU probes use. An application may ship its own JNA (DJL 0.36
- * ships 5.17.0, older DJL 5.14.0), and two copies of JNA cannot share one class loader, so the
- * agent's copy lives in an isolated loader whose parent is the platform loader: it sees the JDK
- * and its own jar, the application sees its own JNA, and each copy extracts and loads its own
- * {@code jnidispatch} (JNA 5 does not load a system-wide one unless {@code jna.nosys=false}).
+ * Class loaders for the JNA the GPU probes use. An application may ship its own JNA (DJL 0.36 ships
+ * 5.17.0, older DJL 5.14.0), and two copies of JNA cannot share one class loader, so the agent's
+ * copy lives in an isolated loader whose parent is the platform loader: it sees the JDK and its own
+ * jar, the application sees its own JNA, and each copy extracts and loads its own {@code
+ * jnidispatch} (JNA 5 does not load a system-wide one unless {@code jna.nosys=false}).
  *
- * <p>What the agent must ship: an unmodified, unrelocated {@code jna-5.17.0.jar} (JNA's native
- * code names its Java classes, so it cannot be relocated) as the resource {@link
- * #NESTED_JAR_RESOURCE} inside its own jar, not on any class path. With no loader given, the probes
- * then use it ({@link #defaultLoader()}); without it they fall back to the application's JNA.
+ * <p>What the agent must ship: an unmodified, unrelocated {@code jna-5.17.0.jar} (JNA's native code
+ * names its Java classes, so it cannot be relocated) as the resource {@link #NESTED_JAR_RESOURCE}
+ * inside its own jar, not on any class path. With no loader given, the probes then use it ({@link
+ * #defaultLoader()}); without it they fall back to the application's JNA.
  */
 public final class JnaLoaders {
   /** Where the agent jar carries its JNA jar. */
@@ -39,7 +39,8 @@ public final class JnaLoaders {
     if (!resolved) {
       resolved = true;
       ClassLoader own = JnaLoaders.class.getClassLoader();
-      ClassLoader owner = own != null ? own : ClassLoader.getSystemClassLoader(); // boot: via system
+      ClassLoader owner =
+          own != null ? own : ClassLoader.getSystemClassLoader(); // boot: via system
       try {
         if (owner.getResource(NESTED_JAR_RESOURCE) != null) {
           defaultLoader = fromNestedJar(owner, NESTED_JAR_RESOURCE);
@@ -68,8 +69,8 @@ public final class JnaLoaders {
   }
 
   /**
-   * Returns an isolated loader over the jar {@code owner} carries as {@code resource}, copied to
-   * a temporary file (deleted at exit).
+   * Returns an isolated loader over the jar {@code owner} carries as {@code resource}, copied to a
+   * temporary file (deleted at exit).
    *
    * @throws IOException when the resource is missing or cannot be copied
    */

@@ -11,9 +11,9 @@ import java.util.function.LongSupplier;
  * The probes the policy reads, behind a cache: {@link #snapshot()} is a volatile read that never
  * touches a file or a bean, {@link #refresh()} reads every probe now. The owner refreshes at most
  * once per {@code probe_interval} (default 1 s: {@link #refreshIfStale()} from any thread; the
- * agent's probe thread is its one scheduler) and at each epoch boundary ({@link #refresh()}), so
- * a decision on the hot path never reads a file. VRAM readings are cached per device and
- * re-read at each refresh for every device asked about so far.
+ * agent's probe thread is its one scheduler) and at each epoch boundary ({@link #refresh()}), so a
+ * decision on the hot path never reads a file. VRAM readings are cached per device and re-read at
+ * each refresh for every device asked about so far.
  */
 public final class MemoryProbes implements AutoCloseable {
   /** The default {@code probe_interval}. */
@@ -31,18 +31,29 @@ public final class MemoryProbes implements AutoCloseable {
   private volatile MemorySnapshot snapshot;
 
   /** Returns probes cached for {@code interval}; reads them once now. */
-  public MemoryProbes(RamProbe ram, HeapProbe heap, DirectMemoryProbe direct, VramProbe vram,
-      Duration interval) {
-    this(ram, heap, direct, vram, interval, new LongSupplier() { // no lambda: start-up
-      @Override
-      public long getAsLong() {
-        return System.nanoTime();
-      }
-    });
+  public MemoryProbes(
+      RamProbe ram, HeapProbe heap, DirectMemoryProbe direct, VramProbe vram, Duration interval) {
+    this(
+        ram,
+        heap,
+        direct,
+        vram,
+        interval,
+        new LongSupplier() { // no lambda: start-up
+          @Override
+          public long getAsLong() {
+            return System.nanoTime();
+          }
+        });
   }
 
-  MemoryProbes(RamProbe ram, HeapProbe heap, DirectMemoryProbe direct, VramProbe vram,
-      Duration interval, LongSupplier clock) {
+  MemoryProbes(
+      RamProbe ram,
+      HeapProbe heap,
+      DirectMemoryProbe direct,
+      VramProbe vram,
+      Duration interval,
+      LongSupplier clock) {
     this.ram = Objects.requireNonNull(ram, "ram");
     this.heap = Objects.requireNonNull(heap, "heap");
     this.direct = Objects.requireNonNull(direct, "direct");
@@ -62,10 +73,14 @@ public final class MemoryProbes implements AutoCloseable {
    *
    * @throws IllegalArgumentException naming the setting that is not valid
    */
-  public static MemoryProbes fromSpecs(String ramSpec, String vramSpec, Duration interval,
-      ClassLoader jnaLoader) {
-    return new MemoryProbes(HostMemoryProbes.fromSpec(ramSpec), new HeapProbe(),
-        new DirectMemoryProbe(), VramProbes.fromSpec(vramSpec, jnaLoader), interval);
+  public static MemoryProbes fromSpecs(
+      String ramSpec, String vramSpec, Duration interval, ClassLoader jnaLoader) {
+    return new MemoryProbes(
+        HostMemoryProbes.fromSpec(ramSpec),
+        new HeapProbe(),
+        new DirectMemoryProbe(),
+        VramProbes.fromSpec(vramSpec, jnaLoader),
+        interval);
   }
 
   /** Returns the latest snapshot: a volatile read, never a file. */

@@ -3,8 +3,8 @@ package org.flodl.budget.probes;
 import org.flodl.budget.policy.Tier;
 
 /**
- * What every host-side tier had available at one refresh of the probes; decisions read it
- * instead of files. VRAM is read per device through {@link MemoryProbes#vram(int)}.
+ * What every host-side tier had available at one refresh of the probes; decisions read it instead
+ * of files. VRAM is read per device through {@link MemoryProbes#vram(int)}.
  *
  * @param takenAtNanos {@link System#nanoTime()} when the probes were read
  * @param host host RAM, cgroup-bounded

@@ -4,11 +4,11 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 
 /**
- * The {@code mxbean} host-RAM probe, for machines without {@code /proc} (macOS, Windows): the
- * JDK's {@code com.sun.management.OperatingSystemMXBean#getFreeMemorySize}. On Linux that is
- * {@code MemFree}, not {@code MemAvailable} (page cache counts as used), or the container's limit
- * less its usage with container support on, so it under-reports; one call costs 20-28 µs there
- * against about 2.3 µs for the {@code proc} probe's read of {@code /proc/meminfo}.
+ * The {@code mxbean} host-RAM probe, for machines without {@code /proc} (macOS, Windows): the JDK's
+ * {@code com.sun.management.OperatingSystemMXBean#getFreeMemorySize}. On Linux that is {@code
+ * MemFree}, not {@code MemAvailable} (page cache counts as used), or the container's limit less its
+ * usage with container support on, so it under-reports; one call costs 20-28 µs there against about
+ * 2.3 µs for the {@code proc} probe's read of {@code /proc/meminfo}.
  */
 final class MxBeanRamProbe implements RamProbe {
   private final com.sun.management.OperatingSystemMXBean os;
@@ -22,8 +22,10 @@ final class MxBeanRamProbe implements RamProbe {
       if (bean instanceof com.sun.management.OperatingSystemMXBean sun) {
         found = sun;
       } else {
-        why = "the JDK's OperatingSystemMXBean (" + bean.getClass().getName()
-            + ") reports no free memory";
+        why =
+            "the JDK's OperatingSystemMXBean ("
+                + bean.getClass().getName()
+                + ") reports no free memory";
       }
     } catch (Throwable t) { // LinkageError when jdk.management is absent
       why = "no com.sun.management.OperatingSystemMXBean: " + t;

@@ -1,9 +1,9 @@
 package org.flodl.budget.probes;
 
 /**
- * The shape every native GPU probe shares: it opens its library once, lazily, on the first read;
- * a library that will not open makes every later read fail at once with the same reason (a
- * library does not appear while the JVM runs), and a read never throws.
+ * The shape every native GPU probe shares: it opens its library once, lazily, on the first read; a
+ * library that will not open makes every later read fail at once with the same reason (a library
+ * does not appear while the JVM runs), and a read never throws.
  */
 abstract class NativeVramProbe implements VramProbe {
   private final String name;
@@ -38,8 +38,8 @@ abstract class NativeVramProbe implements VramProbe {
     try {
       return readOpen(deviceIndex);
     } catch (Throwable t) {
-      return VramReading.failure(name,
-          t instanceof IllegalStateException ? t.getMessage() : Jna.oneLine(Jna.unwrap(t)));
+      return VramReading.failure(
+          name, t instanceof IllegalStateException ? t.getMessage() : Jna.oneLine(Jna.unwrap(t)));
     }
   }
 

@@ -10,21 +10,29 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * A pure-Java look for an NVIDIA driver on Linux before any native library is touched, so a
- * machine without one (a CPU box, a container without GPU passthrough, one with the CUDA toolkit
- * but no driver) fails the GPU probes in microseconds instead of paying for JNA's start and its
- * library search. It answers "absent" only when nothing suggests a driver: no device node ({@code
- * /dev/nvidiactl}, WSL's {@code /dev/dxg}), no loaded module ({@code /proc/driver/nvidia}), and
- * no {@code libcuda.so.1} or {@code libnvidia-ml.so.1} in {@code LD_LIBRARY_PATH}, the folders of
- * {@code /etc/ld.so.conf} or the usual library folders (a host whose nodes are made on first use
- * by {@code nvidia-modprobe} still has its libraries there). Elsewhere it says nothing.
+ * A pure-Java look for an NVIDIA driver on Linux before any native library is touched, so a machine
+ * without one (a CPU box, a container without GPU passthrough, one with the CUDA toolkit but no
+ * driver) fails the GPU probes in microseconds instead of paying for JNA's start and its library
+ * search. It answers "absent" only when nothing suggests a driver: no device node ({@code
+ * /dev/nvidiactl}, WSL's {@code /dev/dxg}), no loaded module ({@code /proc/driver/nvidia}), and no
+ * {@code libcuda.so.1} or {@code libnvidia-ml.so.1} in {@code LD_LIBRARY_PATH}, the folders of
+ * {@code /etc/ld.so.conf} or the usual library folders (a host whose nodes are made on first use by
+ * {@code nvidia-modprobe} still has its libraries there). Elsewhere it says nothing.
  */
 final class NvidiaDriver {
   private static final String[] LIBRARIES = {"libcuda.so.1", "libnvidia-ml.so.1"};
   private static final String[] STANDARD_DIRS = {
-    "lib", "lib64", "usr/lib", "usr/lib64", "lib/x86_64-linux-gnu", "usr/lib/x86_64-linux-gnu",
-    "lib/aarch64-linux-gnu", "usr/lib/aarch64-linux-gnu", "usr/local/nvidia/lib64",
-    "usr/local/nvidia/lib", "usr/lib/wsl/lib"
+    "lib",
+    "lib64",
+    "usr/lib",
+    "usr/lib64",
+    "lib/x86_64-linux-gnu",
+    "usr/lib/x86_64-linux-gnu",
+    "lib/aarch64-linux-gnu",
+    "usr/lib/aarch64-linux-gnu",
+    "usr/local/nvidia/lib64",
+    "usr/local/nvidia/lib",
+    "usr/lib/wsl/lib"
   };
   private static volatile String cached;
   private static volatile boolean looked;
@@ -34,8 +42,9 @@ final class NvidiaDriver {
   /** Returns why this machine has no NVIDIA driver, or null when it may have one. */
   static String absence() {
     if (!looked) {
-      cached = absence(System.getProperty("os.name", ""), Path.of("/"),
-          System.getenv("LD_LIBRARY_PATH"));
+      cached =
+          absence(
+              System.getProperty("os.name", ""), Path.of("/"), System.getenv("LD_LIBRARY_PATH"));
       looked = true;
     }
     return cached;

@@ -5,8 +5,8 @@ import java.util.List;
 /**
  * The {@code nvml} probe: NVML's {@code nvmlDeviceGetMemoryInfo} through JNA. It creates no CUDA
  * context. Used is reported as {@code total − free} like the CUDA probes (NVML's own {@code used}
- * leaves out what the driver reserves), but NVML's total is the card's full memory, a little
- * more than {@code cudaMemGetInfo}'s. CUDA device indices are mapped through {@code
+ * leaves out what the driver reserves), but NVML's total is the card's full memory, a little more
+ * than {@code cudaMemGetInfo}'s. CUDA device indices are mapped through {@code
  * CUDA_VISIBLE_DEVICES} (indices or {@code GPU-}/{@code MIG-} UUIDs); NVML orders devices by PCI
  * bus, so without {@code CUDA_DEVICE_ORDER=PCI_BUS_ID} a mixed-model machine may number them
  * differently from CUDA.
@@ -44,13 +44,14 @@ final class NvmlVramProbe extends NativeVramProbe {
       throw new IllegalStateException(absent);
     }
     jna = Jna.load(jnaLoader != null ? jnaLoader : JnaLoaders.defaultLoader());
-    Object nvml = jna.library(isWindows() ? new String[] {"nvml"}
-        : new String[] {"libnvidia-ml.so.1", "nvidia-ml"});
+    Object nvml =
+        jna.library(
+            isWindows() ? new String[] {"nvml"} : new String[] {"libnvidia-ml.so.1", "nvidia-ml"});
     errorString = jna.function(nvml, "nvmlErrorString");
     int rc = jna.invokeInt(jna.function(nvml, "nvmlInit_v2"));
     if (rc != 0) {
-      throw new IllegalStateException("nvmlInit_v2 failed: " + jna.invokeString(errorString, rc)
-          + " (" + rc + ")");
+      throw new IllegalStateException(
+          "nvmlInit_v2 failed: " + jna.invokeString(errorString, rc) + " (" + rc + ")");
     }
     byIndex = jna.function(nvml, "nvmlDeviceGetHandleByIndex_v2");
     byUuid = jna.function(nvml, "nvmlDeviceGetHandleByUUID");
@@ -61,19 +62,20 @@ final class NvmlVramProbe extends NativeVramProbe {
   VramReading readOpen(int device) {
     Object handleCell = jna.memory(8);
     String id = nvmlDevice(device, visibleDevices);
-    int rc = id.startsWith("GPU-") || id.startsWith("MIG-")
-        ? jna.invokeInt(byUuid, id, handleCell)
-        : jna.invokeInt(byIndex, Integer.parseInt(id), handleCell);
+    int rc =
+        id.startsWith("GPU-") || id.startsWith("MIG-")
+            ? jna.invokeInt(byUuid, id, handleCell)
+            : jna.invokeInt(byIndex, Integer.parseInt(id), handleCell);
     check("nvmlDeviceGetHandle(" + id + ")", rc);
     Object info = jna.memory(24); // nvmlMemory_t: unsigned long long total, free, used
-    check("nvmlDeviceGetMemoryInfo", jna.invokeInt(memoryInfo, jna.getPointer(handleCell, 0),
-        info));
+    check(
+        "nvmlDeviceGetMemoryInfo", jna.invokeInt(memoryInfo, jna.getPointer(handleCell, 0), info));
     return VramReading.fromFree(jna.getLong(info, 8), jna.getLong(info, 0), name());
   }
 
   /**
-   * Returns the NVML device (an index or a UUID) that CUDA device {@code device} is, given
-   * {@code CUDA_VISIBLE_DEVICES}.
+   * Returns the NVML device (an index or a UUID) that CUDA device {@code device} is, given {@code
+   * CUDA_VISIBLE_DEVICES}.
    *
    * @throws IllegalStateException when the device is not visible
    */
@@ -84,15 +86,19 @@ final class NvmlVramProbe extends NativeVramProbe {
     List<String> ids = List.of(visibleDevices.trim().split("\\s*,\\s*"));
     if (device >= ids.size() || ids.get(device).isEmpty() || ids.get(device).startsWith("-")) {
       throw new IllegalStateException(
-          "CUDA device " + device + " is not visible (CUDA_VISIBLE_DEVICES=" + visibleDevices + ")");
+          "CUDA device "
+              + device
+              + " is not visible (CUDA_VISIBLE_DEVICES="
+              + visibleDevices
+              + ")");
     }
     return ids.get(device);
   }
 
   private void check(String call, int rc) {
     if (rc != 0) {
-      throw new IllegalStateException(call + " failed: " + jna.invokeString(errorString, rc)
-          + " (" + rc + ")");
+      throw new IllegalStateException(
+          call + " failed: " + jna.invokeString(errorString, rc) + " (" + rc + ")");
     }
   }
 }

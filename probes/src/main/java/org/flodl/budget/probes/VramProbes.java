@@ -8,10 +8,9 @@ import org.flodl.budget.policy.Sizes;
  * Builds the GPU probe a {@code vram_probe} setting names: {@code auto} (JCuda, then the CUDA
  * runtime through JNA, then NVML through JNA), {@code jcuda}, {@code cuda}, {@code nvml}, {@code
  * none} (always failed: the seed's {@code (MAX, 0)}), or {@code fixed:USED/TOTAL} with sizes such
- * as {@code fixed:5592M/6360465408}. Building never touches a native library; the first read
- * does. The JNA probes use the JNA of the loader given (see {@link JnaLoaders}), or when none is
- * the one {@link JnaLoaders#defaultLoader()} finds: the agent's nested JNA, else the
- * application's.
+ * as {@code fixed:5592M/6360465408}. Building never touches a native library; the first read does.
+ * The JNA probes use the JNA of the loader given (see {@link JnaLoaders}), or when none is the one
+ * {@link JnaLoaders#defaultLoader()} finds: the agent's nested JNA, else the application's.
  */
 public final class VramProbes {
   private VramProbes() {}
@@ -22,8 +21,8 @@ public final class VramProbes {
   }
 
   /**
-   * Returns the probe {@code spec} names, its JNA probes using the JNA of {@code jnaLoader}
-   * (null: {@link JnaLoaders#defaultLoader()}).
+   * Returns the probe {@code spec} names, its JNA probes using the JNA of {@code jnaLoader} (null:
+   * {@link JnaLoaders#defaultLoader()}).
    *
    * @throws IllegalArgumentException naming the setting when {@code spec} is not one of the above
    */
@@ -34,8 +33,11 @@ public final class VramProbes {
     String visible = System.getenv("CUDA_VISIBLE_DEVICES");
     switch (lower) {
       case "auto":
-        return new AutoVramProbe(List.of(new JCudaVramProbe(), new CudaRuntimeVramProbe(jna),
-            new NvmlVramProbe(jna, visible)));
+        return new AutoVramProbe(
+            List.of(
+                new JCudaVramProbe(),
+                new CudaRuntimeVramProbe(jna),
+                new NvmlVramProbe(jna, visible)));
       case "jcuda":
         return new JCudaVramProbe();
       case "cuda":
@@ -53,8 +55,11 @@ public final class VramProbes {
         return fixed(Sizes.parse(parts[0]), Sizes.parse(parts[1]));
       }
     }
-    throw new IllegalArgumentException("vram_probe must be auto, jcuda, cuda, nvml, none or "
-        + "fixed:USED/TOTAL (e.g. fixed:5592M/6360465408), got '" + spec + "'");
+    throw new IllegalArgumentException(
+        "vram_probe must be auto, jcuda, cuda, nvml, none or "
+            + "fixed:USED/TOTAL (e.g. fixed:5592M/6360465408), got '"
+            + spec
+            + "'");
   }
 
   /** Returns a probe that reports {@code (usedBytes, totalBytes)} for every device. */

@@ -2,9 +2,9 @@ package org.flodl.budget.probes;
 
 /**
  * One GPU memory reading as the seed's probe reports it: used first, then total, driver-level
- * ({@code total − free} from {@code cudaMemGetInfo}, counting everything the caching allocator
- * has reserved). A failed reading is the seed's {@code (Long.MAX_VALUE, 0)} with its reason,
- * which {@code depthFromProbe} turns into a declined floor.
+ * ({@code total − free} from {@code cudaMemGetInfo}, counting everything the caching allocator has
+ * reserved). A failed reading is the seed's {@code (Long.MAX_VALUE, 0)} with its reason, which
+ * {@code depthFromProbe} turns into a declined floor.
  *
  * @param usedBytes bytes in use on the device ({@link Long#MAX_VALUE} when the probe failed)
  * @param totalBytes the device's total bytes (0 when the probe failed)

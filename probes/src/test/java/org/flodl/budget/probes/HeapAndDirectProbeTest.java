@@ -19,8 +19,12 @@ class HeapAndDirectProbeTest {
   @ValueSource(strings = {"-XX:+UseG1GC", "-XX:+UseSerialGC", "-XX:+UseParallelGC", "-XX:+UseZGC"})
   void aSmallHeapsBudgetShrinksWithACacheAndGrowsBackAfterItIsDroppedAndCollected(String gc)
       throws Exception {
-    Map<String, String> v = ChildJvm.run(ChildJvm.testClassPath(),
-        List.of("-Xmx256m", "-Xms256m", gc), ProbeChildMain.class, "heap");
+    Map<String, String> v =
+        ChildJvm.run(
+            ChildJvm.testClassPath(),
+            List.of("-Xmx256m", "-Xms256m", gc),
+            ProbeChildMain.class,
+            "heap");
     String out = v.get("_output");
     long max = Long.parseLong(v.get("baseline.max"));
     assertTrue(max <= 256 * MIB, out);
@@ -65,8 +69,12 @@ class HeapAndDirectProbeTest {
 
   @Test
   void aSmallMaxDirectMemoryBoundsTheDirectTier() throws Exception {
-    Map<String, String> v = ChildJvm.run(ChildJvm.testClassPath(),
-        List.of("-XX:MaxDirectMemorySize=64m"), ProbeChildMain.class, "direct");
+    Map<String, String> v =
+        ChildJvm.run(
+            ChildJvm.testClassPath(),
+            List.of("-XX:MaxDirectMemorySize=64m"),
+            ProbeChildMain.class,
+            "direct");
     String out = v.get("_output");
     assertEquals(64 * MIB, Long.parseLong(v.get("direct.max")), out);
     long used = Long.parseLong(v.get("after.used"));
@@ -75,15 +83,17 @@ class HeapAndDirectProbeTest {
     assertEquals(64 * MIB - used, Long.parseLong(v.get("after.available")), out);
     assertTrue(Long.parseLong(v.get("after.available")) < 64 * MIB, out);
     assertTrue(Long.parseLong(v.get("after.budget")) < 64 * MIB, out);
-    assertEquals(8 * MIB, Long.parseLong(v.get("tightHost.available")), "never more than host\n"
-        + out);
+    assertEquals(
+        8 * MIB, Long.parseLong(v.get("tightHost.available")), "never more than host\n" + out);
   }
 
   @Test
   void theProbesWorkWithoutJnaOnTheClassPath() throws Exception {
-    String classPath = String.join(java.io.File.pathSeparator,
-        java.nio.file.Path.of("target", "classes").toAbsolutePath().toString(),
-        java.nio.file.Path.of("target", "test-classes").toAbsolutePath().toString());
+    String classPath =
+        String.join(
+            java.io.File.pathSeparator,
+            java.nio.file.Path.of("target", "classes").toAbsolutePath().toString(),
+            java.nio.file.Path.of("target", "test-classes").toAbsolutePath().toString());
     Map<String, String> v = ChildJvm.run(classPath, List.of(), ProbeChildMain.class, "nojna");
     String out = v.get("_output");
     assertEquals("false", v.get("jna.visible"), out);
@@ -99,8 +109,9 @@ class HeapAndDirectProbeTest {
 
   @Test
   void withoutMaxDirectMemorySizeTheJdkDefaultIsTheMaxHeap() {
-    boolean set = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()
-        .stream().anyMatch(a -> a.startsWith("-XX:MaxDirectMemorySize"));
+    boolean set =
+        java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+            .anyMatch(a -> a.startsWith("-XX:MaxDirectMemorySize"));
     if (!set) {
       assertEquals(Runtime.getRuntime().maxMemory(), DirectMemoryProbe.maxDirectMemory());
     }

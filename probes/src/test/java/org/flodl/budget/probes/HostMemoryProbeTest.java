@@ -132,8 +132,11 @@ class HostMemoryProbeTest {
   @Test
   void aCgroupPathOutsideTheNamespacesViewFallsBackToTheMountPoint() {
     Path root = fixture("v2-container-limit");
-    CgroupMemory.Location loc = CgroupMemory.locate(root, "0::/../../system.slice/x.scope\n",
-        "1275 1274 0:30 / /sys/fs/cgroup ro,nosuid - cgroup2 cgroup rw,nsdelegate\n");
+    CgroupMemory.Location loc =
+        CgroupMemory.locate(
+            root,
+            "0::/../../system.slice/x.scope\n",
+            "1275 1274 0:30 / /sys/fs/cgroup ro,nosuid - cgroup2 cgroup rw,nsdelegate\n");
     assertEquals(CgroupMemory.Version.V2, loc.version());
     assertEquals(java.util.List.of(root.resolve("sys/fs/cgroup")), loc.levels());
   }
@@ -141,8 +144,11 @@ class HostMemoryProbeTest {
   @Test
   void mountinfoEscapesAreDecoded(@TempDir Path root) throws IOException {
     Path mount = Files.createDirectories(root.resolve("cg roup/memory"));
-    CgroupMemory.Location loc = CgroupMemory.locate(root, "4:memory:/\n",
-        "30 23 0:32 / /cg\\040roup/memory rw,relatime - cgroup cgroup rw,memory\n");
+    CgroupMemory.Location loc =
+        CgroupMemory.locate(
+            root,
+            "4:memory:/\n",
+            "30 23 0:32 / /cg\\040roup/memory rw,relatime - cgroup cgroup rw,memory\n");
     assertEquals(CgroupMemory.Version.V1, loc.version());
     assertEquals(java.util.List.of(mount), loc.levels());
   }

@@ -37,8 +37,10 @@ class HostMemoryProbesTest {
     assertEquals("mxbean", m.source());
     // The JDK's free memory is MemFree (or the container's limit less usage): never more than
     // the machine has.
-    long memTotal = ((com.sun.management.OperatingSystemMXBean)
-        java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize();
+    long memTotal =
+        ((com.sun.management.OperatingSystemMXBean)
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+            .getTotalMemorySize();
     assertTrue(m.availableBytes() > 0 && m.availableBytes() <= memTotal, m.toString());
   }
 

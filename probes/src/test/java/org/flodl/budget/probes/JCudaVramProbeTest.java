@@ -16,12 +16,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The {@code jcuda} probe's reflective path against a stand-in {@code jcuda.runtime.JCuda}
- * compiled for the test (the real JCuda needs a driver), seen through the context class loader as
- * an application's JCuda would be.
+ * The {@code jcuda} probe's reflective path against a stand-in {@code jcuda.runtime.JCuda} compiled
+ * for the test (the real JCuda needs a driver), seen through the context class loader as an
+ * application's JCuda would be.
  */
 class JCudaVramProbeTest {
-  private static final String FAKE_JCUDA = """
+  private static final String FAKE_JCUDA =
+      """
       package jcuda.runtime;
       public class JCuda {
         public static int current = 0;
@@ -51,8 +52,8 @@ class JCudaVramProbeTest {
     assumeTrue(javac != null, "a JRE without javac");
     assertEquals(0, javac.run(null, null, null, "-d", classes.toString(), src.toString()));
     ClassLoader previous = Thread.currentThread().getContextClassLoader();
-    try (URLClassLoader app = new URLClassLoader(new URL[] {classes.toUri().toURL()},
-        getClass().getClassLoader())) {
+    try (URLClassLoader app =
+        new URLClassLoader(new URL[] {classes.toUri().toURL()}, getClass().getClassLoader())) {
       Thread.currentThread().setContextClassLoader(app);
       Class<?> jcuda = app.loadClass("jcuda.runtime.JCuda");
 

@@ -6,8 +6,8 @@ import java.nio.file.Path;
 
 /**
  * The child JVM of the JNA coexistence test: the application's JNA (on the class path, used the
- * ordinary typed way) and the probes' JNA (an isolated loader over another jar) both call into
- * libc in one JVM, in the order {@code args[1]} gives.
+ * ordinary typed way) and the probes' JNA (an isolated loader over another jar) both call into libc
+ * in one JVM, in the order {@code args[1]} gives.
  */
 public final class JnaCoexistenceMain {
   private JnaCoexistenceMain() {}
@@ -17,7 +17,9 @@ public final class JnaCoexistenceMain {
     int getpid();
   }
 
-  /** {@code args[0]}: the probes' JNA jar; {@code args[1]}: {@code app-first} or {@code ours-first}. */
+  /**
+   * {@code args[0]}: the probes' JNA jar; {@code args[1]}: {@code app-first} or {@code ours-first}.
+   */
   public static void main(String[] args) {
     System.out.println("pid=" + ProcessHandle.current().pid());
     if (args[1].equals("nested")) {
@@ -52,8 +54,9 @@ public final class JnaCoexistenceMain {
 
   /** No JNA on the class path, the agent's jar carrying one: the probes find and use it. */
   private static void nested() {
-    System.out.println("app.jna="
-        + (ClassLoader.getSystemClassLoader().getResource("com/sun/jna/Native.class") != null));
+    System.out.println(
+        "app.jna="
+            + (ClassLoader.getSystemClassLoader().getResource("com/sun/jna/Native.class") != null));
     ClassLoader found = JnaLoaders.defaultLoader();
     System.out.println("default.loader=" + (found == null ? null : found.getName()));
     System.out.println("default.version=" + JnaLoaders.version(found));

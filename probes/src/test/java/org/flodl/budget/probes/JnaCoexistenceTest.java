@@ -17,9 +17,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The probes' JNA and an application's own JNA in one JVM: a child JVM whose class path carries
- * the application's JNA (5.14.0 as an older DJL ships it, or 5.17.0 as DJL 0.36 does) while the
- * probes load 5.17.0 in an isolated loader; both call libc, in both orders.
+ * The probes' JNA and an application's own JNA in one JVM: a child JVM whose class path carries the
+ * application's JNA (5.14.0 as an older DJL ships it, or 5.17.0 as DJL 0.36 does) while the probes
+ * load 5.17.0 in an isolated loader; both call libc, in both orders.
  */
 class JnaCoexistenceTest {
 
@@ -34,12 +34,14 @@ class JnaCoexistenceTest {
     assumeTrue(System.getProperty("os.name").equals("Linux"), "calls libc.so.6");
     Path appJar = jar(appJna);
     Path ourJar = jar(ourJna);
-    String classPath = String.join(File.pathSeparator,
-        Path.of("target", "classes").toAbsolutePath().toString(),
-        Path.of("target", "test-classes").toAbsolutePath().toString(),
-        appJar.toString());
-    Map<String, String> v = ChildJvm.run(classPath, List.of(), JnaCoexistenceMain.class,
-        ourJar.toString(), order);
+    String classPath =
+        String.join(
+            File.pathSeparator,
+            Path.of("target", "classes").toAbsolutePath().toString(),
+            Path.of("target", "test-classes").toAbsolutePath().toString(),
+            appJar.toString());
+    Map<String, String> v =
+        ChildJvm.run(classPath, List.of(), JnaCoexistenceMain.class, ourJar.toString(), order);
     String out = v.get("_output");
     String pid = v.get("pid");
     assertEquals(version(appJna), v.get("app1.version"), out);
@@ -65,12 +67,14 @@ class JnaCoexistenceTest {
     Path nested = agentJar.resolve(JnaLoaders.NESTED_JAR_RESOURCE);
     Files.createDirectories(nested.getParent());
     Files.copy(jar("current"), nested);
-    String classPath = String.join(File.pathSeparator,
-        Path.of("target", "classes").toAbsolutePath().toString(),
-        Path.of("target", "test-classes").toAbsolutePath().toString(),
-        agentJar.toString());
-    Map<String, String> v = ChildJvm.run(classPath, List.of(), JnaCoexistenceMain.class,
-        "-", "nested");
+    String classPath =
+        String.join(
+            File.pathSeparator,
+            Path.of("target", "classes").toAbsolutePath().toString(),
+            Path.of("target", "test-classes").toAbsolutePath().toString(),
+            agentJar.toString());
+    Map<String, String> v =
+        ChildJvm.run(classPath, List.of(), JnaCoexistenceMain.class, "-", "nested");
     String out = v.get("_output");
     assertEquals("false", v.get("app.jna"), out);
     assertEquals("flodl-budget-jna", v.get("default.loader"), out);

@@ -17,18 +17,20 @@ class JnaLoadersTest {
 
   @Test
   void aNestedJarBecomesAnIsolatedJna(@TempDir Path agentJarContents) throws Exception {
-    Path jna = Path.of(System.getProperty("flodl.test.jna.dir", "target/probe-jna"))
-        .resolve("jna-" + System.getProperty("flodl.test.jna.version", "5.17.0") + ".jar");
+    Path jna =
+        Path.of(System.getProperty("flodl.test.jna.dir", "target/probe-jna"))
+            .resolve("jna-" + System.getProperty("flodl.test.jna.version", "5.17.0") + ".jar");
     Path nested = agentJarContents.resolve(JnaLoaders.NESTED_JAR_RESOURCE);
     Files.createDirectories(nested.getParent());
     Files.copy(jna, nested);
-    try (URLClassLoader agent = new URLClassLoader(
-        new URL[] {agentJarContents.toUri().toURL()}, null)) {
+    try (URLClassLoader agent =
+        new URLClassLoader(new URL[] {agentJarContents.toUri().toURL()}, null)) {
       ClassLoader isolated = JnaLoaders.fromNestedJar(agent, JnaLoaders.NESTED_JAR_RESOURCE);
-      assertEquals(System.getProperty("flodl.test.jna.version", "5.17.0"),
-          JnaLoaders.version(isolated));
+      assertEquals(
+          System.getProperty("flodl.test.jna.version", "5.17.0"), JnaLoaders.version(isolated));
       assertEquals(ClassLoader.getPlatformClassLoader(), isolated.getParent());
-      assertNull(isolated.getResource("org/flodl/budget/probes/Jna.class"),
+      assertNull(
+          isolated.getResource("org/flodl/budget/probes/Jna.class"),
           "it sees nothing of the application");
       assertThrows(IOException.class, () -> JnaLoaders.fromNestedJar(agent, "META-INF/none.jar"));
     }

@@ -54,8 +54,8 @@ class MemoryProbesTest {
   private final CountingVram vram = new CountingVram();
 
   private MemoryProbes probes(Duration interval) {
-    return new MemoryProbes(ram, new HeapProbe(), new DirectMemoryProbe(), vram, interval,
-        now::get);
+    return new MemoryProbes(
+        ram, new HeapProbe(), new DirectMemoryProbe(), vram, interval, now::get);
   }
 
   @Test
@@ -126,30 +126,38 @@ class MemoryProbesTest {
 
   @Test
   void aProbeThatThrowsReadsAsFailedAndNeverReachesTheCaller() {
-    RamProbe broken = new RamProbe() {
-      @Override
-      public HostMemory read() {
-        throw new IllegalStateException("boom");
-      }
+    RamProbe broken =
+        new RamProbe() {
+          @Override
+          public HostMemory read() {
+            throw new IllegalStateException("boom");
+          }
 
-      @Override
-      public String name() {
-        return "broken";
-      }
-    };
-    VramProbe brokenVram = new VramProbe() {
-      @Override
-      public VramReading read(int device) {
-        throw new IllegalStateException("bang");
-      }
+          @Override
+          public String name() {
+            return "broken";
+          }
+        };
+    VramProbe brokenVram =
+        new VramProbe() {
+          @Override
+          public VramReading read(int device) {
+            throw new IllegalStateException("bang");
+          }
 
-      @Override
-      public String name() {
-        return "brokenVram";
-      }
-    };
-    MemoryProbes p = new MemoryProbes(broken, new HeapProbe(), new DirectMemoryProbe(),
-        brokenVram, Duration.ofSeconds(1), now::get);
+          @Override
+          public String name() {
+            return "brokenVram";
+          }
+        };
+    MemoryProbes p =
+        new MemoryProbes(
+            broken,
+            new HeapProbe(),
+            new DirectMemoryProbe(),
+            brokenVram,
+            Duration.ofSeconds(1),
+            now::get);
     assertTrue(p.snapshot().host().failed());
     assertTrue(p.snapshot().host().failure().contains("boom"));
     assertTrue(p.snapshot().direct().availableBytes() >= 0, "direct then has no host bound");
@@ -161,16 +169,17 @@ class MemoryProbesTest {
 
   @Test
   void specsBuildTheirProbes() {
-    try (MemoryProbes p = MemoryProbes.fromSpecs("fixed:2G", "fixed:5592M/6360465408",
-        MemoryProbes.DEFAULT_INTERVAL, null)) {
+    try (MemoryProbes p =
+        MemoryProbes.fromSpecs(
+            "fixed:2G", "fixed:5592M/6360465408", MemoryProbes.DEFAULT_INTERVAL, null)) {
       assertEquals(2L << 30, p.snapshot().host().availableBytes());
       assertEquals(5592L << 20, p.vram(0).usedBytes());
       assertEquals(Duration.ofSeconds(1), p.interval());
       assertTrue(p.ramProbe().name().startsWith("fixed"));
     }
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> MemoryProbes.fromSpecs("fixed:2G", "x", Duration.ZERO, null));
-    assertThrows(IllegalArgumentException.class,
-        () -> probes(Duration.ofSeconds(-1)));
+    assertThrows(IllegalArgumentException.class, () -> probes(Duration.ofSeconds(-1)));
   }
 }

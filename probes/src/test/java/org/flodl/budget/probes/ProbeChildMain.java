@@ -6,8 +6,8 @@ import java.nio.ByteBuffer;
 import org.flodl.budget.policy.BudgetPolicy;
 
 /**
- * The child JVM of the heap and direct probe tests: prints what the probes see as {@code
- * key=value} lines while it fills and drops a cache.
+ * The child JVM of the heap and direct probe tests: prints what the probes see as {@code key=value}
+ * lines while it fills and drops a cache.
  */
 public final class ProbeChildMain {
   private ProbeChildMain() {}
@@ -46,8 +46,8 @@ public final class ProbeChildMain {
     System.out.println(label + ".used=" + m.usedBytes());
     System.out.println(label + ".afterGc=" + m.afterGc());
     System.out.println(label + ".available=" + m.availableBytes());
-    System.out.println(label + ".budget="
-        + BudgetPolicy.anchoredRamBudget(m.availableBytes(), 0, 0.50));
+    System.out.println(
+        label + ".budget=" + BudgetPolicy.anchoredRamBudget(m.availableBytes(), 0, 0.50));
   }
 
   private static long collections() {
@@ -70,17 +70,19 @@ public final class ProbeChildMain {
     System.out.println("before.available=" + before.availableBytes());
     System.out.println("after.used=" + after.usedBytes());
     System.out.println("after.available=" + after.availableBytes());
-    System.out.println("after.budget="
-        + BudgetPolicy.anchoredRamBudget(after.availableBytes(), 0, 0.50));
+    System.out.println(
+        "after.budget=" + BudgetPolicy.anchoredRamBudget(after.availableBytes(), 0, 0.50));
     System.out.println("tightHost.available=" + tightHost.availableBytes());
     System.out.println("held.capacity=" + held.capacity());
   }
 
   private static void withoutJna() {
-    System.out.println("jna.visible="
-        + (ProbeChildMain.class.getClassLoader().getResource("com/sun/jna/Native.class") != null));
-    try (MemoryProbes probes = MemoryProbes.fromSpecs("auto", "auto",
-        MemoryProbes.DEFAULT_INTERVAL, null)) {
+    System.out.println(
+        "jna.visible="
+            + (ProbeChildMain.class.getClassLoader().getResource("com/sun/jna/Native.class")
+                != null));
+    try (MemoryProbes probes =
+        MemoryProbes.fromSpecs("auto", "auto", MemoryProbes.DEFAULT_INTERVAL, null)) {
       MemorySnapshot s = probes.snapshot();
       System.out.println("host.available=" + s.host().availableBytes());
       System.out.println("heap.available=" + s.heap().availableBytes());

@@ -29,16 +29,18 @@ class VramProbesTest {
     VramReading r = probe.read(0);
     assertEquals(new VramReading(PASCAL_USED, PASCAL_TOTAL, "fixed", null), r);
     // OLMo batch: seq 256 x batch 4, 2 int64 tensors = 16 KiB, i.e. 4 KiB a sample.
-    PrefetchDepth d = BudgetPolicy.prefetchDepthFromVram(
-        4096, 4, true, r.usedBytes(), r.totalBytes(), 0.90, 0);
+    PrefetchDepth d =
+        BudgetPolicy.prefetchDepthFromVram(4096, 4, true, r.usedBytes(), r.totalBytes(), 0.90, 0);
     assertEquals(BudgetPolicy.DOUBLE_BUFFER, d.depth());
     assertEquals(PrefetchDepth.Reason.DOUBLE_BUFFER_FLOOR, d.reason());
-    PrefetchDepth withPeak = BudgetPolicy.prefetchDepthFromVram(
-        4096, 4, true, r.usedBytes(), r.totalBytes(), 0.90, OLMO_ACTIVATION_PEAK);
+    PrefetchDepth withPeak =
+        BudgetPolicy.prefetchDepthFromVram(
+            4096, 4, true, r.usedBytes(), r.totalBytes(), 0.90, OLMO_ACTIVATION_PEAK);
     assertEquals(BudgetPolicy.DOUBLE_BUFFER, withPeak.depth());
     long fatBatch = (PASCAL_TOTAL - PASCAL_USED) / 4;
-    PrefetchDepth fat = BudgetPolicy.prefetchDepthFromVram(
-        fatBatch, 1, true, r.usedBytes(), r.totalBytes(), 0.90, 0);
+    PrefetchDepth fat =
+        BudgetPolicy.prefetchDepthFromVram(
+            fatBatch, 1, true, r.usedBytes(), r.totalBytes(), 0.90, 0);
     assertEquals(0, fat.depth());
     assertEquals(PrefetchDepth.Reason.SYNC_FALLBACK, fat.reason());
   }
@@ -69,8 +71,8 @@ class VramProbesTest {
     for (String bad : new String[] {"gpu", "fixed:1G", "fixed:a/b", "fixed:1G/2G/3G", ""}) {
       IllegalArgumentException e =
           assertThrows(IllegalArgumentException.class, () -> VramProbes.fromSpec(bad), bad);
-      assertTrue(e.getMessage().contains("vram_probe") || e.getMessage().contains("size"),
-          e.getMessage());
+      assertTrue(
+          e.getMessage().contains("vram_probe") || e.getMessage().contains("size"), e.getMessage());
     }
     assertEquals("auto", VramProbes.fromSpec(" AUTO ").name());
     assertEquals("nvml", VramProbes.fromSpec("nvml").name());
@@ -103,8 +105,10 @@ class VramProbesTest {
     long t0 = System.nanoTime();
     VramReading r = new CudaRuntimeVramProbe(JnaLoaders.application(), false).read(0);
     VramReading n = new NvmlVramProbe(JnaLoaders.application(), null, false).read(0);
-    System.out.println("[probe] cuda and nvml through JNA failed in "
-        + (System.nanoTime() - t0) / 1_000_000 + " ms");
+    System.out.println(
+        "[probe] cuda and nvml through JNA failed in "
+            + (System.nanoTime() - t0) / 1_000_000
+            + " ms");
     assertTrue(r.failed());
     assertEquals("cuda", r.probe());
     assertEquals("no CUDA driver: libcuda.so.1, cuda not found", r.failure());
@@ -117,9 +121,15 @@ class VramProbesTest {
     if (!System.getProperty("os.name").equals("Linux")) {
       return false;
     }
-    for (String p : new String[] {"/dev/nvidiactl", "/usr/lib/x86_64-linux-gnu/libcuda.so.1",
-        "/usr/lib64/libcuda.so.1", "/usr/lib/aarch64-linux-gnu/libcuda.so.1",
-        "/usr/lib/wsl/lib/libcuda.so.1", "/usr/local/nvidia/lib64/libcuda.so.1"}) {
+    for (String p :
+        new String[] {
+          "/dev/nvidiactl",
+          "/usr/lib/x86_64-linux-gnu/libcuda.so.1",
+          "/usr/lib64/libcuda.so.1",
+          "/usr/lib/aarch64-linux-gnu/libcuda.so.1",
+          "/usr/lib/wsl/lib/libcuda.so.1",
+          "/usr/local/nvidia/lib64/libcuda.so.1"
+        }) {
       if (Files.exists(Path.of(p))) {
         return false;
       }
@@ -130,8 +140,10 @@ class VramProbesTest {
   @Test
   void withoutJnaTheJnaProbesSaySo() {
     ClassLoader noJna = new URLClassLoader(new URL[0], ClassLoader.getPlatformClassLoader());
-    for (VramProbe p : new VramProbe[] {
-        new CudaRuntimeVramProbe(noJna, false), new NvmlVramProbe(noJna, null, false)}) {
+    for (VramProbe p :
+        new VramProbe[] {
+          new CudaRuntimeVramProbe(noJna, false), new NvmlVramProbe(noJna, null, false)
+        }) {
       VramReading r = p.read(0);
       assertTrue(r.failed());
       assertEquals("no JNA on the class path (the agent ships one)", r.failure());

@@ -7,9 +7,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * This rank's live share of the host: a daemon thread that, every period, folds the rate meter
- * into the registry, beats, and re-reads the live ranks. {@link #share()} is a volatile read, so
- * the budget path never touches a file.
+ * This rank's live share of the host: a daemon thread that, every period, folds the rate meter into
+ * the registry, beats, and re-reads the live ranks. {@link #share()} is a volatile read, so the
+ * budget path never touches a file.
  */
 public final class HostShare implements AutoCloseable {
   private final HostShareRegistry registry;
@@ -19,32 +19,38 @@ public final class HostShare implements AutoCloseable {
   private volatile double share = 1.0;
   private volatile boolean warnedBeat;
 
-  private HostShare(HostShareRegistry registry, RateMeter meter, long periodMillis,
-      Consumer<String> warn) {
+  private HostShare(
+      HostShareRegistry registry, RateMeter meter, long periodMillis, Consumer<String> warn) {
     this.registry = registry;
     this.meter = meter;
     this.warn = warn;
     // No lambdas: this starts with the agent (start-up, StartPathIT).
-    this.timer = Executors.newSingleThreadScheduledExecutor(new java.util.concurrent.ThreadFactory() {
-      @Override
-      public Thread newThread(Runnable r) {
-        Thread t = new Thread(r, "flodl-budget-host-share");
-        t.setDaemon(true);
-        return t;
-      }
-    });
+    this.timer =
+        Executors.newSingleThreadScheduledExecutor(
+            new java.util.concurrent.ThreadFactory() {
+              @Override
+              public Thread newThread(Runnable r) {
+                Thread t = new Thread(r, "flodl-budget-host-share");
+                t.setDaemon(true);
+                return t;
+              }
+            });
     tick();
-    timer.scheduleAtFixedRate(new Runnable() {
-      @Override
-      public void run() {
-        tick();
-      }
-    }, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+    timer.scheduleAtFixedRate(
+        new Runnable() {
+          @Override
+          public void run() {
+            tick();
+          }
+        },
+        periodMillis,
+        periodMillis,
+        TimeUnit.MILLISECONDS);
   }
 
   /** Returns a started host share over {@code registry}, fed by {@code meter}. */
-  public static HostShare start(HostShareRegistry registry, RateMeter meter, long periodMillis,
-      Consumer<String> warn) {
+  public static HostShare start(
+      HostShareRegistry registry, RateMeter meter, long periodMillis, Consumer<String> warn) {
     return new HostShare(registry, meter, periodMillis, warn);
   }
 
@@ -56,8 +62,11 @@ public final class HostShare implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       if (!warnedBeat) {
         warnedBeat = true;
-        warn.accept("flodl-budget: host-share heartbeat failed (" + e
-            + "); keeping the last share " + share);
+        warn.accept(
+            "flodl-budget: host-share heartbeat failed ("
+                + e
+                + "); keeping the last share "
+                + share);
       }
     }
   }

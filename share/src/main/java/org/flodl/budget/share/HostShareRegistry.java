@@ -22,26 +22,29 @@ import java.util.regex.Pattern;
 
 /**
  * The registry through which co-hosted ranks of one job find each other and divide the host's
- * anchored budget in proportion to their consumption rates ({@code budget_i ∝ rate_i}: every
- * rank gets the same seconds of lookahead, not the same bytes).
+ * anchored budget in proportion to their consumption rates ({@code budget_i ∝ rate_i}: every rank
+ * gets the same seconds of lookahead, not the same bytes).
  *
- * <p>It is a folder per user, memory domain and job, {@code ROOT/flodl-budget-USER/DOMAIN/JOB},
- * in {@code /dev/shm} (or the temp folder where there is none), readable and writable by its owner
+ * <p>It is a folder per user, memory domain and job, {@code ROOT/flodl-budget-USER/DOMAIN/JOB}, in
+ * {@code /dev/shm} (or the temp folder where there is none), readable and writable by its owner
  * only: ranks divide a budget only when they draw on the same memory (the same binding cgroup, or
  * the host), whatever their job's name. Each rank owns one file, {@code PID.rank}, replaced
- * atomically at every heartbeat. An entry counts only if it is valid: its process alive and
- * started when the entry says (a reused pid is not the rank), its heartbeat recent and not in the
- * future, its rate finite and bounded; one that is not is removed, said once per run. A {@code
- * kill -9} leaves a file that is removed the next time it is read. Job folders with no live rank
- * are removed when a rank joins the domain. Before any live rank reports a rate, shares are equal.
+ * atomically at every heartbeat. An entry counts only if it is valid: its process alive and started
+ * when the entry says (a reused pid is not the rank), its heartbeat recent and not in the future,
+ * its rate finite and bounded; one that is not is removed, said once per run. A {@code kill -9}
+ * leaves a file that is removed the next time it is read. Job folders with no live rank are removed
+ * when a rank joins the domain. Before any live rank reports a rate, shares are equal.
  */
 public final class HostShareRegistry {
   /** Heartbeats older than this leave the sum. */
   public static final long DEFAULT_STALE_MILLIS = 3_000;
+
   /** Heartbeats further ahead than this are a wrong clock or a planted entry. */
   static final long FUTURE_TOLERANCE_MILLIS = 5_000;
+
   /** A process start may read this far from what its entry says (clock ticks, rounding). */
   static final long START_TOLERANCE_MILLIS = 2_000;
+
   /** Job folders older than this with no live rank are removed when a rank joins. */
   static final long DEAD_JOB_MILLIS = 60_000;
 
@@ -105,36 +108,41 @@ public final class HostShareRegistry {
    * Returns this process's registry for {@code job} under {@code root}, creating the folder
    * owner-only.
    *
-   * @throws IOException when the folder cannot be made, or exists and belongs to another user or
-   *     is open to others (it is then not trusted)
+   * @throws IOException when the folder cannot be made, or exists and belongs to another user or is
+   *     open to others (it is then not trusted)
    */
   public static HostShareRegistry join(
-      Path root, String job, long pid, long staleMillis, Consumer<String> warn)
-      throws IOException {
+      Path root, String job, long pid, long staleMillis, Consumer<String> warn) throws IOException {
     return join(root, "host", job, pid, staleMillis, warn);
   }
 
   /**
-   * Returns this process's registry for {@code job} in memory domain {@code domain} ({@code
-   * host}, or {@code cgroup:PATH}) under {@code root}, creating the folders owner-only, and
-   * removes the folders of the domain's jobs that have no live rank left.
+   * Returns this process's registry for {@code job} in memory domain {@code domain} ({@code host},
+   * or {@code cgroup:PATH}) under {@code root}, creating the folders owner-only, and removes the
+   * folders of the domain's jobs that have no live rank left.
    *
-   * @throws IOException when a folder cannot be made, or exists and belongs to another user or
-   *     is open to others (it is then not trusted)
+   * @throws IOException when a folder cannot be made, or exists and belongs to another user or is
+   *     open to others (it is then not trusted)
    */
-  public static HostShareRegistry join(Path root, String domain, String job, long pid,
-      long staleMillis, Consumer<String> warn) throws IOException {
+  public static HostShareRegistry join(
+      Path root, String domain, String job, long pid, long staleMillis, Consumer<String> warn)
+      throws IOException {
     Path folder = folderFor(root, domain, job);
     ensureOwnerOnlyFolder(folder.getParent().getParent());
     ensureOwnerOnlyFolder(folder.getParent());
     ensureOwnerOnlyFolder(folder);
     HostShareRegistry r =
-        new HostShareRegistry(folder, pid, staleMillis, new LongSupplier() { // no lambda
-          @Override
-          public long getAsLong() {
-            return System.currentTimeMillis();
-          }
-        }, warn);
+        new HostShareRegistry(
+            folder,
+            pid,
+            staleMillis,
+            new LongSupplier() { // no lambda
+              @Override
+              public long getAsLong() {
+                return System.currentTimeMillis();
+              }
+            },
+            warn);
     r.removeDeadJobs();
     return r;
   }
@@ -144,15 +152,19 @@ public final class HostShareRegistry {
    * (created it first, or opened it), under {@code ~/.cache} instead, said in one line: a squatted
    * folder never turns sharing off.
    */
-  public static HostShareRegistry joinDefault(String domain, String job, long pid,
-      long staleMillis, Consumer<String> warn) throws IOException {
+  public static HostShareRegistry joinDefault(
+      String domain, String job, long pid, long staleMillis, Consumer<String> warn)
+      throws IOException {
     try {
       return join(defaultRoot(), domain, job, pid, staleMillis, warn);
     } catch (IOException e) {
       Path fallback = Path.of(System.getProperty("user.home"), ".cache");
       Files.createDirectories(fallback);
-      warn.accept("flodl-budget: the host-share registry meets under " + fallback
-          + " instead: " + e.getMessage());
+      warn.accept(
+          "flodl-budget: the host-share registry meets under "
+              + fallback
+              + " instead: "
+              + e.getMessage());
       return join(fallback, domain, job, pid, staleMillis, warn);
     }
   }
@@ -168,16 +180,16 @@ public final class HostShareRegistry {
 
   /**
    * Returns the folder of {@code job}'s ranks in {@code domain} under {@code root}: {@code
-   * flodl-budget-USER/DOMAIN/JOB}, the names reduced to letters, digits, '.', '_' and '-' (a
-   * cgroup domain as {@code cg-} and a hash of its path).
+   * flodl-budget-USER/DOMAIN/JOB}, the names reduced to letters, digits, '.', '_' and '-' (a cgroup
+   * domain as {@code cg-} and a hash of its path).
    */
   public static Path folderFor(Path root, String domain, String job) {
     String jobName = SAFE.matcher(job.isEmpty() ? "job" : job).replaceAll("_");
     if (jobName.length() > 100) {
       jobName = jobName.substring(0, 80) + "-" + Integer.toHexString(job.hashCode());
     }
-    String domainName = domain.equals("host") ? "host"
-        : "cg-" + Long.toHexString(domain.hashCode() & 0xffffffffL);
+    String domainName =
+        domain.equals("host") ? "host" : "cg-" + Long.toHexString(domain.hashCode() & 0xffffffffL);
     return root.resolve(userFolderName()).resolve(domainName).resolve(jobName);
   }
 
@@ -190,7 +202,8 @@ public final class HostShareRegistry {
         if (++seen > 256) {
           break;
         }
-        if (job.equals(folder) || !Files.isDirectory(job, LinkOption.NOFOLLOW_LINKS)
+        if (job.equals(folder)
+            || !Files.isDirectory(job, LinkOption.NOFOLLOW_LINKS)
             || now - Files.getLastModifiedTime(job, LinkOption.NOFOLLOW_LINKS).toMillis()
                 < DEAD_JOB_MILLIS) {
           continue;
@@ -230,12 +243,15 @@ public final class HostShareRegistry {
     String me = System.getProperty("user.name");
     String owner = Files.getOwner(dir, LinkOption.NOFOLLOW_LINKS).getName();
     if (me != null && !me.equals(owner)) {
-      throw new IOException(dir + " belongs to " + owner + ", not " + me + "; refusing to share it");
+      throw new IOException(
+          dir + " belongs to " + owner + ", not " + me + "; refusing to share it");
     }
     Set<PosixFilePermission> perms = Files.getPosixFilePermissions(dir, LinkOption.NOFOLLOW_LINKS);
     if (!OWNER_DIR.containsAll(perms)) {
       throw new IOException(
-          dir + " is open to other users (" + PosixFilePermissions.toString(perms)
+          dir
+              + " is open to other users ("
+              + PosixFilePermissions.toString(perms)
               + "); the host-share registry must be rwx------");
     }
   }
@@ -259,8 +275,8 @@ public final class HostShareRegistry {
     Files.writeString(tmp, entry.format(), StandardCharsets.UTF_8);
     Files.setPosixFilePermissions(tmp, OWNER_FILE);
     try {
-      Files.move(tmp, entry(pid), StandardCopyOption.ATOMIC_MOVE,
-          StandardCopyOption.REPLACE_EXISTING);
+      Files.move(
+          tmp, entry(pid), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (AtomicMoveNotSupportedException e) {
       Files.move(tmp, entry(pid), StandardCopyOption.REPLACE_EXISTING);
     }
@@ -331,8 +347,13 @@ public final class HostShareRegistry {
     synchronized (this) {
       removed++;
     }
-    warnOnce("bad", "flodl-budget: removed a bad host-share entry " + f.getFileName() + " ("
-        + why + "); further bad entries are removed without a line");
+    warnOnce(
+        "bad",
+        "flodl-budget: removed a bad host-share entry "
+            + f.getFileName()
+            + " ("
+            + why
+            + "); further bad entries are removed without a line");
   }
 
   /** Returns how many bad entries this registry has removed. */

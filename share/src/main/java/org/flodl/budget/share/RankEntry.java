@@ -23,8 +23,13 @@ public record RankEntry(long pid, long startMillis, double rate, long heartbeatM
 
   /** Returns the entry as the properties text written to the registry. */
   String format() {
-    return String.format(Locale.ROOT, "version=2%npid=%d%nstart=%d%nrate=%s%nheartbeat=%d%n", pid,
-        startMillis, Double.toString(rate), heartbeatMillis);
+    return String.format(
+        Locale.ROOT,
+        "version=2%npid=%d%nstart=%d%nrate=%s%nheartbeat=%d%n",
+        pid,
+        startMillis,
+        Double.toString(rate),
+        heartbeatMillis);
   }
 
   /**
@@ -42,8 +47,8 @@ public record RankEntry(long pid, long startMillis, double rate, long heartbeatM
     double rate = Double.parseDouble(required(props, "rate"));
     long heartbeat = Long.parseLong(required(props, "heartbeat"));
     if (!Double.isFinite(rate) || rate < 0 || rate > MAX_RATE) {
-      throw new IllegalArgumentException("rate must be a finite number from 0 to " + MAX_RATE
-          + ": " + rate);
+      throw new IllegalArgumentException(
+          "rate must be a finite number from 0 to " + MAX_RATE + ": " + rate);
     }
     if (pid <= 0) {
       throw new IllegalArgumentException("pid must be positive: " + pid);

@@ -4,19 +4,20 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
 /**
- * A consumption rate, smoothed: units (batches or bytes) are counted on the hot path with a
- * {@link LongAdder}, or kept by the caller as a running total the meter reads (counters of its
- * own, with no atomic operation on the counting side), and {@link #sample(long)} turns what was
- * counted since the last sample into an exponentially weighted rate a second, with a time
- * constant of {@code tauMillis}.
+ * A consumption rate, smoothed: units (batches or bytes) are counted on the hot path with a {@link
+ * LongAdder}, or kept by the caller as a running total the meter reads (counters of its own, with
+ * no atomic operation on the counting side), and {@link #sample(long)} turns what was counted since
+ * the last sample into an exponentially weighted rate a second, with a time constant of {@code
+ * tauMillis}.
  */
 public final class RateMeter {
-  private static final LongSupplier NONE = new LongSupplier() {
-    @Override
-    public long getAsLong() {
-      return 0;
-    }
-  };
+  private static final LongSupplier NONE =
+      new LongSupplier() {
+        @Override
+        public long getAsLong() {
+          return 0;
+        }
+      };
 
   private final LongAdder count = new LongAdder();
   private final LongSupplier counted;
@@ -31,8 +32,8 @@ public final class RateMeter {
   }
 
   /**
-   * Returns a meter that also counts what {@code counted} adds to its running total (monotone,
-   * read at each sample), with time constant {@code tauMillis}.
+   * Returns a meter that also counts what {@code counted} adds to its running total (monotone, read
+   * at each sample), with time constant {@code tauMillis}.
    */
   public RateMeter(double tauMillis, LongSupplier counted) {
     this.tauMillis = tauMillis;

@@ -34,9 +34,10 @@ class HostShareTest {
   void shareIsTheRateOverTheLiveSum() {
     List<RankEntry> live =
         List.of(new RankEntry(1, 10, 0), new RankEntry(2, 10, 0), new RankEntry(3, 20, 0));
-    List<RankEntry> huge = List.of(new RankEntry(1, RankEntry.MAX_RATE, 0),
-        new RankEntry(2, RankEntry.MAX_RATE, 0));
-    assertEquals(0.5, HostShareRegistry.shareOf(1, huge), 1e-9, "the largest rates do not overflow");
+    List<RankEntry> huge =
+        List.of(new RankEntry(1, RankEntry.MAX_RATE, 0), new RankEntry(2, RankEntry.MAX_RATE, 0));
+    assertEquals(
+        0.5, HostShareRegistry.shareOf(1, huge), 1e-9, "the largest rates do not overflow");
     assertEquals(0.25, HostShareRegistry.shareOf(1, live), 1e-9);
     assertEquals(0.50, HostShareRegistry.shareOf(3, live), 1e-9);
   }
@@ -98,15 +99,21 @@ class HostShareTest {
     assertTrue(warnings.get(0).contains("removed a bad host-share entry"), warnings.get(0));
     assertEquals(302, reg.removedBadEntries());
     try (var files = Files.list(reg.folder())) {
-      assertEquals(List.of(self + ".rank"),
-          files.map(f -> f.getFileName().toString()).toList());
+      assertEquals(List.of(self + ".rank"), files.map(f -> f.getFileName().toString()).toList());
     }
   }
 
   /** A live process's entry, as a hostile or broken writer would plant it. */
   private static String entry(long pid, long start, String rate, long heartbeat) {
-    return "version=2\npid=" + pid + "\nstart=" + start + "\nrate=" + rate + "\nheartbeat="
-        + heartbeat + "\n";
+    return "version=2\npid="
+        + pid
+        + "\nstart="
+        + start
+        + "\nrate="
+        + rate
+        + "\nheartbeat="
+        + heartbeat
+        + "\n";
   }
 
   @Test
@@ -146,8 +153,9 @@ class HostShareTest {
     assertTrue(!host.equals(cgroup) && host.getFileName().equals(cgroup.getFileName()));
     HostShareRegistry a = HostShareRegistry.join(root, "host", "job", self, 3_000, s -> {});
     a.heartbeat();
-    HostShareRegistry b = HostShareRegistry.join(root, "cgroup:/sys/fs/cgroup/memory/a", "job",
-        self + 1, 3_000, s -> {});
+    HostShareRegistry b =
+        HostShareRegistry.join(
+            root, "cgroup:/sys/fs/cgroup/memory/a", "job", self + 1, 3_000, s -> {});
     b.heartbeat();
     assertEquals(1, a.liveRanks().size(), "ranks of another domain do not count");
     Path dead = HostShareRegistry.folderFor(root, "host", "dead-job");
@@ -168,7 +176,8 @@ class HostShareTest {
     Files.createDirectory(base);
     Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxrwxrwx"));
     IOException e =
-        assertThrows(IOException.class, () -> HostShareRegistry.join(root, "job", 1, 3_000, s -> {}));
+        assertThrows(
+            IOException.class, () -> HostShareRegistry.join(root, "job", 1, 3_000, s -> {}));
     assertTrue(e.getMessage().contains("open to other users"), e.getMessage());
   }
 
@@ -179,18 +188,26 @@ class HostShareTest {
     HostShareRegistry reg = HostShareRegistry.join(root, "job", 1, 3_000, s -> {});
     Path runuser = Path.of("/usr/sbin/runuser");
     if (!"root".equals(System.getProperty("user.name")) || !Files.isExecutable(runuser)) {
-      unmet("anotherUserCannotWriteToTheRegistry: needs root and runuser to"
-          + " act as another user; the folder is rwx------ ("
-          + PosixFilePermissions.toString(Files.getPosixFilePermissions(reg.folder())) + ")");
+      unmet(
+          "anotherUserCannotWriteToTheRegistry: needs root and runuser to"
+              + " act as another user; the folder is rwx------ ("
+              + PosixFilePermissions.toString(Files.getPosixFilePermissions(reg.folder()))
+              + ")");
     }
     Path probe = root.resolve("open.rank");
-    Process control = new ProcessBuilder(runuser.toString(), "-u", "nobody", "--", "sh", "-c",
-        "echo x > " + probe).redirectErrorStream(true).start();
+    Process control =
+        new ProcessBuilder(
+                runuser.toString(), "-u", "nobody", "--", "sh", "-c", "echo x > " + probe)
+            .redirectErrorStream(true)
+            .start();
     assertTrue(control.waitFor(30, TimeUnit.SECONDS));
     assertEquals(0, control.exitValue(), "control: nobody can write to the open root");
     Path target = reg.folder().resolve("666.rank");
-    Process p = new ProcessBuilder(runuser.toString(), "-u", "nobody", "--", "sh", "-c",
-        "echo version=1 > " + target).redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder(
+                runuser.toString(), "-u", "nobody", "--", "sh", "-c", "echo version=1 > " + target)
+            .redirectErrorStream(true)
+            .start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(p.waitFor(30, TimeUnit.SECONDS));
     assertTrue(p.exitValue() != 0, "nobody wrote into the registry: " + out);
@@ -198,9 +215,9 @@ class HostShareTest {
   }
 
   /**
-   * Aborts the test (JUnit shows it skipped, never passed) saying {@code why} it cannot run on
-   * this machine; under CI ({@code CI} set, not blank, not {@code false}) fails it instead, so
-   * that a green CI run ran every test. The share module's copy of the agent ITs' {@code
+   * Aborts the test (JUnit shows it skipped, never passed) saying {@code why} it cannot run on this
+   * machine; under CI ({@code CI} set, not blank, not {@code false}) fails it instead, so that a
+   * green CI run ran every test. The share module's copy of the agent ITs' {@code
    * Preconditions.unmet}, which this module cannot see.
    */
   private static void unmet(String why) {
@@ -213,8 +230,8 @@ class HostShareTest {
   }
 
   /**
-   * Three ranks of one job consuming at 1:1:2 settle on 25/25/50 % within 10 s; killing the
-   * fast one with -9 hands its share to the other two (50/50) within 10 s.
+   * Three ranks of one job consuming at 1:1:2 settle on 25/25/50 % within 10 s; killing the fast
+   * one with -9 hands its share to the other two (50/50) within 10 s.
    */
   @Test
   void threeRanksSettleOnTheirRatesAndAKilledRankHandsItsShareBack() throws Exception {
@@ -253,23 +270,35 @@ class HostShareTest {
 
   private Rank start(double rate) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process p = new ProcessBuilder(java, "-Xmx64m", "-cp", System.getProperty("java.class.path"),
-        ShareRankMain.class.getName(), root.toString(), "job", Double.toString(rate * 1000))
-        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    Process p =
+        new ProcessBuilder(
+                java,
+                "-Xmx64m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                ShareRankMain.class.getName(),
+                root.toString(),
+                "job",
+                Double.toString(rate * 1000))
+            .redirectError(ProcessBuilder.Redirect.INHERIT)
+            .start();
     Rank r = new Rank(p);
-    Thread t = new Thread(() -> {
-      try (BufferedReader in = new BufferedReader(
-          new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-        String line;
-        while ((line = in.readLine()) != null) {
-          if (line.startsWith("share=")) {
-            r.shares.add(Double.parseDouble(line.substring(6)));
-          }
-        }
-      } catch (IOException ignored) {
-        // the rank was killed
-      }
-    });
+    Thread t =
+        new Thread(
+            () -> {
+              try (BufferedReader in =
+                  new BufferedReader(
+                      new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                  if (line.startsWith("share=")) {
+                    r.shares.add(Double.parseDouble(line.substring(6)));
+                  }
+                }
+              } catch (IOException ignored) {
+                // the rank was killed
+              }
+            });
     t.setDaemon(true);
     t.start();
     ranks.add(r);

@@ -3,8 +3,8 @@ package org.flodl.budget.share;
 import java.nio.file.Path;
 
 /**
- * A stand-in rank for the co-hosted tests: joins {@code job} under {@code root}, consumes
- * {@code rate} units a second, and prints {@code share=X} every 200 ms until killed (or 60 s).
+ * A stand-in rank for the co-hosted tests: joins {@code job} under {@code root}, consumes {@code
+ * rate} units a second, and prints {@code share=X} every 200 ms until killed (or 60 s).
  */
 public final class ShareRankMain {
   private ShareRankMain() {}
@@ -14,7 +14,8 @@ public final class ShareRankMain {
     String job = args[1];
     double rate = Double.parseDouble(args[2]);
     HostShareRegistry registry =
-        HostShareRegistry.join(root, job, ProcessHandle.current().pid(), 1_500, System.err::println);
+        HostShareRegistry.join(
+            root, job, ProcessHandle.current().pid(), 1_500, System.err::println);
     RateMeter meter = new RateMeter(1_000);
     try (HostShare share = HostShare.start(registry, meter, 250, System.err::println)) {
       long end = System.currentTimeMillis() + 60_000;

@@ -63,8 +63,8 @@ public final class ChildProcess {
     List<String> entries = new ArrayList<>();
     for (Class<?> c : anchors) {
       try {
-        String e = Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI())
-            .toString();
+        String e =
+            Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
         if (!entries.contains(e)) {
           entries.add(e);
         }
@@ -76,8 +76,8 @@ public final class ChildProcess {
   }
 
   /** Returns {@code java [jvmOptions] -cp classPath main [args]} on this test's JVM. */
-  public static List<String> javaCommand(List<String> jvmOptions, String classPath, String main,
-      List<String> args) {
+  public static List<String> javaCommand(
+      List<String> jvmOptions, String classPath, String main, List<String> args) {
     List<String> cmd = new ArrayList<>();
     cmd.add(java().toString());
     cmd.addAll(jvmOptions);
@@ -89,14 +89,19 @@ public final class ChildProcess {
   }
 
   /**
-   * Removes from a child's environment what would change it behind the test's back: the agent's
-   * own {@code FLODL_BUDGET_*} settings, and the JVM options a runner may set for every JVM
-   * ({@code JAVA_TOOL_OPTIONS}, {@code _JAVA_OPTIONS}, {@code JDK_JAVA_OPTIONS}: each makes the
-   * JVM print a line on stderr and take options no test chose).
+   * Removes from a child's environment what would change it behind the test's back: the agent's own
+   * {@code FLODL_BUDGET_*} settings, and the JVM options a runner may set for every JVM ({@code
+   * JAVA_TOOL_OPTIONS}, {@code _JAVA_OPTIONS}, {@code JDK_JAVA_OPTIONS}: each makes the JVM print a
+   * line on stderr and take options no test chose).
    */
   public static void clean(Map<String, String> env) {
-    env.keySet().removeIf(k -> k.startsWith("FLODL_BUDGET_") || k.equals("JAVA_TOOL_OPTIONS")
-        || k.equals("_JAVA_OPTIONS") || k.equals("JDK_JAVA_OPTIONS"));
+    env.keySet()
+        .removeIf(
+            k ->
+                k.startsWith("FLODL_BUDGET_")
+                    || k.equals("JAVA_TOOL_OPTIONS")
+                    || k.equals("_JAVA_OPTIONS")
+                    || k.equals("JDK_JAVA_OPTIONS"));
   }
 
   /** Starts {@code command} as child {@code name}: its output in {@code work}/NAME.out and .err. */
@@ -117,11 +122,15 @@ public final class ChildProcess {
       throws IOException, InterruptedException {
     if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
       p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      throw new AssertionError(name + " ran past " + timeoutSeconds + " s and was killed; "
-          + new Output(name, -1, printed(name, ".out", work), printed(name, ".err", work)));
+      throw new AssertionError(
+          name
+              + " ran past "
+              + timeoutSeconds
+              + " s and was killed; "
+              + new Output(name, -1, printed(name, ".out", work), printed(name, ".err", work)));
     }
-    return new Output(name, p.exitValue(), printed(name, ".out", work),
-        printed(name, ".err", work));
+    return new Output(
+        name, p.exitValue(), printed(name, ".out", work), printed(name, ".err", work));
   }
 
   /** Runs {@code command} as child {@code name} to its end (see {@link #await}). */

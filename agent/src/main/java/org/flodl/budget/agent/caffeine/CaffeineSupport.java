@@ -9,7 +9,10 @@ import org.flodl.budget.agent.library.PresetLibrary;
 public final class CaffeineSupport extends PresetLibrary {
   /** Returns the support, as {@link java.util.ServiceLoader} makes it. */
   public CaffeineSupport() {
-    super("caffeine", "every Caffeine cache's put and loads",
-        "com/github/benmanes/caffeine/cache/", "com/github/benmanes/caffeine/cache/Cache");
+    super(
+        "caffeine",
+        "every Caffeine cache's put and loads",
+        "com/github/benmanes/caffeine/cache/",
+        "com/github/benmanes/caffeine/cache/Cache");
   }
 }

@@ -39,36 +39,61 @@ public final class AttachCommand {
     try {
       vm = VirtualMachine.attach(pid);
     } catch (Exception e) {
-      err.println("flodl-budget: attach: cannot attach to " + pid + " (" + e.getMessage()
-          + "); same user, and a JVM that allows attach?");
+      err.println(
+          "flodl-budget: attach: cannot attach to "
+              + pid
+              + " ("
+              + e.getMessage()
+              + "); same user, and a JVM that allows attach?");
       return 1;
     }
     try {
       String id = Long.toString(ProcessHandle.current().pid()) + "-" + System.nanoTime();
-      vm.loadAgent(jar.toString(), FlodlBudgetAgent.ATTACH_ID + "=" + id
-          + (agentArgs == null || agentArgs.isBlank() ? "" : "," + agentArgs));
-      String outcome =
-          vm.getSystemProperties().getProperty(FlodlBudgetAgent.OUTCOME_PREFIX + id);
+      vm.loadAgent(
+          jar.toString(),
+          FlodlBudgetAgent.ATTACH_ID
+              + "="
+              + id
+              + (agentArgs == null || agentArgs.isBlank() ? "" : "," + agentArgs));
+      String outcome = vm.getSystemProperties().getProperty(FlodlBudgetAgent.OUTCOME_PREFIX + id);
       if (outcome == null) {
-        err.println("flodl-budget: attach: the agent in " + pid + " said nothing of how it "
-            + "started; see that process's stderr");
+        err.println(
+            "flodl-budget: attach: the agent in "
+                + pid
+                + " said nothing of how it "
+                + "started; see that process's stderr");
         return 1;
       }
       if (outcome.equals("started") || outcome.startsWith("off:")) {
-        out.println("flodl-budget: attached to " + pid + " with " + jar
-            + (agentArgs == null ? "" : " (" + agentArgs + ")")
-            + (outcome.equals("started") ? "" : ": " + outcome.substring("off:".length()).trim()));
+        out.println(
+            "flodl-budget: attached to "
+                + pid
+                + " with "
+                + jar
+                + (agentArgs == null ? "" : " (" + agentArgs + ")")
+                + (outcome.equals("started")
+                    ? ""
+                    : ": " + outcome.substring("off:".length()).trim()));
         return 0;
       }
       int colon = outcome.indexOf(':');
       String what = colon < 0 ? outcome : outcome.substring(0, colon);
       String line = colon < 0 ? "" : outcome.substring(colon + 1).trim();
-      err.println("flodl-budget: attach: the agent in " + pid + " " + what + " the attach: "
-          + line.replaceFirst("^flodl-budget: ", ""));
+      err.println(
+          "flodl-budget: attach: the agent in "
+              + pid
+              + " "
+              + what
+              + " the attach: "
+              + line.replaceFirst("^flodl-budget: ", ""));
       return 1;
     } catch (AgentInitializationException e) {
-      err.println("flodl-budget: attach: the agent refused to start in " + pid
-          + "; see that process's stderr (" + e.getMessage() + ")");
+      err.println(
+          "flodl-budget: attach: the agent refused to start in "
+              + pid
+              + "; see that process's stderr ("
+              + e.getMessage()
+              + ")");
       return 1;
     } catch (Exception e) {
       err.println("flodl-budget: attach: loading the agent into " + pid + " failed (" + e + ")");
@@ -91,7 +116,8 @@ public final class AttachCommand {
       }
       Path p = Path.of(cs.getLocation().toURI()).toAbsolutePath();
       if (!p.toString().endsWith(".jar") || !new File(p.toString()).isFile()) {
-        throw new IllegalStateException("run it as java -jar flodl-budget-agent.jar, not from " + p);
+        throw new IllegalStateException(
+            "run it as java -jar flodl-budget-agent.jar, not from " + p);
       }
       return p;
     } catch (URISyntaxException e) {

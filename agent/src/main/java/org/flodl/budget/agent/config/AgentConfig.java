@@ -25,6 +25,7 @@ import org.flodl.budget.policy.Knobs;
 public final class AgentConfig {
   /** Prefix of the system properties: {@code -Dflodl.budget.ram_max_usage=0.4}. */
   public static final String PROPERTY_PREFIX = "flodl.budget.";
+
   /** Prefix of the environment variables: {@code FLODL_BUDGET_RAM_MAX_USAGE=0.4}. */
   public static final String ENV_PREFIX = "FLODL_BUDGET_";
 
@@ -94,15 +95,31 @@ public final class AgentConfig {
       }
       text = text == null ? "" : text.trim();
       if (source != Source.DEFAULT && text.isEmpty()) {
-        throw new ConfigException(key, "empty " + key + " (" + ConfigSources.origin(key, source)
-            + "): expected " + o.expected()).strict(strict);
+        throw new ConfigException(
+                key,
+                "empty "
+                    + key
+                    + " ("
+                    + ConfigSources.origin(key, source)
+                    + "): expected "
+                    + o.expected())
+            .strict(strict);
       }
       Option.Parsed p;
       try {
         p = o.parse(text);
       } catch (IllegalArgumentException e) {
-        throw new ConfigException(key, "bad " + key + " '" + text + "' ("
-            + ConfigSources.origin(key, source) + "): " + e.getMessage()).strict(strict);
+        throw new ConfigException(
+                key,
+                "bad "
+                    + key
+                    + " '"
+                    + text
+                    + "' ("
+                    + ConfigSources.origin(key, source)
+                    + "): "
+                    + e.getMessage())
+            .strict(strict);
       }
       values.put(o, p.value());
       settings.put(key, new Setting(key, p.text(), source));
@@ -111,14 +128,16 @@ public final class AgentConfig {
   }
 
   /**
-   * Returns whether {@code strict=true} is among the entries, with the same precedence, read
-   * before anything is checked so that a bad other key can still honour it.
+   * Returns whether {@code strict=true} is among the entries, with the same precedence, read before
+   * anything is checked so that a bad other key can still honour it.
    */
-  private static boolean strict(Map<String, String> args, Map<String, String> props,
-      Map<String, String> env) {
+  private static boolean strict(
+      Map<String, String> args, Map<String, String> props, Map<String, String> env) {
     String key = Option.STRICT.key();
-    String v = args.containsKey(key) ? args.get(key)
-        : props.containsKey(key) ? props.get(key) : env.get(key);
+    String v =
+        args.containsKey(key)
+            ? args.get(key)
+            : props.containsKey(key) ? props.get(key) : env.get(key);
     return v != null && v.trim().equalsIgnoreCase("true");
   }
 
@@ -257,24 +276,35 @@ public final class AgentConfig {
   }
 
   /**
-   * Returns a copy with the knob {@code key} ({@code ram_max_usage}, {@code heap_max_usage},
-   * {@code vram_max_usage} or {@code host_share}) set to {@code value}, recorded as a {@link
+   * Returns a copy with the knob {@code key} ({@code ram_max_usage}, {@code heap_max_usage}, {@code
+   * vram_max_usage} or {@code host_share}) set to {@code value}, recorded as a {@link
    * Source#RUNTIME} change.
    *
-   * @throws IllegalArgumentException naming the key when it is not a knob or {@code value} is not
-   *     a fraction in (0, 1]
+   * @throws IllegalArgumentException naming the key when it is not a knob or {@code value} is not a
+   *     fraction in (0, 1]
    */
   public AgentConfig withKnob(String key, double value) {
     Option o = Option.forKey(String.valueOf(key));
-    if (o != Option.RAM_MAX_USAGE && o != Option.HEAP_MAX_USAGE && o != Option.VRAM_MAX_USAGE
+    if (o != Option.RAM_MAX_USAGE
+        && o != Option.HEAP_MAX_USAGE
+        && o != Option.VRAM_MAX_USAGE
         && o != Option.HOST_SHARE) {
-      throw new IllegalArgumentException("unknown knob '" + key + "' (known: "
-          + Option.RAM_MAX_USAGE.key() + ", " + Option.HEAP_MAX_USAGE.key() + ", "
-          + Option.VRAM_MAX_USAGE.key() + ", " + Option.HOST_SHARE.key() + ")");
+      throw new IllegalArgumentException(
+          "unknown knob '"
+              + key
+              + "' (known: "
+              + Option.RAM_MAX_USAGE.key()
+              + ", "
+              + Option.HEAP_MAX_USAGE.key()
+              + ", "
+              + Option.VRAM_MAX_USAGE.key()
+              + ", "
+              + Option.HOST_SHARE.key()
+              + ")");
     }
     double f = Knobs.requireFraction(key, value);
-    return with(o, o == Option.HOST_SHARE ? OptionalDouble.of(f) : (Object) f, Values.format(f),
-        this);
+    return with(
+        o, o == Option.HOST_SHARE ? OptionalDouble.of(f) : (Object) f, Values.format(f), this);
   }
 
   /** Returns the settings as agent arguments, {@code key=value,...}, without empty values. */

@@ -26,15 +26,21 @@ final class BlockFields {
     }
     boolean called = field.equals(METHOD) ? in != null : in != null;
     if (JdkTypes.isJdk(type) && !called) {
-      problems.add(field + " '" + ref + "' is a JDK method, whose bodies are never woven: "
-          + "budget its calls with in = the code that makes them");
+      problems.add(
+          field
+              + " '"
+              + ref
+              + "' is a JDK method, whose bodies are never woven: "
+              + "budget its calls with in = the code that makes them");
     }
   }
 
   /** Returns whether two references name the same method (same type, name and parameters). */
   static boolean sameMethod(MethodRef a, MethodRef b) {
-    return a.className().equals(b.className()) && a.methodName().equals(b.methodName())
-        && (a.parameterTypes() == null || b.parameterTypes() == null
+    return a.className().equals(b.className())
+        && a.methodName().equals(b.methodName())
+        && (a.parameterTypes() == null
+            || b.parameterTypes() == null
             || a.parameterTypes().equals(b.parameterTypes()));
   }
 
@@ -66,12 +72,17 @@ final class BlockFields {
       } catch (NumberFormatException e) {
         i = -1;
       }
-      int n = method == null || method.parameterTypes() == null
-          ? Integer.MAX_VALUE : method.parameterTypes().size();
+      int n =
+          method == null || method.parameterTypes() == null
+              ? Integer.MAX_VALUE
+              : method.parameterTypes().size();
       if (i < 0 || i >= n) {
-        problems.add("decline_args '" + Text.clip(text, 40) + "': expected comma-separated "
-            + "0-based argument indices of the site's method" + (n == Integer.MAX_VALUE ? ""
-                : " (0 to " + (n - 1) + ")"));
+        problems.add(
+            "decline_args '"
+                + Text.clip(text, 40)
+                + "': expected comma-separated "
+                + "0-based argument indices of the site's method"
+                + (n == Integer.MAX_VALUE ? "" : " (0 to " + (n - 1) + ")"));
         return null;
       }
       out.add(i);
@@ -80,11 +91,16 @@ final class BlockFields {
   }
 
   /** Returns the argument index of {@code field} ({@code return} when allowed), or -2. */
-  static int index(Map<String, String> fields, String field, boolean allowReturn,
-      MethodRef method, List<String> problems) {
-    String expected = allowReturn
-        ? "expected a 0-based argument index or return"
-        : "expected a 0-based argument index";
+  static int index(
+      Map<String, String> fields,
+      String field,
+      boolean allowReturn,
+      MethodRef method,
+      List<String> problems) {
+    String expected =
+        allowReturn
+            ? "expected a 0-based argument index or return"
+            : "expected a 0-based argument index";
     String text = fields.get(field);
     if (text == null || text.isEmpty()) {
       problems.add(field + " is missing: " + expected);
@@ -103,7 +119,8 @@ final class BlockFields {
       problems.add(field + " '" + Text.clip(text, 40) + "': " + expected);
       return -2;
     }
-    if (method != null && method.parameterTypes() != null
+    if (method != null
+        && method.parameterTypes() != null
         && index >= method.parameterTypes().size()) {
       int n = method.parameterTypes().size();
       String expectedHere;
@@ -112,8 +129,16 @@ final class BlockFields {
       } else {
         expectedHere = "expected an index from 0 to " + (n - 1) + (allowReturn ? " or return" : "");
       }
-      problems.add(field + " '" + text + "': the method takes " + n + " argument"
-          + (n == 1 ? "" : "s") + ": " + expectedHere);
+      problems.add(
+          field
+              + " '"
+              + text
+              + "': the method takes "
+              + n
+              + " argument"
+              + (n == 1 ? "" : "s")
+              + ": "
+              + expectedHere);
       return -2;
     }
     return index;

@@ -22,7 +22,8 @@ public record CacheAdmitSite(
     List<Integer> declineArgs,
     String adapter,
     boolean stager,
-    String origin) implements SiteSpec {
+    String origin)
+    implements SiteSpec {
 
   public CacheAdmitSite {
     Objects.requireNonNull(block, "block");

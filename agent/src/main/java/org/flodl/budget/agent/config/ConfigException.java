@@ -42,8 +42,8 @@ public final class ConfigException extends Exception {
 
   /**
    * Returns whether {@code strict=true} was asked for where this problem was found (read from the
-   * same entries, so a bad other key still honours it): the JVM's start fails instead of the
-   * agent turning itself off.
+   * same entries, so a bad other key still honours it): the JVM's start fails instead of the agent
+   * turning itself off.
    */
   public boolean strict() {
     return strict;

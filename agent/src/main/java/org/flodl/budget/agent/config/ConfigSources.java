@@ -9,11 +9,11 @@ import java.util.TreeSet;
 import org.flodl.budget.agent.config.Setting.Source;
 
 /**
- * Reads the raw {@code key -> text} entries of each configuration source (agent arguments,
- * {@code flodl.budget.*} system properties, {@code FLODL_BUDGET_*} environment variables). A
- * malformed entry or an unknown key is added to the caller's problems, with a message that lists
- * the known keys and suggests the nearest one, and the reading goes on: the caller still learns
- * every well-formed entry (whether {@code strict=true} was asked for among them).
+ * Reads the raw {@code key -> text} entries of each configuration source (agent arguments, {@code
+ * flodl.budget.*} system properties, {@code FLODL_BUDGET_*} environment variables). A malformed
+ * entry or an unknown key is added to the caller's problems, with a message that lists the known
+ * keys and suggests the nearest one, and the reading goes on: the caller still learns every
+ * well-formed entry (whether {@code strict=true} was asked for among them).
  */
 final class ConfigSources {
   private ConfigSources() {}
@@ -33,8 +33,8 @@ final class ConfigSources {
   }
 
   /** Returns the {@code flodl.budget.*} entries of {@code properties} by key. */
-  static Map<String, String> systemProperties(Properties systemProperties,
-      List<ConfigException> problems) {
+  static Map<String, String> systemProperties(
+      Properties systemProperties, List<ConfigException> problems) {
     Map<String, String> props = new LinkedHashMap<>();
     if (systemProperties != null) {
       for (String name : new TreeSet<>(systemProperties.stringPropertyNames())) {
@@ -52,15 +52,14 @@ final class ConfigSources {
   }
 
   /** Returns the {@code FLODL_BUDGET_*} entries of {@code environment} by key. */
-  static Map<String, String> environment(Map<String, String> environment,
-      List<ConfigException> problems) {
+  static Map<String, String> environment(
+      Map<String, String> environment, List<ConfigException> problems) {
     Map<String, String> env = new LinkedHashMap<>();
     if (environment != null) {
       for (String name : new TreeSet<>(environment.keySet())) {
         if (name != null && name.startsWith(AgentConfig.ENV_PREFIX)) {
           String key = name.substring(AgentConfig.ENV_PREFIX.length()).toLowerCase(Locale.ROOT);
-          if (!known(key)
-              || !name.equals(AgentConfig.ENV_PREFIX + key.toUpperCase(Locale.ROOT))) {
+          if (!known(key) || !name.equals(AgentConfig.ENV_PREFIX + key.toUpperCase(Locale.ROOT))) {
             problems.add(unknown(name, Source.ENVIRONMENT));
             continue;
           }
@@ -84,15 +83,19 @@ final class ConfigSources {
       int eq = entry.indexOf('=');
       String key = (eq < 0 ? entry : entry.substring(0, eq)).trim();
       if (eq < 0 || key.isEmpty()) {
-        problems.add(new ConfigException(
-            key,
-            "malformed agent argument '" + entry.trim() + "': expected key=value entries "
-                + "separated by commas, e.g. sites=sites.properties,record=budget.jfr"));
+        problems.add(
+            new ConfigException(
+                key,
+                "malformed agent argument '"
+                    + entry.trim()
+                    + "': expected key=value entries "
+                    + "separated by commas, e.g. sites=sites.properties,record=budget.jfr"));
       } else if (!known(key)) {
         problems.add(unknown(key, Source.AGENT_ARGS));
       } else if (args.containsKey(key)) {
-        problems.add(new ConfigException(
-            key, "agent argument '" + key + "' given twice: expected each key at most once"));
+        problems.add(
+            new ConfigException(
+                key, "agent argument '" + key + "' given twice: expected each key at most once"));
         args.put(key, entry.substring(eq + 1)); // the last one, as strict is read
       } else {
         args.put(key, entry.substring(eq + 1));
@@ -117,14 +120,16 @@ final class ConfigSources {
     if (SitesFile.isField(key)) {
       hint = "; '" + key + "' is a field of the sites file (site.NAME." + key + ")";
     } else if (near != null) {
-      String spelled = switch (source) {
-        case SYSTEM_PROPERTY -> AgentConfig.PROPERTY_PREFIX + near;
-        case ENVIRONMENT -> AgentConfig.ENV_PREFIX + near.toUpperCase(Locale.ROOT);
-        default -> near;
-      };
+      String spelled =
+          switch (source) {
+            case SYSTEM_PROPERTY -> AgentConfig.PROPERTY_PREFIX + near;
+            case ENVIRONMENT -> AgentConfig.ENV_PREFIX + near.toUpperCase(Locale.ROOT);
+            default -> near;
+          };
       hint = "; did you mean '" + spelled + "'?";
     }
-    // The hint first: a line is clipped at 300 characters, and the list of keys is the part to lose.
+    // The hint first: a line is clipped at 300 characters, and the list of keys is the part to
+    // lose.
     return new ConfigException(
         name, "unknown " + what + hint + " (known: " + String.join(", ", AgentConfig.keys()) + ")");
   }
@@ -156,7 +161,9 @@ final class ConfigSources {
       for (int j = 1; j <= b.length(); j++) {
         int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
         d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
-        if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2)
+        if (i > 1
+            && j > 1
+            && a.charAt(i - 1) == b.charAt(j - 2)
             && a.charAt(i - 2) == b.charAt(j - 1)) {
           d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
         }

@@ -5,9 +5,9 @@ import java.util.List;
 
 /**
  * A method named in the sites file: {@code com.acme.Foo#put(java.lang.Object,int)}, {@code
- * com.acme.Foo#<init>}, {@code com.acme.Foo#evict}. {@code className} may name a class, an
- * abstract class or an interface: the method is matched in the type and its subtypes. {@code
- * parameterTypes} is null when no parameter list was written and empty for {@code ()}.
+ * com.acme.Foo#<init>}, {@code com.acme.Foo#evict}. {@code className} may name a class, an abstract
+ * class or an interface: the method is matched in the type and its subtypes. {@code parameterTypes}
+ * is null when no parameter list was written and empty for {@code ()}.
  *
  * @param className the binary name of the type, {@code java.util.Map} or {@code a.B$C}
  * @param methodName the method's name, {@code <init>} for a constructor

@@ -7,8 +7,8 @@ import java.util.OptionalDouble;
 
 /**
  * The agent's options, each once, JaCoCo-style: its key (the constant's name in lower case), its
- * default text, what it accepts, and, in {@link #parse}, how its text becomes its value. The
- * order is the documentation's.
+ * default text, what it accepts, and, in {@link #parse}, how its text becomes its value. The order
+ * is the documentation's.
  */
 public enum Option {
   /** {@code enforce}, {@code observe} or {@code off}. */
@@ -42,7 +42,8 @@ public enum Option {
   /** The oldest history {@code record=} keeps (0: no bound). */
   RECORD_MAXAGE("0", Values.AGE),
   /** Per-decision events a second per site and kind that {@code record=} records, or off. */
-  THROTTLE(org.flodl.budget.events.DecisionThrottle.DEFAULT,
+  THROTTLE(
+      org.flodl.budget.events.DecisionThrottle.DEFAULT,
       "N/s (events a second per site and decision kind) or off"),
   /** Whether a bad configuration fails the JVM's start instead of disabling the agent. */
   STRICT("false", "true or false"),
@@ -98,90 +99,105 @@ public enum Option {
    */
   Parsed parse(String text) {
     switch (this) {
-      case MODE: {
-        Mode m = Mode.valueOf(Values.choice(text, "enforce", "observe", "off"));
-        return new Parsed(m, m.label());
-      }
+      case MODE:
+        {
+          Mode m = Mode.valueOf(Values.choice(text, "enforce", "observe", "off"));
+          return new Parsed(m, m.label());
+        }
       case ENABLED:
-      case STRICT: {
-        boolean b = Values.bool(text, "true", "false");
-        return new Parsed(b, Boolean.toString(b));
-      }
+      case STRICT:
+        {
+          boolean b = Values.bool(text, "true", "false");
+          return new Parsed(b, Boolean.toString(b));
+        }
       case DJL:
-      case RECLAIM: {
-        boolean b = Values.bool(text, "on", "off");
-        return new Parsed(b, b ? "on" : "off");
-      }
+      case RECLAIM:
+        {
+          boolean b = Values.bool(text, "on", "off");
+          return new Parsed(b, b ? "on" : "off");
+        }
       case RAM_MAX_USAGE:
       case HEAP_MAX_USAGE:
-      case VRAM_MAX_USAGE: {
-        double f = Values.fraction(key(), text);
-        return new Parsed(f, Values.format(f));
-      }
-      case HOST_SHARE: {
-        if (text.equalsIgnoreCase("auto")) {
-          return new Parsed(OptionalDouble.empty(), "auto");
+      case VRAM_MAX_USAGE:
+        {
+          double f = Values.fraction(key(), text);
+          return new Parsed(f, Values.format(f));
         }
-        double f;
-        try {
-          f = Values.fraction(key(), text);
-        } catch (IllegalArgumentException e) {
-          throw new IllegalArgumentException("expected " + expected);
+      case HOST_SHARE:
+        {
+          if (text.equalsIgnoreCase("auto")) {
+            return new Parsed(OptionalDouble.empty(), "auto");
+          }
+          double f;
+          try {
+            f = Values.fraction(key(), text);
+          } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("expected " + expected);
+          }
+          return new Parsed(OptionalDouble.of(f), Values.format(f));
         }
-        return new Parsed(OptionalDouble.of(f), Values.format(f));
-      }
-      case PREFETCH: {
-        PrefetchPolicy p = PrefetchPolicy.valueOf(Values.choice(text, "cap", "auto"));
-        return new Parsed(p, p.label());
-      }
+      case PREFETCH:
+        {
+          PrefetchPolicy p = PrefetchPolicy.valueOf(Values.choice(text, "cap", "auto"));
+          return new Parsed(p, p.label());
+        }
       case SITES:
-      case RECORD: {
-        Optional<Path> p = text.isEmpty() ? Optional.empty() : Optional.of(Values.path(text));
-        return new Parsed(p, text);
-      }
-      case PRESETS: {
-        java.util.List<String> names = Values.presets(text);
-        return new Parsed(names, String.join(":", names));
-      }
-      case VRAM_PROBE: {
-        String spec = Values.vramProbe(text);
-        return new Parsed(spec, spec);
-      }
-      case RAM_PROBE: {
-        String spec = Values.ramProbe(text);
-        return new Parsed(spec, spec);
-      }
-      case LOG: {
-        LogLevel l = LogLevel.valueOf(Values.choice(text, "warn", "info", "debug"));
-        return new Parsed(l, l.label());
-      }
-      case PROBE_INTERVAL: {
-        java.time.Duration d = Values.duration(text);
-        return new Parsed(d, Values.format(d));
-      }
+      case RECORD:
+        {
+          Optional<Path> p = text.isEmpty() ? Optional.empty() : Optional.of(Values.path(text));
+          return new Parsed(p, text);
+        }
+      case PRESETS:
+        {
+          java.util.List<String> names = Values.presets(text);
+          return new Parsed(names, String.join(":", names));
+        }
+      case VRAM_PROBE:
+        {
+          String spec = Values.vramProbe(text);
+          return new Parsed(spec, spec);
+        }
+      case RAM_PROBE:
+        {
+          String spec = Values.ramProbe(text);
+          return new Parsed(spec, spec);
+        }
+      case LOG:
+        {
+          LogLevel l = LogLevel.valueOf(Values.choice(text, "warn", "info", "debug"));
+          return new Parsed(l, l.label());
+        }
+      case PROBE_INTERVAL:
+        {
+          java.time.Duration d = Values.duration(text);
+          return new Parsed(d, Values.format(d));
+        }
       case JOB:
         return new Parsed(text, text);
-      case RECORD_MAXSIZE: {
-        long bytes;
-        try {
-          bytes = org.flodl.budget.policy.Sizes.parse(text);
-        } catch (IllegalArgumentException e) {
-          throw new IllegalArgumentException("expected " + expected);
+      case RECORD_MAXSIZE:
+        {
+          long bytes;
+          try {
+            bytes = org.flodl.budget.policy.Sizes.parse(text);
+          } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("expected " + expected);
+          }
+          return new Parsed(bytes, bytes == 0 ? "0" : text.trim());
         }
-        return new Parsed(bytes, bytes == 0 ? "0" : text.trim());
-      }
-      case RECORD_MAXAGE: {
-        java.time.Duration d = Values.age(text);
-        return new Parsed(d, Values.formatAge(d));
-      }
-      case THROTTLE: {
-        double rate = org.flodl.budget.events.DecisionThrottle.parse(text);
-        if (Double.isNaN(rate)) {
-          throw new IllegalArgumentException("expected " + expected + ", like 50/s");
+      case RECORD_MAXAGE:
+        {
+          java.time.Duration d = Values.age(text);
+          return new Parsed(d, Values.formatAge(d));
         }
-        String canonical = Double.isInfinite(rate) ? "off" : (long) rate + "/s";
-        return new Parsed(canonical, canonical);
-      }
+      case THROTTLE:
+        {
+          double rate = org.flodl.budget.events.DecisionThrottle.parse(text);
+          if (Double.isNaN(rate)) {
+            throw new IllegalArgumentException("expected " + expected + ", like 50/s");
+          }
+          String canonical = Double.isInfinite(rate) ? "off" : (long) rate + "/s";
+          return new Parsed(canonical, canonical);
+        }
       default:
         throw new IllegalStateException("no parser for " + key());
     }

@@ -8,8 +8,8 @@ import java.util.Objects;
  * {@link SiteSpec#RETURN}) is set by the policy; batches are priced as {@code batch} returns them,
  * or at a fixed {@code batchBytes}; {@code device} is {@code cpu} or {@code cuda:N}. With {@code
  * executor}, a depth of 0 is applied as a null executor at that argument (the call then runs
- * synchronously), never as a depth of 0. {@code adapter} names a framework whose epochs and
- * batches the agent reads its own way ({@code djl}), or is null.
+ * synchronously), never as a depth of 0. {@code adapter} names a framework whose epochs and batches
+ * the agent reads its own way ({@code djl}), or is null.
  */
 public record PrefetchDepthSite(
     String block,
@@ -24,7 +24,8 @@ public record PrefetchDepthSite(
     int executor,
     String adapter,
     boolean stager,
-    String origin) implements SiteSpec {
+    String origin)
+    implements SiteSpec {
 
   /** The {@code executor} of a site that has none. */
   public static final int NO_EXECUTOR = -1;

@@ -27,20 +27,22 @@ public final class Presets {
   /** Returns the text of preset {@code name}, as shipped. */
   public static String text(String name) throws ConfigException {
     if (!exists(name)) {
-      throw new ConfigException(Option.PRESETS.key(), "unknown preset '" + Text.clip(name, 40)
-          + "' (known: " + String.join(", ", NAMES) + ")");
+      throw new ConfigException(
+          Option.PRESETS.key(),
+          "unknown preset '" + Text.clip(name, 40) + "' (known: " + String.join(", ", NAMES) + ")");
     }
     Library library = Library.named(name);
     String resource = library.presetResource();
     try (InputStream in = open(library, resource)) {
       if (in == null) {
-        throw new ConfigException(Option.PRESETS.key(), "preset '" + name + "' is missing from "
-            + "the agent jar (" + resource + ")");
+        throw new ConfigException(
+            Option.PRESETS.key(),
+            "preset '" + name + "' is missing from " + "the agent jar (" + resource + ")");
       }
       return new String(in.readNBytes(SitesFile.MAX_BYTES), StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new ConfigException(Option.PRESETS.key(), "preset '" + name + "' cannot be read ("
-          + e.getMessage() + ")", e);
+      throw new ConfigException(
+          Option.PRESETS.key(), "preset '" + name + "' cannot be read (" + e.getMessage() + ")", e);
     }
   }
 
@@ -52,7 +54,8 @@ public final class Presets {
   private static InputStream open(Library library, String resource) {
     ClassLoader own = library.getClass().getClassLoader();
     // On the boot class path (the agent) the system loader finds it through the boot path.
-    return own != null ? own.getResourceAsStream(resource)
+    return own != null
+        ? own.getResourceAsStream(resource)
         : ClassLoader.getSystemResourceAsStream(resource);
   }
 }

@@ -1,10 +1,10 @@
 package org.flodl.budget.agent.config;
 
 /**
- * Where a call site's calls are woven ({@code in =}): one method ({@code com.acme.Dataset#get(int)},
- * with the lambdas declared in it), every method of one class ({@code com.acme.Dataset}), every
- * class of a package ({@code com.acme.data.*}) or of a package and its subpackages ({@code
- * com.acme.**}).
+ * Where a call site's calls are woven ({@code in =}): one method ({@code
+ * com.acme.Dataset#get(int)}, with the lambdas declared in it), every method of one class ({@code
+ * com.acme.Dataset}), every class of a package ({@code com.acme.data.*}) or of a package and its
+ * subpackages ({@code com.acme.**}).
  *
  * @param kind what the scope covers
  * @param name the class's binary name, or the package's name (dotted, without the wildcard)
@@ -24,8 +24,9 @@ public record Scope(Kind kind, String name, MethodRef method) {
     PACKAGE_TREE
   }
 
-  static final String EXPECTED = "expected Class#method(types), Class, package.* or package.**,"
-      + " e.g. com.acme.data.Dataset#get(int)";
+  static final String EXPECTED =
+      "expected Class#method(types), Class, package.* or package.**,"
+          + " e.g. com.acme.data.Dataset#get(int)";
 
   /** Returns the scope {@code text} names, or throws saying what was expected. */
   public static Scope parse(String text) {
@@ -66,10 +67,11 @@ public record Scope(Kind kind, String name, MethodRef method) {
       case METHOD:
       case CLASS:
         return binary.equals(name);
-      case PACKAGE: {
-        int dot = binary.lastIndexOf('.');
-        return dot > 0 && binary.substring(0, dot).equals(name);
-      }
+      case PACKAGE:
+        {
+          int dot = binary.lastIndexOf('.');
+          return dot > 0 && binary.substring(0, dot).equals(name);
+        }
       default:
         return binary.startsWith(name + ".");
     }

@@ -3,8 +3,8 @@ package org.flodl.budget.agent.config;
 import java.util.Objects;
 
 /**
- * One effective setting of the agent: its key, its value as text (in the argument syntax) and
- * where the value came from, as the {@code Configuration} event reports it.
+ * One effective setting of the agent: its key, its value as text (in the argument syntax) and where
+ * the value came from, as the {@code Configuration} event reports it.
  */
 public record Setting(String key, String value, Source source) {
 

@@ -25,8 +25,8 @@ final class SiteBlock {
   private SiteBlock() {}
 
   /** Returns the site of one block, or null, adding each problem found to {@code problems}. */
-  static SiteSpec site(String block, Map<String, String> fields, String origin,
-      List<String> problems) {
+  static SiteSpec site(
+      String block, Map<String, String> fields, String origin, List<String> problems) {
     String kindOf = String.valueOf(fields.get(KIND)).trim().toLowerCase(Locale.ROOT);
     List<String> ofKind = new ArrayList<>(FIELDS);
     if (kindOf.equals("cache-admit")) {
@@ -36,8 +36,12 @@ final class SiteBlock {
     }
     for (String field : fields.keySet()) {
       if (!FIELDS.contains(field)) {
-        problems.add("unknown field '" + Text.clip(field, 40) + "' (known: "
-            + String.join(", ", ofKind) + ")");
+        problems.add(
+            "unknown field '"
+                + Text.clip(field, 40)
+                + "' (known: "
+                + String.join(", ", ofKind)
+                + ")");
       }
     }
     String kindText = fields.get(KIND);
@@ -50,14 +54,17 @@ final class SiteBlock {
     } else if (kindText.equalsIgnoreCase("prefetch-depth")) {
       cache = false;
     } else {
-      problems.add("kind '" + Text.clip(kindText, 40)
-          + "': expected cache-admit or prefetch-depth");
+      problems.add(
+          "kind '" + Text.clip(kindText, 40) + "': expected cache-admit or prefetch-depth");
       return null;
     }
     String name = fields.getOrDefault(NAME, block);
     if (!Text.isSiteName(name)) {
-      problems.add("name '" + Text.clip(name, 40) + "': expected letters, digits and . _ : -"
-          + " (at most 64)");
+      problems.add(
+          "name '"
+              + Text.clip(name, 40)
+              + "': expected letters, digits and . _ : -"
+              + " (at most 64)");
     }
     MethodRef method = methodRef(fields, METHOD, true, problems);
     Scope in = null;
@@ -72,9 +79,15 @@ final class SiteBlock {
     Set<String> notHere = cache ? PREFETCH_ONLY : CACHE_ONLY;
     for (String field : FIELDS) {
       if (fields.containsKey(field) && notHere.contains(field)) {
-        problems.add(field + " applies to " + (cache ? "prefetch-depth" : "cache-admit")
-            + " sites only: expected no " + field + " on a "
-            + (cache ? "cache-admit" : "prefetch-depth") + " site");
+        problems.add(
+            field
+                + " applies to "
+                + (cache ? "prefetch-depth" : "cache-admit")
+                + " sites only: expected no "
+                + field
+                + " on a "
+                + (cache ? "cache-admit" : "prefetch-depth")
+                + " site");
       }
     }
     boolean stager = false;
@@ -90,13 +103,19 @@ final class SiteBlock {
       woven(METHOD, method, in, problems);
     }
     if (in != null) {
-      String inClass = in.kind() == Scope.Kind.METHOD || in.kind() == Scope.Kind.CLASS
-          ? in.name() : in.name() + ".X";
+      String inClass =
+          in.kind() == Scope.Kind.METHOD || in.kind() == Scope.Kind.CLASS
+              ? in.name()
+              : in.name() + ".X";
       if (JdkTypes.isAgent(inClass)) {
         problems.add("in '" + in + "' names the agent's own classes, which are never woven");
       } else if (JdkTypes.isJdk(inClass)) {
-        problems.add("in '" + in + "' names JDK code, which is never woven: name the "
-            + "application code that calls " + (method == null ? "the method" : method));
+        problems.add(
+            "in '"
+                + in
+                + "' names JDK code, which is never woven: name the "
+                + "application code that calls "
+                + (method == null ? "the method" : method));
       }
     }
     if (cache) {
@@ -105,25 +124,41 @@ final class SiteBlock {
     return prefetchDepth(block, name, fields, method, in, stager, origin, problems);
   }
 
-  private static SiteSpec cacheAdmit(String block, String name, Map<String, String> fields,
-      MethodRef method, Scope in, boolean stager, String origin, List<String> problems) {
+  private static SiteSpec cacheAdmit(
+      String block,
+      String name,
+      Map<String, String> fields,
+      MethodRef method,
+      Scope in,
+      boolean stager,
+      String origin,
+      List<String> problems) {
     if (method != null && method.isConstructor()) {
-      problems.add("method '" + fields.get(METHOD) + "' is a constructor: expected a method, "
-          + "since a declined cache-admit skips the call and a constructor cannot be skipped");
+      problems.add(
+          "method '"
+              + fields.get(METHOD)
+              + "' is a constructor: expected a method, "
+              + "since a declined cache-admit skips the call and a constructor cannot be skipped");
     }
     int value = index(fields, VALUE, true, method, problems);
     MethodRef release = methodRef(fields, RELEASE, false, problems);
     if (release != null) {
       woven(RELEASE, release, in, problems);
       if (method != null && sameMethod(release, method)) {
-        problems.add("release '" + release + "' is the site's own method: every admission "
-            + "would be released as it is made; name the method that evicts");
+        problems.add(
+            "release '"
+                + release
+                + "' is the site's own method: every admission "
+                + "would be released as it is made; name the method that evicts");
       }
     }
     MethodRef decline = methodRef(fields, DECLINE, false, problems);
     if (decline != null && decline.isConstructor()) {
-      problems.add("decline '" + decline + "' is a constructor: expected the method that "
-          + "evicts a key, e.g. com.github.benmanes.caffeine.cache.Cache#invalidate(java.lang.Object)");
+      problems.add(
+          "decline '"
+              + decline
+              + "' is a constructor: expected the method that "
+              + "evicts a key, e.g. com.github.benmanes.caffeine.cache.Cache#invalidate(java.lang.Object)");
     }
     List<Integer> declineArgs = null;
     String argsText = fields.get(DECLINE_ARGS);
@@ -133,17 +168,23 @@ final class SiteBlock {
       }
       declineArgs = indices(argsText, method, problems);
     }
-    if (problems.isEmpty() && method != null && decline != null && declineArgs == null
-        && method.parameterTypes() != null && method.parameterTypes().isEmpty()) {
-      problems.add("decline needs an argument (decline_args, default 0, the key), and "
-          + method + " takes none");
+    if (problems.isEmpty()
+        && method != null
+        && decline != null
+        && declineArgs == null
+        && method.parameterTypes() != null
+        && method.parameterTypes().isEmpty()) {
+      problems.add(
+          "decline needs an argument (decline_args, default 0, the key), and "
+              + method
+              + " takes none");
     }
     String adapter = adapter(fields, "cache-admit", problems);
     if (!problems.isEmpty() || method == null) {
       return null;
     }
-    return new CacheAdmitSite(block, name, method, in, value, release, decline, declineArgs,
-        adapter, stager, origin);
+    return new CacheAdmitSite(
+        block, name, method, in, value, release, decline, declineArgs, adapter, stager, origin);
   }
 
   /**
@@ -163,20 +204,33 @@ final class SiteBlock {
       }
     }
     if (!known.contains(adapter)) {
-      problems.add("adapter '" + Text.clip(adapter, 40) + "': expected "
-          + (known.isEmpty() ? "none" : String.join(" or ", known)) + " on a " + kind
-          + " site (or no adapter)");
+      problems.add(
+          "adapter '"
+              + Text.clip(adapter, 40)
+              + "': expected "
+              + (known.isEmpty() ? "none" : String.join(" or ", known))
+              + " on a "
+              + kind
+              + " site (or no adapter)");
       return null;
     }
     return adapter;
   }
 
-  private static SiteSpec prefetchDepth(String block, String name, Map<String, String> fields,
-      MethodRef method, Scope in, boolean stager, String origin, List<String> problems) {
+  private static SiteSpec prefetchDepth(
+      String block,
+      String name,
+      Map<String, String> fields,
+      MethodRef method,
+      Scope in,
+      boolean stager,
+      String origin,
+      List<String> problems) {
     int depth = index(fields, DEPTH, true, method, problems);
     if (depth == SiteSpec.RETURN && method != null && method.isConstructor()) {
-      problems.add("depth 'return' on a constructor, which returns nothing: "
-          + "expected a 0-based argument index");
+      problems.add(
+          "depth 'return' on a constructor, which returns nothing: "
+              + "expected a 0-based argument index");
     }
     int executor = PrefetchDepthSite.NO_EXECUTOR;
     if (fields.containsKey(EXECUTOR)) {
@@ -201,8 +255,8 @@ final class SiteBlock {
           problems.add("batch_bytes '" + bytes + "': expected a size above 0, e.g. 16384 or 16K");
         }
       } catch (IllegalArgumentException e) {
-        problems.add("batch_bytes '" + Text.clip(bytes, 40)
-            + "': expected a size, e.g. 16384 or 16K");
+        problems.add(
+            "batch_bytes '" + Text.clip(bytes, 40) + "': expected a size, e.g. 16384 or 16K");
       }
     }
     long activationReserve = 0;
@@ -211,8 +265,8 @@ final class SiteBlock {
       try {
         activationReserve = Sizes.parse(reserve);
       } catch (IllegalArgumentException e) {
-        problems.add("activation_reserve '" + Text.clip(reserve, 40)
-            + "': expected a size, e.g. 512M");
+        problems.add(
+            "activation_reserve '" + Text.clip(reserve, 40) + "': expected a size, e.g. 512M");
       }
     }
     String device = "cpu";
@@ -220,8 +274,8 @@ final class SiteBlock {
     if (deviceText != null) {
       device = device(deviceText);
       if (device == null) {
-        problems.add("device '" + Text.clip(deviceText, 40)
-            + "': expected cpu or cuda:N, e.g. cuda:0");
+        problems.add(
+            "device '" + Text.clip(deviceText, 40) + "': expected cpu or cuda:N, e.g. cuda:0");
       }
     }
     String adapter = adapter(fields, "prefetch-depth", problems);
@@ -235,7 +289,19 @@ final class SiteBlock {
       problems.add("activation_reserve applies to cuda devices only (device is " + device + ")");
       return null;
     }
-    return new PrefetchDepthSite(block, name, method, in, depth, batch, batchBytes,
-        activationReserve, device, executor, adapter, stager, origin);
+    return new PrefetchDepthSite(
+        block,
+        name,
+        method,
+        in,
+        depth,
+        batch,
+        batchBytes,
+        activationReserve,
+        device,
+        executor,
+        adapter,
+        stager,
+        origin);
   }
 }

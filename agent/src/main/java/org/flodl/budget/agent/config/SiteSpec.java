@@ -3,12 +3,13 @@ package org.flodl.budget.agent.config;
 /**
  * One block of a sites file (or of a preset): a {@link CacheAdmitSite} or a {@link
  * PrefetchDepthSite}. A site without {@link #in()} weaves the body of {@link #method()} in the
- * named type and every subtype that declares one; a site with {@code in} weaves the calls to
- * {@code method} made inside the code {@code in} names.
+ * named type and every subtype that declares one; a site with {@code in} weaves the calls to {@code
+ * method} made inside the code {@code in} names.
  */
 public sealed interface SiteSpec permits CacheAdmitSite, PrefetchDepthSite {
   /** The argument index that means the method's return value ({@code value = return}). */
   int RETURN = -1;
+
   /** The {@code role} of a site that feeds a stager. */
   String STAGER = "stager";
 

@@ -23,6 +23,7 @@ import java.util.TreeSet;
 public final class SitesFile {
   /** The largest sites file read: a sites file is a few blocks, not megabytes. */
   public static final int MAX_BYTES = 1 << 20;
+
   /** At most this many lines about disabled blocks; the rest are counted in one more line. */
   static final int MAX_BLOCK_LINES = 10;
 
@@ -43,8 +44,24 @@ public final class SitesFile {
   static final String ROLE = "role";
   static final String ADAPTER = "adapter";
 
-  static final List<String> FIELDS = List.of(KIND, NAME, METHOD, IN, VALUE, RELEASE,
-      DECLINE, DECLINE_ARGS, DEPTH, EXECUTOR, BATCH, BATCH_BYTES, ACTIVATION_RESERVE, DEVICE, ROLE, ADAPTER);
+  static final List<String> FIELDS =
+      List.of(
+          KIND,
+          NAME,
+          METHOD,
+          IN,
+          VALUE,
+          RELEASE,
+          DECLINE,
+          DECLINE_ARGS,
+          DEPTH,
+          EXECUTOR,
+          BATCH,
+          BATCH_BYTES,
+          ACTIVATION_RESERVE,
+          DEVICE,
+          ROLE,
+          ADAPTER);
   static final Set<String> CACHE_ONLY = Set.of(VALUE, RELEASE, DECLINE, DECLINE_ARGS);
   static final Set<String> PREFETCH_ONLY =
       Set.of(DEPTH, EXECUTOR, BATCH, BATCH_BYTES, ACTIVATION_RESERVE, DEVICE);
@@ -65,8 +82,8 @@ public final class SitesFile {
   /**
    * Returns the sites of the file at {@code path} (UTF-8, or ISO-8859-1 when it is not UTF-8).
    *
-   * @throws ConfigException with key {@code sites} when the file is not a readable regular file
-   *     of text of at most {@value #MAX_BYTES} bytes
+   * @throws ConfigException with key {@code sites} when the file is not a readable regular file of
+   *     text of at most {@value #MAX_BYTES} bytes
    */
   public static SitesFile load(Path path) throws ConfigException {
     return parse(SitesFileText.read(path, MAX_BYTES), Text.clip(String.valueOf(path), 120));
@@ -78,26 +95,37 @@ public final class SitesFile {
     try {
       props.load(new StringReader(text));
     } catch (IOException | IllegalArgumentException e) {
-      throw new ConfigException(Option.SITES.key(), "cannot read sites file '" + origin
-          + "': not a properties file (" + Text.clip(String.valueOf(e.getMessage()), 80) + ")",
+      throw new ConfigException(
+          Option.SITES.key(),
+          "cannot read sites file '"
+              + origin
+              + "': not a properties file ("
+              + Text.clip(String.valueOf(e.getMessage()), 80)
+              + ")",
           e);
     }
     return parse(props, origin);
   }
 
   /**
-   * Returns the sites of {@code props}, whose lines name {@code origin} (usually the file's
-   * path). Sites keep the file's order when loaded by {@link #load}, else their names' order.
+   * Returns the sites of {@code props}, whose lines name {@code origin} (usually the file's path).
+   * Sites keep the file's order when loaded by {@link #load}, else their names' order.
    */
   public static SitesFile parse(Properties props, String origin) {
     List<String> warnings = new ArrayList<>();
-    Iterable<String> keys = props instanceof OrderedProperties ordered
-        ? ordered.order
-        : new TreeSet<>(props.stringPropertyNames());
+    Iterable<String> keys =
+        props instanceof OrderedProperties ordered
+            ? ordered.order
+            : new TreeSet<>(props.stringPropertyNames());
     if (props instanceof OrderedProperties ordered && !ordered.repeated.isEmpty()) {
-      warnings.add(ConfigException.PREFIX + origin + ": " + ordered.repeated.size()
-          + " key(s) given more than once, the last value used (first: '"
-          + Text.clip(ordered.repeated.iterator().next(), 60) + "')");
+      warnings.add(
+          ConfigException.PREFIX
+              + origin
+              + ": "
+              + ordered.repeated.size()
+              + " key(s) given more than once, the last value used (first: '"
+              + Text.clip(ordered.repeated.iterator().next(), 60)
+              + "')");
     }
     Map<String, Map<String, String>> blocks = new LinkedHashMap<>();
     List<String> presets = new ArrayList<>();
@@ -119,8 +147,14 @@ public final class SitesFile {
               presets.add(name);
             }
           } else {
-            warnings.add(ConfigException.PREFIX + origin + ": presets: unknown preset '"
-                + Text.clip(name, 40) + "' (known: " + String.join(", ", Presets.NAMES) + ")");
+            warnings.add(
+                ConfigException.PREFIX
+                    + origin
+                    + ": presets: unknown preset '"
+                    + Text.clip(name, 40)
+                    + "' (known: "
+                    + String.join(", ", Presets.NAMES)
+                    + ")");
           }
         }
         continue;
@@ -142,8 +176,15 @@ public final class SitesFile {
       block.put(field, stripComment(value));
     }
     if (ignored > 0) {
-      warnings.add(ConfigException.PREFIX + origin + ": ignored " + ignored + " key(s) that are "
-          + "not site.NAME.FIELD (first: '" + Text.clip(firstIgnored, 60) + "')");
+      warnings.add(
+          ConfigException.PREFIX
+              + origin
+              + ": ignored "
+              + ignored
+              + " key(s) that are "
+              + "not site.NAME.FIELD (first: '"
+              + Text.clip(firstIgnored, 60)
+              + "')");
     }
     List<SiteSpec> sites = new ArrayList<>();
     int disabled = 0;
@@ -153,17 +194,28 @@ public final class SitesFile {
       if (problems.isEmpty() && site != null) {
         sites.add(site);
       } else if (disabled++ < MAX_BLOCK_LINES) {
-        warnings.add(ConfigException.PREFIX + origin + ": site '" + Text.clip(block.getKey(), 60)
-            + "' disabled: " + String.join("; ", problems));
+        warnings.add(
+            ConfigException.PREFIX
+                + origin
+                + ": site '"
+                + Text.clip(block.getKey(), 60)
+                + "' disabled: "
+                + String.join("; ", problems));
       }
     }
     if (disabled > MAX_BLOCK_LINES) {
-      warnings.add(ConfigException.PREFIX + origin + ": " + (disabled - MAX_BLOCK_LINES)
-          + " more site(s) disabled");
+      warnings.add(
+          ConfigException.PREFIX
+              + origin
+              + ": "
+              + (disabled - MAX_BLOCK_LINES)
+              + " more site(s) disabled");
     }
     if (blocks.isEmpty() && presets.isEmpty()) {
-      warnings.add(ConfigException.PREFIX + origin
-          + ": declares no site (expected site.NAME.FIELD keys, or presets = NAME,...)");
+      warnings.add(
+          ConfigException.PREFIX
+              + origin
+              + ": declares no site (expected site.NAME.FIELD keys, or presets = NAME,...)");
     }
     return new SitesFile(sites, warnings, presets);
   }
@@ -184,9 +236,9 @@ public final class SitesFile {
   }
 
   /**
-   * Returns {@code sites} without the blocks that budget a method an earlier block already
-   * budgets (two sites on one method would each book its values), adding one line per refused
-   * block to {@code warnings}. Blocks that share a {@code name} must share a kind.
+   * Returns {@code sites} without the blocks that budget a method an earlier block already budgets
+   * (two sites on one method would each book its values), adding one line per refused block to
+   * {@code warnings}. Blocks that share a {@code name} must share a kind.
    */
   public static List<SiteSpec> withoutConflicts(List<SiteSpec> sites, List<String> warnings) {
     return SiteConflicts.withoutConflicts(sites, warnings);

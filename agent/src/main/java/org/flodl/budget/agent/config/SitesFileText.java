@@ -24,8 +24,8 @@ final class SitesFileText {
 
   /**
    * Returns the text of {@code path}, read only if it is a regular file of at most {@code max}
-   * bytes: a FIFO, a device ({@code /dev/zero}) or a directory is refused before it is opened,
-   * so nothing blocks and nothing is read without end.
+   * bytes: a FIFO, a device ({@code /dev/zero}) or a directory is refused before it is opened, so
+   * nothing blocks and nothing is read without end.
    */
   static String read(Path path, int max) throws ConfigException {
     BasicFileAttributes attrs;
@@ -45,12 +45,14 @@ final class SitesFileText {
       throw unreadable(path, "not a regular file (a pipe, a device or a socket)", null);
     }
     if (attrs.size() > max) {
-      throw unreadable(path, "it is " + attrs.size() + " bytes, more than the " + max
-          + " a sites file may have", null);
+      throw unreadable(
+          path,
+          "it is " + attrs.size() + " bytes, more than the " + max + " a sites file may have",
+          null);
     }
     byte[] bytes;
-    try (SeekableByteChannel in = Files.newByteChannel(path, StandardOpenOption.READ,
-        LinkOption.NOFOLLOW_LINKS)) {
+    try (SeekableByteChannel in =
+        Files.newByteChannel(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
       bytes = readAtMost(in, max);
     } catch (IOException | RuntimeException e) {
       // NOFOLLOW_LINKS refuses a symbolic link: read it through its target, checked above.
@@ -69,7 +71,8 @@ final class SitesFileText {
       throw unreadable(path, "it is not text (it holds control bytes: a binary file?)", null);
     }
     try {
-      return StandardCharsets.UTF_8.newDecoder()
+      return StandardCharsets.UTF_8
+          .newDecoder()
           .onMalformedInput(CodingErrorAction.REPORT)
           .onUnmappableCharacter(CodingErrorAction.REPORT)
           .decode(ByteBuffer.wrap(bytes))
@@ -89,7 +92,9 @@ final class SitesFileText {
     return out;
   }
 
-  /** Returns whether {@code bytes} read as text: no NUL and no control bytes but tab, LF, CR, FF. */
+  /**
+   * Returns whether {@code bytes} read as text: no NUL and no control bytes but tab, LF, CR, FF.
+   */
   static boolean isText(byte[] bytes) {
     for (byte b : bytes) {
       if (b >= 0 && b < 0x20 && b != '\t' && b != '\n' && b != '\r' && b != '\f') {
@@ -106,7 +111,12 @@ final class SitesFileText {
     String p = Text.clip(String.valueOf(path), 120);
     return new ConfigException(
         Option.SITES.key(),
-        "cannot read sites file '" + p + "' (sites=" + p + "): " + why
+        "cannot read sites file '"
+            + p
+            + "' (sites="
+            + p
+            + "): "
+            + why
             + "; expected a readable Java properties file of site.NAME.FIELD entries",
         cause);
   }

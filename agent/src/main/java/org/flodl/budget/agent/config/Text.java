@@ -19,7 +19,9 @@ public final class Text {
       if (printable(c)) {
         b.append(c);
       } else if (c < 0x100) {
-        b.append("\\x").append(Character.forDigit(c >> 4, 16)).append(Character.forDigit(c & 15, 16));
+        b.append("\\x")
+            .append(Character.forDigit(c >> 4, 16))
+            .append(Character.forDigit(c & 15, 16));
       } else {
         b.append("\\u");
         for (int shift = 12; shift >= 0; shift -= 4) {
@@ -43,8 +45,10 @@ public final class Text {
     for (int i = 0; i < s.length(); ) {
       int cp = s.codePointAt(i);
       int type = Character.getType(cp);
-      boolean number = type == Character.DECIMAL_DIGIT_NUMBER || type == Character.LETTER_NUMBER
-          || type == Character.OTHER_NUMBER;
+      boolean number =
+          type == Character.DECIMAL_DIGIT_NUMBER
+              || type == Character.LETTER_NUMBER
+              || type == Character.OTHER_NUMBER;
       if (!Character.isLetter(cp) && !number && "_.:-".indexOf(cp) < 0) {
         return false;
       }
@@ -75,8 +79,11 @@ public final class Text {
     java.util.List<String> out = new java.util.ArrayList<>();
     int start = -1;
     for (int i = 0; i <= s.length(); i++) {
-      boolean sep = i == s.length() || s.charAt(i) == ',' || s.charAt(i) == ':'
-          || WHITESPACE.indexOf(s.charAt(i)) >= 0;
+      boolean sep =
+          i == s.length()
+              || s.charAt(i) == ','
+              || s.charAt(i) == ':'
+              || WHITESPACE.indexOf(s.charAt(i)) >= 0;
       if (sep && start >= 0) {
         out.add(s.substring(start, i));
         start = -1;
@@ -95,7 +102,9 @@ public final class Text {
       return false; // a half of a pair on its own, or a pair: escaped either way, it is rare
     }
     int type = Character.getType(c);
-    return type != Character.UNASSIGNED && type != Character.CONTROL && type != Character.FORMAT
+    return type != Character.UNASSIGNED
+        && type != Character.CONTROL
+        && type != Character.FORMAT
         && type != Character.PRIVATE_USE;
   }
 }

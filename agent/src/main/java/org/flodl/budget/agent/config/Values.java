@@ -20,9 +20,13 @@ final class Values {
       "auto, jcuda, cuda, nvml, none or fixed:USED/TOTAL (e.g. fixed:5592M/6360465408)";
   static final String RAM_PROBES = "auto, proc, mxbean or fixed:AVAILABLE (e.g. fixed:2G)";
   static final String DURATION = "a duration from 10ms to 1h, like 500ms, 2s or 1m";
-  /** The shortest and longest probe interval: a tighter loop only burns a core, a longer one
-   * leaves the budgets blind for longer than any epoch. */
+
+  /**
+   * The shortest and longest probe interval: a tighter loop only burns a core, a longer one leaves
+   * the budgets blind for longer than any epoch.
+   */
   static final Duration MIN_DURATION = Duration.ofMillis(10);
+
   static final String AGE = "a duration like 30m, 6h or 2d, or 0 for no bound";
   static final Duration MAX_DURATION = Duration.ofHours(1);
 
@@ -113,7 +117,7 @@ final class Values {
       case "auto", "jcuda", "cuda", "nvml", "none" -> {
         return lower;
       }
-      default -> { }
+      default -> {}
     }
     if (!lower.startsWith("fixed:")) {
       throw new IllegalArgumentException("expected " + VRAM_PROBES);
@@ -149,7 +153,7 @@ final class Values {
       case "auto", "proc", "mxbean" -> {
         return lower;
       }
-      default -> { }
+      default -> {}
     }
     if (!lower.startsWith("fixed:")) {
       throw new IllegalArgumentException("expected " + RAM_PROBES);
@@ -177,19 +181,21 @@ final class Values {
       throw new IllegalArgumentException("expected " + DURATION);
     }
     long n = Long.parseLong(text.substring(0, end));
-    long max = switch (unit) {
-      case "ms" -> MAX_DURATION.toMillis();
-      case "s" -> MAX_DURATION.toSeconds();
-      default -> MAX_DURATION.toMinutes();
-    };
+    long max =
+        switch (unit) {
+          case "ms" -> MAX_DURATION.toMillis();
+          case "s" -> MAX_DURATION.toSeconds();
+          default -> MAX_DURATION.toMinutes();
+        };
     if (n > max) {
       throw new IllegalArgumentException("expected " + DURATION + " (" + text + " is longer)");
     }
-    Duration d = switch (unit) {
-      case "ms" -> Duration.ofMillis(n);
-      case "s" -> Duration.ofSeconds(n);
-      default -> Duration.ofMinutes(n);
-    };
+    Duration d =
+        switch (unit) {
+          case "ms" -> Duration.ofMillis(n);
+          case "s" -> Duration.ofSeconds(n);
+          default -> Duration.ofMinutes(n);
+        };
     if (d.compareTo(MIN_DURATION) < 0) {
       throw new IllegalArgumentException("expected " + DURATION + " (" + text + " is shorter)");
     }
@@ -211,13 +217,14 @@ final class Values {
       throw new IllegalArgumentException("expected " + AGE);
     }
     long n = Long.parseLong(t.substring(0, end));
-    Duration d = switch (unit) {
-      case "s" -> Duration.ofSeconds(n);
-      case "m" -> Duration.ofMinutes(n);
-      case "h" -> Duration.ofHours(n);
-      case "d" -> Duration.ofDays(n);
-      default -> throw new IllegalArgumentException("expected " + AGE);
-    };
+    Duration d =
+        switch (unit) {
+          case "s" -> Duration.ofSeconds(n);
+          case "m" -> Duration.ofMinutes(n);
+          case "h" -> Duration.ofHours(n);
+          case "d" -> Duration.ofDays(n);
+          default -> throw new IllegalArgumentException("expected " + AGE);
+        };
     return d;
   }
 
@@ -227,8 +234,9 @@ final class Values {
     if (s == 0) {
       return "0";
     }
-    return s % 86_400 == 0 ? s / 86_400 + "d" : s % 3600 == 0 ? s / 3600 + "h"
-        : s % 60 == 0 ? s / 60 + "m" : s + "s";
+    return s % 86_400 == 0
+        ? s / 86_400 + "d"
+        : s % 3600 == 0 ? s / 3600 + "h" : s % 60 == 0 ? s / 60 + "m" : s + "s";
   }
 
   /** Returns the preset names of {@code text} ({@code caffeine:guava}), each once, in order. */
@@ -240,9 +248,12 @@ final class Values {
     for (String part : text.split(":", -1)) {
       String name = part.trim().toLowerCase(Locale.ROOT);
       if (!Presets.exists(name)) {
-        throw new IllegalArgumentException("expected preset names separated by ':' ("
-            + either(Presets.NAMES.toArray(new String[0])) + "), e.g. caffeine:guava; '"
-            + Text.clip(part.trim(), 40) + "' is none of them");
+        throw new IllegalArgumentException(
+            "expected preset names separated by ':' ("
+                + either(Presets.NAMES.toArray(new String[0]))
+                + "), e.g. caffeine:guava; '"
+                + Text.clip(part.trim(), 40)
+                + "' is none of them");
       }
       if (!names.contains(name)) {
         names.add(name);

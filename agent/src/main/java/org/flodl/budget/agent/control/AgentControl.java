@@ -19,10 +19,10 @@ import org.flodl.budget.events.ConfigurationEvent;
 import org.flodl.budget.policy.Tier;
 
 /**
- * Live control of a running agent through the platform MBean server: reads and changes the mode
- * and the knobs of the {@link GateEngine}, keeps the effective configuration (changed settings
- * get the source {@code RUNTIME}) and records each change as a {@code Configuration} event.
- * A refused value is an {@link IllegalArgumentException} to the JMX client, never a change.
+ * Live control of a running agent through the platform MBean server: reads and changes the mode and
+ * the knobs of the {@link GateEngine}, keeps the effective configuration (changed settings get the
+ * source {@code RUNTIME}) and records each change as a {@code Configuration} event. A refused value
+ * is an {@link IllegalArgumentException} to the JMX client, never a change.
  */
 public final class AgentControl implements AgentControlMXBean {
   /** The MBean's name. */
@@ -38,8 +38,8 @@ public final class AgentControl implements AgentControlMXBean {
   }
 
   /**
-   * Registers the MBean, one per site ({@link SiteControl}) and one per tier ({@link
-   * TierControl}); a failure is one line and the agent runs on without it.
+   * Registers the MBean, one per site ({@link SiteControl}) and one per tier ({@link TierControl});
+   * a failure is one line and the agent runs on without it.
    */
   public void register() {
     try {

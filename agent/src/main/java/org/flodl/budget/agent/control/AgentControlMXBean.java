@@ -4,8 +4,8 @@ import java.util.Map;
 
 /**
  * The agent as JDK Mission Control's MBean browser shows it ({@code org.flodl.budget:type=Agent}):
- * the mode and the three knobs, which a person may change while the job runs, and each tier's
- * held and budget bytes.
+ * the mode and the three knobs, which a person may change while the job runs, and each tier's held
+ * and budget bytes.
  */
 public interface AgentControlMXBean {
   /** Returns {@code enforce} or {@code observe}. */

@@ -8,8 +8,8 @@ import org.flodl.budget.agent.gate.SiteTotals;
 import org.flodl.budget.events.SiteSummaryEvent;
 
 /**
- * A site's MBean: each read sums the site's per-thread counters as they stand (the deciding
- * threads take no lock for it), so the counters are those its {@code SiteSummary} events sum to.
+ * A site's MBean: each read sums the site's per-thread counters as they stand (the deciding threads
+ * take no lock for it), so the counters are those its {@code SiteSummary} events sum to.
  */
 public final class SiteControl implements SiteControlMXBean {
   /** The domain and type of the site MBeans' names. */
@@ -30,8 +30,9 @@ public final class SiteControl implements SiteControlMXBean {
     boolean plain = !site.isEmpty();
     for (int i = 0; i < site.length() && plain; i++) {
       char c = site.charAt(i);
-      plain = c != ',' && c != '=' && c != ':' && c != '"' && c != '*' && c != '?' && c != '\\'
-          && c != '\n';
+      plain =
+          c != ',' && c != '=' && c != ':' && c != '"' && c != '*' && c != '?' && c != '\\'
+              && c != '\n';
     }
     return new ObjectName(TYPE + ",name=" + (plain ? site : ObjectName.quote(site)));
   }

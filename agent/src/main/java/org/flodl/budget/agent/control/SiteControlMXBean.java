@@ -2,9 +2,9 @@ package org.flodl.budget.agent.control;
 
 /**
  * One site as JMX shows it ({@code org.flodl.budget:type=Site,name=SITE}): for a cache-admit site
- * counters that only grow, from the agent's start (the sums of the recording's {@code
- * SiteSummary} events: one source for both), and gauges of what its values hold and its tier's
- * budget; for a prefetch-depth site its last depth, the depth asked and the reason.
+ * counters that only grow, from the agent's start (the sums of the recording's {@code SiteSummary}
+ * events: one source for both), and gauges of what its values hold and its tier's budget; for a
+ * prefetch-depth site its last depth, the depth asked and the reason.
  */
 public interface SiteControlMXBean {
   /** Returns {@code cache-admit} or {@code prefetch-depth}. */

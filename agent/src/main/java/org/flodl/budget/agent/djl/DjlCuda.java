@@ -16,6 +16,7 @@ import org.flodl.budget.probes.VramReading;
 final class DjlCuda {
   /** DJL's CUDA bindings, watched for as they load. */
   private static final WatchedClass CUDA_UTILS = DjlSupport.CUDA_UTILS;
+
   private static volatile Method[] methods;
 
   private DjlCuda() {}
@@ -48,8 +49,12 @@ final class DjlCuda {
       return new VramReading(Math.max(0, mu.getUsed()), mu.getMax(), "djl", null);
     } catch (Throwable t) {
       CUDA_UTILS.broken();
-      org.flodl.budget.agent.gate.Log.warnOnce("djl-cuda", "DJL's CUDA bindings could not be "
-          + "read (" + t + "); the agent's own VRAM probes answer instead");
+      org.flodl.budget.agent.gate.Log.warnOnce(
+          "djl-cuda",
+          "DJL's CUDA bindings could not be "
+              + "read ("
+              + t
+              + "); the agent's own VRAM probes answer instead");
       return null;
     }
   }

@@ -7,8 +7,8 @@ import java.util.OptionalLong;
 import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.flodl.budget.agent.djl.DjlReflection.DeviceRef;
-import org.flodl.budget.agent.gate.DepthAdapter;
 import org.flodl.budget.agent.gate.DecisionEvents;
+import org.flodl.budget.agent.gate.DepthAdapter;
 import org.flodl.budget.agent.gate.GateEngine;
 import org.flodl.budget.agent.gate.Knob;
 import org.flodl.budget.agent.gate.Log;
@@ -28,6 +28,7 @@ import org.flodl.budget.probes.VramReading;
 public final class DjlGate implements DepthAdapter {
   /** The site name the events carry. */
   public static final String SITE = "djl";
+
   private static final int DATASET = 0;
   private static final int MANAGER = 1;
   private static final int SAMPLER = 2;
@@ -129,16 +130,39 @@ public final class DjlGate implements DepthAdapter {
     long avail = snap == null || snap.host() == null ? -1 : snap.host().availableBytes();
     boolean auto = e.prefetchAuto() && hasExecutor;
     int requested = hasExecutor ? prefetch : 0;
-    DepthDecision.Decision d = DepthDecision.decide(inputs(dev.cuda(), requested, price,
-        epochBatches, first, vram, avail < 0 ? OptionalLong.empty() : OptionalLong.of(avail),
-        e.knob(Knob.RAM_MAX_USAGE), e.knob(Knob.VRAM_MAX_USAGE), e.cacheActive(), auto,
-        e.stagerStreamBytes()));
+    DepthDecision.Decision d =
+        DepthDecision.decide(
+            inputs(
+                dev.cuda(),
+                requested,
+                price,
+                epochBatches,
+                first,
+                vram,
+                avail < 0 ? OptionalLong.empty() : OptionalLong.of(avail),
+                e.knob(Knob.RAM_MAX_USAGE),
+                e.knob(Knob.VRAM_MAX_USAGE),
+                e.cacheActive(),
+                auto,
+                e.stagerStreamBytes()));
     DecisionEvents.depth(SITE, dev.label(), requested, d);
     int applied = d.applied();
     if (Log.enabled(Log.DEBUG)) {
-      Log.debug("DJL epoch on " + dev.label() + ": batch " + price + " bytes (" + source
-          + "), requested " + requested + ", depth " + applied + " (" + d.reason() + ")"
-          + (vram != null ? ", vram probe " + vram.probe() : ""));
+      Log.debug(
+          "DJL epoch on "
+              + dev.label()
+              + ": batch "
+              + price
+              + " bytes ("
+              + source
+              + "), requested "
+              + requested
+              + ", depth "
+              + applied
+              + " ("
+              + d.reason()
+              + ")"
+              + (vram != null ? ", vram probe " + vram.probe() : ""));
     }
     return e.observing() || !hasExecutor ? prefetch : applied;
   }
@@ -148,9 +172,18 @@ public final class DjlGate implements DepthAdapter {
    * activation reserve (the headroom under the cap), or host RAM (the stager's flow quarter when
    * this JVM splits), and the epoch's batches, to which {@code prefetch=auto} caps the depth.
    */
-  public static DepthDecision.Inputs inputs(boolean cuda, int requested, long price,
-      long epochBatches, boolean first, VramReading vram, OptionalLong hostAvailable,
-      double ramMaxUsage, double vramMaxUsage, boolean cacheActive, boolean auto,
+  public static DepthDecision.Inputs inputs(
+      boolean cuda,
+      int requested,
+      long price,
+      long epochBatches,
+      boolean first,
+      VramReading vram,
+      OptionalLong hostAvailable,
+      double ramMaxUsage,
+      double vramMaxUsage,
+      boolean cacheActive,
+      boolean auto,
       OptionalLong stagerStreamBytes) {
     long used = vram == null || vram.failed() ? Long.MAX_VALUE : vram.usedBytes();
     long total = vram == null || vram.failed() ? 0 : vram.totalBytes();
@@ -162,8 +195,8 @@ public final class DjlGate implements DepthAdapter {
         .vramUsed(used)
         .vramTotal(total)
         .vramMaxUsage(vramMaxUsage)
-        .activationReserve(cuda
-            ? DepthDecision.firstEpochReserve(first, price, used, total, vramMaxUsage) : 0)
+        .activationReserve(
+            cuda ? DepthDecision.firstEpochReserve(first, price, used, total, vramMaxUsage) : 0)
         .available(cuda ? OptionalLong.empty() : hostAvailable)
         .maxUsage(ramMaxUsage)
         .cacheActive(cacheActive)

@@ -31,23 +31,25 @@ final class DjlReflection {
     }
   }
 
-  private static final ClassValue<Method[]> DEVICE = new ClassValue<>() {
-    @Override
-    protected Method[] computeValue(Class<?> c) {
-      try {
-        return new Method[] {c.getMethod("isGpu"), c.getMethod("getDeviceId")};
-      } catch (Throwable t) {
-        return null;
-      }
-    }
-  };
+  private static final ClassValue<Method[]> DEVICE =
+      new ClassValue<>() {
+        @Override
+        protected Method[] computeValue(Class<?> c) {
+          try {
+            return new Method[] {c.getMethod("isGpu"), c.getMethod("getDeviceId")};
+          } catch (Throwable t) {
+            return null;
+          }
+        }
+      };
 
-  private static final ClassValue<Method> GET_DEVICE = new ClassValue<>() {
-    @Override
-    protected Method computeValue(Class<?> c) {
-      return publicMethod(c, "ai.djl.ndarray.NDManager", "getDevice");
-    }
-  };
+  private static final ClassValue<Method> GET_DEVICE =
+      new ClassValue<>() {
+        @Override
+        protected Method computeValue(Class<?> c) {
+          return publicMethod(c, "ai.djl.ndarray.NDManager", "getDevice");
+        }
+      };
 
   /** Returns the device of a DJL {@code Device}, else of the manager, else {@code cpu}. */
   static DeviceRef device(Object device, Object manager) {
@@ -100,20 +102,21 @@ final class DjlReflection {
     return total;
   }
 
-  private static final ClassValue<BatchAccess> BATCH = new ClassValue<>() {
-    @Override
-    protected BatchAccess computeValue(Class<?> c) {
-      try {
-        return new BatchAccess(c);
-      } catch (Throwable t) {
-        return null;
-      }
-    }
-  };
+  private static final ClassValue<BatchAccess> BATCH =
+      new ClassValue<>() {
+        @Override
+        protected BatchAccess computeValue(Class<?> c) {
+          try {
+            return new BatchAccess(c);
+          } catch (Throwable t) {
+            return null;
+          }
+        }
+      };
 
   /**
-   * Returns a batch's bytes, its data and labels arrays as the pricer prices each ({@code size()
-   * × dataType bytes}); -1 unknown.
+   * Returns a batch's bytes, its data and labels arrays as the pricer prices each ({@code size() ×
+   * dataType bytes}); -1 unknown.
    */
   static long batchBytes(Object batch, GateEngine e) {
     if (batch == null) {
@@ -134,13 +137,14 @@ final class DjlReflection {
 
   // ------------------------------------------------------------------------------ datasets
 
-  private static final ClassValue<Field> ITERABLE_DATASET = new ClassValue<>() {
-    @Override
-    protected Field computeValue(Class<?> c) {
-      Field f = declared(c, DATA_ITERABLE, "dataset");
-      return f;
-    }
-  };
+  private static final ClassValue<Field> ITERABLE_DATASET =
+      new ClassValue<>() {
+        @Override
+        protected Field computeValue(Class<?> c) {
+          Field f = declared(c, DATA_ITERABLE, "dataset");
+          return f;
+        }
+      };
 
   /** Returns the dataset a {@code DataIterable} (any subtype) reads, or null. */
   static Object datasetOf(Object iterable) {
@@ -152,28 +156,31 @@ final class DjlReflection {
     }
   }
 
-  private static final ClassValue<Field[]> ARRAYS = new ClassValue<>() {
-    @Override
-    protected Field[] computeValue(Class<?> c) {
-      Field data = declared(c, ARRAY_DATASET, "data");
-      Field labels = declared(c, ARRAY_DATASET, "labels");
-      return data == null ? null : new Field[] {data, labels};
-    }
-  };
+  private static final ClassValue<Field[]> ARRAYS =
+      new ClassValue<>() {
+        @Override
+        protected Field[] computeValue(Class<?> c) {
+          Field data = declared(c, ARRAY_DATASET, "data");
+          Field labels = declared(c, ARRAY_DATASET, "labels");
+          return data == null ? null : new Field[] {data, labels};
+        }
+      };
 
-  private static final ClassValue<Method> DATASET_SIZE = new ClassValue<>() {
-    @Override
-    protected Method computeValue(Class<?> c) {
-      return publicMethod(c, "ai.djl.training.dataset.RandomAccessDataset", "size");
-    }
-  };
+  private static final ClassValue<Method> DATASET_SIZE =
+      new ClassValue<>() {
+        @Override
+        protected Method computeValue(Class<?> c) {
+          return publicMethod(c, "ai.djl.training.dataset.RandomAccessDataset", "size");
+        }
+      };
 
-  private static final ClassValue<Method> BATCH_SIZE = new ClassValue<>() {
-    @Override
-    protected Method computeValue(Class<?> c) {
-      return publicMethod(c, "ai.djl.training.dataset.Sampler", "getBatchSize");
-    }
-  };
+  private static final ClassValue<Method> BATCH_SIZE =
+      new ClassValue<>() {
+        @Override
+        protected Method computeValue(Class<?> c) {
+          return publicMethod(c, "ai.djl.training.dataset.Sampler", "getBatchSize");
+        }
+      };
 
   /** Returns the sampler's batch size, or -1. */
   static long batchSize(Object sampler) {
@@ -197,8 +204,8 @@ final class DjlReflection {
 
   /**
    * Returns one batch's bytes as an {@code ArrayDataset} holds them (each data and label array's
-   * bytes per sample, times the batch size): the first epoch's price, before any batch has
-   * passed. -1 for any other dataset or anything unreadable.
+   * bytes per sample, times the batch size): the first epoch's price, before any batch has passed.
+   * -1 for any other dataset or anything unreadable.
    */
   static long arrayDatasetBatchBytes(Object dataset, long batchSize, GateEngine e) {
     if (dataset == null || batchSize <= 0) {
@@ -233,19 +240,24 @@ final class DjlReflection {
     }
   }
 
-  private static final ClassValue<Method[]> SHAPE = new ClassValue<>() {
-    @Override
-    protected Method[] computeValue(Class<?> c) {
-      try {
-        Method shape = publicMethod(c, NDARRAY, "getShape");
-        return shape == null ? null
-            : new Method[] {shape, shape.getReturnType().getMethod("get", int.class),
-                shape.getReturnType().getMethod("dimension")};
-      } catch (Throwable t) {
-        return null;
-      }
-    }
-  };
+  private static final ClassValue<Method[]> SHAPE =
+      new ClassValue<>() {
+        @Override
+        protected Method[] computeValue(Class<?> c) {
+          try {
+            Method shape = publicMethod(c, NDARRAY, "getShape");
+            return shape == null
+                ? null
+                : new Method[] {
+                  shape,
+                  shape.getReturnType().getMethod("get", int.class),
+                  shape.getReturnType().getMethod("dimension")
+                };
+          } catch (Throwable t) {
+            return null;
+          }
+        }
+      };
 
   private static long firstDimension(Object ndarray) throws ReflectiveOperationException {
     Method[] m = SHAPE.get(ndarray.getClass());

@@ -51,8 +51,8 @@ public final class DjlSupport implements Library {
     if (type != DepthAdapter.class) {
       return null;
     }
-    return type.cast(new DjlGate(vramProbe == null
-        || vramProbe.trim().toLowerCase(Locale.ROOT).equals("auto")));
+    return type.cast(
+        new DjlGate(vramProbe == null || vramProbe.trim().toLowerCase(Locale.ROOT).equals("auto")));
   }
 
   @Override

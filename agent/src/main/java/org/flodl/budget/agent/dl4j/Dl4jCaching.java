@@ -9,28 +9,29 @@ import org.flodl.budget.agent.gate.EntryHook;
 import org.flodl.budget.agent.gate.Log;
 
 /**
- * ND4J's {@code CachingDataSetIterator} after a declined put ({@code adapter = dl4j}). The
- * iterator reads its source once, putting each DataSet into its cache under the DataSet's index,
- * and from then on serves the cache by index until a key is missing, which it takes for the end of
- * the epoch: a DataSet the agent declined would end every later epoch there. At the entry of
- * {@code hasNext()} this hook learns each iterator's epoch length while it reads its source, and
- * when a later epoch reaches a missing key before that length, it advances the source (brought
- * back to its start by the epoch's {@code reset()}) past the DataSets served from the cache and
- * turns the iterator back to reading it: the declined DataSet and those after it come from the
- * source again, and are offered to the cache again, as in the first epoch. The source has no seek,
- * so reaching DataSet {@code i} builds the {@code i} before it once more. Fields are read by name,
- * so the agent carries no ND4J types; an iterator made over a cache that was already complete
- * (whose length it never saw) is left as it is.
+ * ND4J's {@code CachingDataSetIterator} after a declined put ({@code adapter = dl4j}). The iterator
+ * reads its source once, putting each DataSet into its cache under the DataSet's index, and from
+ * then on serves the cache by index until a key is missing, which it takes for the end of the
+ * epoch: a DataSet the agent declined would end every later epoch there. At the entry of {@code
+ * hasNext()} this hook learns each iterator's epoch length while it reads its source, and when a
+ * later epoch reaches a missing key before that length, it advances the source (brought back to its
+ * start by the epoch's {@code reset()}) past the DataSets served from the cache and turns the
+ * iterator back to reading it: the declined DataSet and those after it come from the source again,
+ * and are offered to the cache again, as in the first epoch. The source has no seek, so reaching
+ * DataSet {@code i} builds the {@code i} before it once more. Fields are read by name, so the agent
+ * carries no ND4J types; an iterator made over a cache that was already complete (whose length it
+ * never saw) is left as it is.
  */
 public final class Dl4jCaching implements EntryHook {
   static final String ITERATOR = "org.nd4j.linalg.dataset.api.iterator.CachingDataSetIterator";
 
-  private final ClassValue<Fields> fields = new ClassValue<>() {
-    @Override
-    protected Fields computeValue(Class<?> c) {
-      return Fields.of(c);
-    }
-  };
+  private final ClassValue<Fields> fields =
+      new ClassValue<>() {
+        @Override
+        protected Fields computeValue(Class<?> c) {
+          return Fields.of(c);
+        }
+      };
 
   /** Each iterator's epoch length, as far as it read its source; weakly held. */
   private final Map<Object, int[]> lengths = new WeakHashMap<>();
@@ -82,9 +83,15 @@ public final class Dl4jCaching implements EntryHook {
       f.usingCache.setBoolean(iterator, false);
       if (!told) {
         told = true;
-        Log.info("dl4j: DataSet " + index + " of " + length + " was not cached (declined); it and "
-            + "the rest of the epoch are read from the source again, past the " + index
-            + " served from the cache (said once)");
+        Log.info(
+            "dl4j: DataSet "
+                + index
+                + " of "
+                + length
+                + " was not cached (declined); it and "
+                + "the rest of the epoch are read from the source again, past the "
+                + index
+                + " served from the cache (said once)");
       }
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException("CachingDataSetIterator could not be read: " + e, e);
@@ -98,11 +105,12 @@ public final class Dl4jCaching implements EntryHook {
     final Field cache;
     final Field source;
     final Method makeKey;
+
     /** {@code DataSetCache#contains(String)}, found on the field's declared type. */
     final Method contains;
 
-    private Fields(Field usingCache, Field currentIndex, Field cache, Field source,
-        Method makeKey) throws NoSuchMethodException {
+    private Fields(Field usingCache, Field currentIndex, Field cache, Field source, Method makeKey)
+        throws NoSuchMethodException {
       this.usingCache = usingCache;
       this.currentIndex = currentIndex;
       this.cache = cache;
@@ -117,9 +125,13 @@ public final class Dl4jCaching implements EntryHook {
           continue;
         }
         try {
-          Fields f = new Fields(k.getDeclaredField("usingCache"),
-              k.getDeclaredField("currentIndex"), k.getDeclaredField("cache"),
-              k.getDeclaredField("sourceIterator"), k.getDeclaredMethod("makeKey", int.class));
+          Fields f =
+              new Fields(
+                  k.getDeclaredField("usingCache"),
+                  k.getDeclaredField("currentIndex"),
+                  k.getDeclaredField("cache"),
+                  k.getDeclaredField("sourceIterator"),
+                  k.getDeclaredMethod("makeKey", int.class));
           f.usingCache.setAccessible(true);
           f.currentIndex.setAccessible(true);
           f.cache.setAccessible(true);
@@ -127,8 +139,13 @@ public final class Dl4jCaching implements EntryHook {
           f.makeKey.setAccessible(true);
           return f;
         } catch (ReflectiveOperationException | RuntimeException e) {
-          Log.warnOnce("dl4j-caching", "dl4j: " + ITERATOR + " is not the one known ("
-              + e + "): a DataSet the cache declines ends later epochs there");
+          Log.warnOnce(
+              "dl4j-caching",
+              "dl4j: "
+                  + ITERATOR
+                  + " is not the one known ("
+                  + e
+                  + "): a DataSet the cache declines ends later epochs there");
           return null;
         }
       }

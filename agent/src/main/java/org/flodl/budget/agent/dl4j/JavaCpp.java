@@ -23,8 +23,8 @@ final class JavaCpp {
 
   /**
    * Returns the bytes JavaCPP lets this process allocate before it throws: the least of {@code
-   * maxBytes - totalBytes} and {@code maxPhysicalBytes - physicalBytes} (a limit of 0 is none),
-   * or -1 when JavaCPP is not loaded or cannot be read.
+   * maxBytes - totalBytes} and {@code maxPhysicalBytes - physicalBytes} (a limit of 0 is none), or
+   * -1 when JavaCPP is not loaded or cannot be read.
    */
   public static long available() {
     ClassLoader l = POINTER.loader();
@@ -35,12 +35,21 @@ final class JavaCpp {
       Method[] m = methods;
       if (m == null) {
         Class<?> pointer = Class.forName(POINTER.binaryName(), false, l);
-        m = new Method[] {pointer.getMethod("maxBytes"), pointer.getMethod("totalBytes"),
-            pointer.getMethod("maxPhysicalBytes"), pointer.getMethod("physicalBytes")};
+        m =
+            new Method[] {
+              pointer.getMethod("maxBytes"),
+              pointer.getMethod("totalBytes"),
+              pointer.getMethod("maxPhysicalBytes"),
+              pointer.getMethod("physicalBytes")
+            };
         methods = m;
-        Log.info("JavaCPP is loaded: the native tier's available bytes are bounded by its "
-            + "maxbytes (" + m[0].invoke(null) + ") and maxphysicalbytes (" + m[2].invoke(null)
-            + ")");
+        Log.info(
+            "JavaCPP is loaded: the native tier's available bytes are bounded by its "
+                + "maxbytes ("
+                + m[0].invoke(null)
+                + ") and maxphysicalbytes ("
+                + m[2].invoke(null)
+                + ")");
       }
       long max = (Long) m[0].invoke(null);
       long total = (Long) m[1].invoke(null);
@@ -56,8 +65,12 @@ final class JavaCpp {
       return available == Long.MAX_VALUE ? -1 : available;
     } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
       POINTER.broken();
-      Log.warnOnce("javacpp", "JavaCPP's limits cannot be read (" + e + "); the native tier is "
-          + "sized from host RAM alone");
+      Log.warnOnce(
+          "javacpp",
+          "JavaCPP's limits cannot be read ("
+              + e
+              + "); the native tier is "
+              + "sized from host RAM alone");
       return -1;
     }
   }

@@ -64,12 +64,11 @@ final class Admissions {
   }
 
   /**
-   * A returned value cannot be replaced by a copy (the cache keeps what it returned): it is
-   * priced as it is, and, declined, evicted by the site's decline call when there is one. Without
-   * one the decision is recorded as {@code WOULD_DECLINE} and nothing changes.
+   * A returned value cannot be replaced by a copy (the cache keeps what it returned): it is priced
+   * as it is, and, declined, evicted by the site's decline call when there is one. Without one the
+   * decision is recorded as {@code WOULD_DECLINE} and nothing changes.
    */
-  private static boolean returnedDecision(GateEngine e, GateThread t, Point.Admit a,
-      Object value) {
+  private static boolean returnedDecision(GateEngine e, GateThread t, Point.Admit a, Object value) {
     if (e.holdings.holds(value)) {
       return false; // a hit: the value was admitted when it was loaded
     }
@@ -91,11 +90,20 @@ final class Admissions {
         holdings.release(older, t); // remove(key) returns the value it let go
       }
     } catch (Throwable e) {
-      String msg = "site '" + a.site().name() + "': the decline call " + a.decline().method()
-          + " failed (" + Text.clip(String.valueOf(e), 160) + "); declined values stay cached";
+      String msg =
+          "site '"
+              + a.site().name()
+              + "': the decline call "
+              + a.decline().method()
+              + " failed ("
+              + Text.clip(String.valueOf(e), 160)
+              + "); declined values stay cached";
       if (Log.warnOnceSaid("decline-" + a.site().name(), msg) && Recorder.on()) {
-        InstrumentedEvent.emit(receiver.getClass().getName(),
-            Loaders.name(receiver.getClass().getClassLoader()), a.site().name(), "DECLINE_FAILED",
+        InstrumentedEvent.emit(
+            receiver.getClass().getName(),
+            Loaders.name(receiver.getClass().getClassLoader()),
+            a.site().name(),
+            "DECLINE_FAILED",
             msg);
       }
     } finally {
@@ -143,8 +151,13 @@ final class Admissions {
    * {@link Gate#DECLINED}. In observe mode every answer is the value itself; {@code declinable}
    * false (a returned value with no way to evict it) records a decline as {@code WOULD_DECLINE}.
    */
-  private static Object admission(GateEngine e, GateThread t, CacheSite site, Object value,
-      boolean mayCopy, boolean declinable) {
+  private static Object admission(
+      GateEngine e,
+      GateThread t,
+      CacheSite site,
+      Object value,
+      boolean mayCopy,
+      boolean declinable) {
     t.inGate = true;
     try {
       return decide(e, t, site, value, mayCopy, declinable);
@@ -153,8 +166,13 @@ final class Admissions {
     }
   }
 
-  private static Object decide(GateEngine e, GateThread t, CacheSite site, Object value,
-      boolean mayCopy, boolean declinable) {
+  private static Object decide(
+      GateEngine e,
+      GateThread t,
+      CacheSite site,
+      Object value,
+      boolean mayCopy,
+      boolean declinable) {
     e.start(); // the probe thread and the periodic events, at the first decision
     Budgets budgets = e.budgets;
     budgets.guard().check(); // a container near its limit: reclaim before this value adds to it
@@ -169,9 +187,16 @@ final class Admissions {
     }
     if (!mayCopy && price.materialize()) {
       // A value that cannot be replaced pins what it pins: its whole storage, uncopied.
-      price = new Priced(price.tier(), price.valueType(), price.logicalBytes(),
-          price.storageBytes(), Math.max(price.storageBytes(), price.logicalBytes()), false,
-          price.estimated(), price.extrapolatedBytes());
+      price =
+          new Priced(
+              price.tier(),
+              price.valueType(),
+              price.logicalBytes(),
+              price.storageBytes(),
+              Math.max(price.storageBytes(), price.logicalBytes()),
+              false,
+              price.estimated(),
+              price.extrapolatedBytes());
     }
     Tier tier = price.tier();
     budgets.ensureRefreshed(tier);
@@ -190,8 +215,17 @@ final class Admissions {
         record(e, t, site, CacheSite.ALREADY_HELD, price, 0, false, ledger, -1, ledger.budget());
         return value;
       }
-      record(e, t, site, observe ? CacheSite.WOULD_DECLINE : CacheSite.DECLINE, price, charged, false,
-          ledger, TierLedger.declinedAt(heldAfter), budget);
+      record(
+          e,
+          t,
+          site,
+          observe ? CacheSite.WOULD_DECLINE : CacheSite.DECLINE,
+          price,
+          charged,
+          false,
+          ledger,
+          TierLedger.declinedAt(heldAfter),
+          budget);
       return observe ? value : Gate.DECLINED;
     }
     Object stored = value;
@@ -203,9 +237,15 @@ final class Admissions {
         copied = r.materialized();
       } catch (Exception | LinkageError x) {
         ledger.giveBack(charged);
-        Log.warnOnce("retain-" + site.name(), "site '" + site.name() + "': copying a "
-            + value.getClass().getName() + " failed (" + Text.clip(String.valueOf(x), 120)
-            + "); such values are declined");
+        Log.warnOnce(
+            "retain-" + site.name(),
+            "site '"
+                + site.name()
+                + "': copying a "
+                + value.getClass().getName()
+                + " failed ("
+                + Text.clip(String.valueOf(x), 120)
+                + "); such values are declined");
         record(e, t, site, CacheSite.DECLINE, price, charged, false, ledger, -1, ledger.budget());
         return Gate.DECLINED;
       }
@@ -219,8 +259,17 @@ final class Admissions {
       budgets.grew(tier, heldAfter, budget);
     }
     // The ledger's answer is at most what is held; the event says what is (summed only then).
-    record(e, t, site, price.materialize() ? CacheSite.MATERIALIZED : CacheSite.ADMIT, price,
-        charged, copied, ledger, heldAfter, budget);
+    record(
+        e,
+        t,
+        site,
+        price.materialize() ? CacheSite.MATERIALIZED : CacheSite.ADMIT,
+        price,
+        charged,
+        copied,
+        ledger,
+        heldAfter,
+        budget);
     return stored;
   }
 
@@ -229,36 +278,59 @@ final class Admissions {
    * change under the walk) is not admitted unbooked: declined in enforce, {@code WOULD_DECLINE} in
    * observe, said once per site and reason.
    */
-  private static Object unpriced(GateEngine e, GateThread t, CacheSite site, Object value,
-      Throwable x, boolean observe) {
+  private static Object unpriced(
+      GateEngine e, GateThread t, CacheSite site, Object value, Throwable x, boolean observe) {
     String type = value.getClass().getName();
-    String reason = x instanceof org.flodl.budget.pricing.PricingException p ? p.reason()
-        : x.getClass().getSimpleName();
-    String msg = "site '" + site.name() + "': a " + Text.clip(type, 80) + " could not be priced ("
-        + Text.clip(String.valueOf(x), 120) + "); "
-        + (observe ? "recorded as WOULD_DECLINE" : "such values are declined");
+    String reason =
+        x instanceof org.flodl.budget.pricing.PricingException p
+            ? p.reason()
+            : x.getClass().getSimpleName();
+    String msg =
+        "site '"
+            + site.name()
+            + "': a "
+            + Text.clip(type, 80)
+            + " could not be priced ("
+            + Text.clip(String.valueOf(x), 120)
+            + "); "
+            + (observe ? "recorded as WOULD_DECLINE" : "such values are declined");
     if (Log.warnOnceSaid("unpriced-" + site.name() + "-" + reason, msg) && Recorder.on()) {
-      InstrumentedEvent.emit(type, Loaders.name(value.getClass().getClassLoader()), site.name(),
-          "PRICER_FAILED", msg);
+      InstrumentedEvent.emit(
+          type, Loaders.name(value.getClass().getClassLoader()), site.name(), "PRICER_FAILED", msg);
     }
     Tier tier = site.lastTier();
     int kind = observe ? CacheSite.UNPRICED_WOULD_DECLINE : CacheSite.UNPRICED_DECLINE;
     long weight = site.count(t, tier, kind, 0, false, Recorder.on());
     if (weight > 0) {
       TierLedger l = e.budgets.ledger(tier);
-      commit(e, site, tier, kind, new CacheSite.Sample(type, 0, 0, 0, false, false, l.held(),
-          l.budget(), available(e.budgets, tier)), weight);
+      commit(
+          e,
+          site,
+          tier,
+          kind,
+          new CacheSite.Sample(
+              type, 0, 0, 0, false, false, l.held(), l.budget(), available(e.budgets, tier)),
+          weight);
     }
     return observe ? value : Gate.DECLINED;
   }
 
   /**
-   * Counts one decision of {@code kind} in the site's ledger and, when its sampler says one is
-   * due, commits its event standing for the decisions since the last: {@code held} is the tier's
-   * held bytes after it (-1: read the ledger), {@code budget} the budget it was taken against.
+   * Counts one decision of {@code kind} in the site's ledger and, when its sampler says one is due,
+   * commits its event standing for the decisions since the last: {@code held} is the tier's held
+   * bytes after it (-1: read the ledger), {@code budget} the budget it was taken against.
    */
-  private static void record(GateEngine e, GateThread t, CacheSite site, int kind, Priced p,
-      long charged, boolean copied, TierLedger ledger, long held, long budget) {
+  private static void record(
+      GateEngine e,
+      GateThread t,
+      CacheSite site,
+      int kind,
+      Priced p,
+      long charged,
+      boolean copied,
+      TierLedger ledger,
+      long held,
+      long budget) {
     Tier tier = p.tier();
     boolean on = Recorder.on();
     long weight = site.count(t, tier, kind, charged, p.estimated(), on);
@@ -267,20 +339,36 @@ final class Admissions {
     }
     // An admission's answer from the ledger is at most what is held; a decline says where the
     // ledger stood when it refused.
-    long heldNow = held < 0 ? ledger.held()
-        : kind == CacheSite.ADMIT || kind == CacheSite.MATERIALIZED ? Math.min(held, ledger.held())
-        : held;
-    commit(e, site, tier, kind, new CacheSite.Sample(p.valueType(), p.logicalBytes(),
-        p.storageBytes(), charged, copied, p.estimated(), heldNow, budget,
-        available(e.budgets, tier)), weight);
+    long heldNow =
+        held < 0
+            ? ledger.held()
+            : kind == CacheSite.ADMIT || kind == CacheSite.MATERIALIZED
+                ? Math.min(held, ledger.held())
+                : held;
+    commit(
+        e,
+        site,
+        tier,
+        kind,
+        new CacheSite.Sample(
+            p.valueType(),
+            p.logicalBytes(),
+            p.storageBytes(),
+            charged,
+            copied,
+            p.estimated(),
+            heldNow,
+            budget,
+            available(e.budgets, tier)),
+        weight);
   }
 
   /**
    * Commits the event of a decision priced and booked as {@code s}, standing for {@code weight};
    * sampled, it is its kind's last. Called only when an event is due: {@code s} is made then.
    */
-  private static void commit(GateEngine e, CacheSite site, Tier tier, int kind,
-      CacheSite.Sample s, long weight) {
+  private static void commit(
+      GateEngine e, CacheSite site, Tier tier, int kind, CacheSite.Sample s, long weight) {
     if (DecisionEvents.admission(site, tier, kind, s).decisions(weight).emit()) {
       site.sampled(kind, s);
       e.admissionEvents.increment();

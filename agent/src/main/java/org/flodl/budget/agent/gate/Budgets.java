@@ -21,67 +21,78 @@ import org.flodl.budget.probes.MemorySnapshot;
 import org.flodl.budget.probes.VramReading;
 
 /**
- * The budget of each tier, anchored at what the tier held when the probes were last read: a
- * daemon thread ({@code flodl-budget-probe}) refreshes the probes every {@code probe_interval}
- * and sets each ledger's budget ({@code heap}: {@code heap_max_usage} of heap available plus
- * held; {@code direct}, {@code native}, {@code mapped}: {@code ram_max_usage}; {@code device}:
- * {@code vram_max_usage} of device 0's free VRAM plus held), recording a {@code RamBudget} event
- * when a budget moves. The hot path reads ledgers and the last snapshot, never a file. Until the
- * first refresh every budget is 0; the gate makes that refresh before its first decision. Its one
- * job, each tier's budget at each refresh, brings the probes, anchors, knobs, host share, rings
- * and stager split together, which is what makes it long; the thread ({@link ProbeThread}), the
- * rings ({@link RingBook}), the split ({@link StagerSplits}) and the heap's region arithmetic
- * ({@code pricing.HeapFootprint}) are their own.
+ * The budget of each tier, anchored at what the tier held when the probes were last read: a daemon
+ * thread ({@code flodl-budget-probe}) refreshes the probes every {@code probe_interval} and sets
+ * each ledger's budget ({@code heap}: {@code heap_max_usage} of heap available plus held; {@code
+ * direct}, {@code native}, {@code mapped}: {@code ram_max_usage}; {@code device}: {@code
+ * vram_max_usage} of device 0's free VRAM plus held), recording a {@code RamBudget} event when a
+ * budget moves. The hot path reads ledgers and the last snapshot, never a file. Until the first
+ * refresh every budget is 0; the gate makes that refresh before its first decision. Its one job,
+ * each tier's budget at each refresh, brings probes, anchors, knobs, host share, rings and split
+ * together, hence its length; the thread ({@link ProbeThread}), rings ({@link RingBook}), split
+ * ({@link StagerSplits}), knobs ({@link UsageKnobs}) and region arithmetic are their own.
  */
 final class Budgets {
   private final Map<Tier, TierLedger> ledgers = new EnumMap<>(Tier.class);
   private final Supplier<MemoryProbes> probeFactory;
   private volatile MemoryProbes probes;
   private final long intervalMillis;
-  private volatile double ramMaxUsage;
-  private volatile double heapMaxUsage;
-  private volatile double vramMaxUsage;
+
+  /** The usage caps, read at every refresh. */
+  final UsageKnobs knobs;
+
   private final DoubleSupplier hostShare;
   private final Map<Tier, Long> lastRecorded = new EnumMap<>(Tier.class);
   private volatile MemorySnapshot last;
   private volatile boolean refreshed;
   private final ProbeThread thread;
   private final long[] heldAtRefresh = new long[Tier.values().length];
+
   /** Whether a device was asked about: until then no refresh reads VRAM (no GPU probe loads). */
   private volatile boolean deviceAsked;
+
   private volatile long g1RegionBytes = -1;
   private final HeapAnchor heapAnchor = new HeapAnchor();
   private final StagerSplits stager = new StagerSplits();
   private final ContainerGuard guard;
   private final RingBook rings = new RingBook();
   private volatile long quickHeapAvailable = -1;
+
   /** The native tier's available bytes as the last refresh budgeted it (JavaCPP's bound in). */
   private volatile long nativeAvailable = -1;
 
-  Budgets(Supplier<MemoryProbes> probeFactory, Duration interval, double ramMaxUsage,
-      double heapMaxUsage, double vramMaxUsage, DoubleSupplier hostShare) {
+  Budgets(
+      Supplier<MemoryProbes> probeFactory,
+      Duration interval,
+      double ramMaxUsage,
+      double heapMaxUsage,
+      double vramMaxUsage,
+      DoubleSupplier hostShare) {
     this.probeFactory = probeFactory;
     this.intervalMillis = Math.max(10, interval.toMillis());
-    this.ramMaxUsage = ramMaxUsage;
-    this.heapMaxUsage = heapMaxUsage;
-    this.vramMaxUsage = vramMaxUsage;
+    this.knobs = new UsageKnobs(ramMaxUsage, heapMaxUsage, vramMaxUsage);
     this.hostShare = hostShare;
     this.thread = new ProbeThread(this, intervalMillis);
     for (Tier t : Tier.values()) {
       ledgers.put(t, new TierLedger(t, 0));
     }
     // Anonymous classes, not lambdas: this runs in premain (see Bootstrap).
-    this.guard = new ContainerGuard(true, new java.util.function.LongSupplier() {
-      @Override
-      public long getAsLong() {
-        return ledgers.get(Tier.DIRECT).held();
-      }
-    }, new Supplier<org.flodl.budget.probes.HostMemory>() {
-      @Override
-      public org.flodl.budget.probes.HostMemory get() {
-        return probes().ramProbe().read();
-      }
-    }, intervalMillis * 1_000_000L);
+    this.guard =
+        new ContainerGuard(
+            true,
+            new java.util.function.LongSupplier() {
+              @Override
+              public long getAsLong() {
+                return ledgers.get(Tier.DIRECT).held();
+              }
+            },
+            new Supplier<org.flodl.budget.probes.HostMemory>() {
+              @Override
+              public org.flodl.budget.probes.HostMemory get() {
+                return probes().ramProbe().read();
+              }
+            },
+            intervalMillis * 1_000_000L);
   }
 
   /** Returns the container guard (checked at every decision and refresh). */
@@ -143,29 +154,20 @@ final class Budgets {
     return last;
   }
 
-  /** Returns the knob of the host-RAM tiers. */
-  double ramMaxUsage() {
-    return ramMaxUsage;
-  }
-
-  /** Returns the knob of the heap tier. */
-  double heapMaxUsage() {
-    return heapMaxUsage;
-  }
-
-  /** Returns the knob of the device tier. */
-  double vramMaxUsage() {
-    return vramMaxUsage;
-  }
-
-  /** Sets one knob (0 ram, 1 heap, 2 vram; live control) and re-budgets at once. */
+  /** Sets one knob (live control) and re-budgets at once. */
   void knob(Knob knob, double value) {
-    switch (knob) {
-      case RAM_MAX_USAGE -> ramMaxUsage = value;
-      case HEAP_MAX_USAGE -> heapMaxUsage = value;
-      case VRAM_MAX_USAGE -> vramMaxUsage = value;
-    }
+    knobs.set(knob, value);
     refresh();
+  }
+
+  /** Returns each tier's held bytes ({@code held}) or budget. */
+  Map<Tier, Long> perTier(boolean held) {
+    Map<Tier, Long> m = new EnumMap<>(Tier.class);
+    for (Tier t : Tier.values()) {
+      TierLedger l = ledgers.get(t);
+      m.put(t, held ? l.held() : l.budget());
+    }
+    return m;
   }
 
   /** Returns host available bytes from the last snapshot, empty when unknown. */
@@ -207,10 +209,10 @@ final class Budgets {
   }
 
   /**
-   * Makes sure {@code tier} has a budget before its first decision. The heap tier does not wait
-   * for the probes (their management beans take a while to load, on the application's thread):
-   * until the probe thread's first refresh it is budgeted on {@code Runtime}'s figures, max heap
-   * minus the heap in use, garbage included (the conservative side).
+   * Makes sure {@code tier} has a budget before its first decision. The heap tier does not wait for
+   * the probes (their management beans take a while to load, on the application's thread): until
+   * the probe thread's first refresh it is budgeted on {@code Runtime}'s figures, max heap minus
+   * the heap in use, garbage included (the conservative side).
    */
   void ensureRefreshed(Tier tier) {
     if (refreshed) {
@@ -236,8 +238,18 @@ final class Budgets {
     TierLedger ledger = ledgers.get(Tier.HEAP);
     List<Runnable> events = new ArrayList<>(1);
     long held = ledger.held();
-    setBudget(Tier.HEAP, ledger, TierBudget.of(Tier.HEAP, available, held, held, heapMaxUsage,
-        1.0, rings.bytes(Tier.HEAP)), events);
+    setBudget(
+        Tier.HEAP,
+        ledger,
+        TierBudget.of(
+            Tier.HEAP,
+            available,
+            held,
+            held,
+            knobs.get(Knob.HEAP_MAX_USAGE),
+            1.0,
+            rings.bytes(Tier.HEAP)),
+        events);
     for (Runnable e : events) {
       e.run();
     }
@@ -269,10 +281,10 @@ final class Budgets {
 
   /**
    * Asks the probe thread to refresh now when {@code tier} (the heap: its live figure is only as
-   * fresh as the last collection) has grown by an eighth of its budget
-   * since the last refresh: what the tier holds may cost the memory more than its price (a heap
-   * object larger than half a G1 region takes whole regions), and the probes see that cost only
-   * when read. The caller never waits and never reads a file.
+   * fresh as the last collection) has grown by an eighth of its budget since the last refresh: what
+   * the tier holds may cost the memory more than its price (a heap object larger than half a G1
+   * region takes whole regions), and the probes see that cost only when read. The caller never
+   * waits and never reads a file.
    */
   void grew(Tier tier, long heldNow, long budget) {
     if (heldNow - heldAtRefresh[tier.ordinal()] > budget / 8) {
@@ -290,9 +302,8 @@ final class Budgets {
   }
 
   /**
-   * Reads the probes now and re-budgets every tier; the events that say so are committed after
-   * the lock is let go (no lock of the agent is held while Flight Recorder is called). Never
-   * throws.
+   * Reads the probes now and re-budgets every tier; the events that say so are committed after the
+   * lock is let go (no lock of the agent is held while Flight Recorder is called). Never throws.
    */
   void refresh() {
     List<Runnable> events = new ArrayList<>(Tier.values().length + 1);
@@ -316,7 +327,8 @@ final class Budgets {
       }
       MemoryProbes probes = probes();
       MemorySnapshot s = probes.refresh();
-      nativeAvailable = withLibraryBounds(s.availableBytes(Tier.NATIVE)); // published with the snapshot
+      nativeAvailable =
+          withLibraryBounds(s.availableBytes(Tier.NATIVE)); // published with the snapshot
       last = s;
       double share = share();
       for (Tier tier : Tier.values()) {
@@ -331,17 +343,22 @@ final class Budgets {
         } else {
           available = tier == Tier.NATIVE ? nativeAvailable : s.availableBytes(tier);
           if (available < 0) {
-            Log.warnOnce("unknown-" + tier, "the " + tier.label() + " tier's available memory "
-                + "cannot be measured; it admits nothing until it can");
+            Log.warnOnce(
+                "unknown-" + tier,
+                "the "
+                    + tier.label()
+                    + " tier's available memory "
+                    + "cannot be measured; it admits nothing until it can");
           }
           if (tier == Tier.HEAP) {
             HeapMemory heap = s.heap();
-            anchor = heapAnchor.at(heap != null && heap.afterGc(),
-                heap == null ? 0 : heap.liveBytes(), held);
+            anchor =
+                heapAnchor.at(
+                    heap != null && heap.afterGc(), heap == null ? 0 : heap.liveBytes(), held);
           }
         }
-        RamBudget b = TierBudget.of(tier, available, held, anchor, knob(tier), share,
-            rings.bytes(tier));
+        RamBudget b =
+            TierBudget.of(tier, available, held, anchor, knobs.of(tier), share, rings.bytes(tier));
         if (stager.on() && tier != Tier.DEVICE && available >= 0) {
           b = stager.split(tier, b, events);
         }
@@ -352,11 +369,6 @@ final class Budgets {
       Log.warnOnce("refresh", "reading the memory probes failed, budgets kept as they were: " + e);
       refreshed = true;
     }
-  }
-
-  /** Returns the current value of {@code tier}'s knob. */
-  private double knob(Tier tier) {
-    return tier == Tier.HEAP ? heapMaxUsage : tier == Tier.DEVICE ? vramMaxUsage : ramMaxUsage;
   }
 
   private double share() {
@@ -376,12 +388,13 @@ final class Budgets {
       previous = lastRecorded.put(tier, b.budgetBytes());
     }
     if ((previous == null || previous != b.budgetBytes()) && Recorder.on()) {
-      events.add(new Runnable() {
-        @Override
-        public void run() {
-          DecisionEvents.budget(tier, b);
-        }
-      });
+      events.add(
+          new Runnable() {
+            @Override
+            public void run() {
+              DecisionEvents.budget(tier, b);
+            }
+          });
     }
   }
 }

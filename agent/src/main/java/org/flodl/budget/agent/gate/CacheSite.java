@@ -10,9 +10,9 @@ import org.flodl.budget.policy.Tier;
 import org.flodl.budget.policy.TierLedger;
 
 /**
- * A cache-admit site at run time: its name, its index (its nesting counter per thread), its
- * ledger of decisions and releases, and the sampler that chooses which of them a recording gets
- * as per-decision events: one job, the books of a site (ledger and sampler share its rows).
+ * A cache-admit site at run time: its name, its index (its nesting counter per thread), its ledger
+ * of decisions and releases, and the sampler that chooses which of them a recording gets as
+ * per-decision events: one job, the books of a site (ledger and sampler share its rows).
  *
  * <p>The ledger is a per-thread {@link Tally}: per tier and kind a count and bytes, added by the
  * deciding thread to its own row with no atomic operation. The periodic summary drains it (the
@@ -21,15 +21,16 @@ import org.flodl.budget.policy.TierLedger;
  * <p>The sampler keeps, per row, tier and kind, the count at which the row's last event of that
  * kind was committed (its mark). A decision is due an event when its row has counted {@code
  * every[kind]} since the mark; the event then stands for the count since the mark, which the
- * deciding thread takes with one atomic swap, so the events' weights add up to the counts
- * exactly: the periodic close takes what is left since each mark with a compare-and-set and
- * reports it as one event per tier and kind. {@code every} is set each period from the last
- * period's count and the throttle (N events a second per site and kind); within a period a kind
- * commits at most the throttle's worth, then waits for the next period.
+ * deciding thread takes with one atomic swap, so the events' weights add up to the counts exactly:
+ * the periodic close takes what is left since each mark with a compare-and-set and reports it as
+ * one event per tier and kind. {@code every} is set each period from the last period's count and
+ * the throttle (N events a second per site and kind); within a period a kind commits at most the
+ * throttle's worth, then waits for the next period.
  */
 final class CacheSite {
   /** The kinds a site counts: its decisions (unpriced ones apart) and the causes of releases. */
   static final int ADMIT = 0;
+
   static final int MATERIALIZED = 1;
   static final int DECLINE = 2;
   static final int WOULD_DECLINE = 3;
@@ -39,14 +40,22 @@ final class CacheSite {
   static final int RELEASE_SITE = 7;
   static final int COLLECTED = 8;
   static final int KINDS = 9;
+
   /** The first kind of release: kinds before it are CacheAdmission events, from it Release ones. */
   static final int FIRST_RELEASE = RELEASE_SITE;
 
   /** Each kind's name in its event's decision (or cause) field, as jfr-events spells them. */
-  static final String[] NAMES = {Decision.ADMIT.name(), Decision.ADMIT_MATERIALIZED.name(),
-      Decision.DECLINE.name(), Decision.WOULD_DECLINE.name(), Decision.ALREADY_HELD.name(),
-      Decision.DECLINE.name(), Decision.WOULD_DECLINE.name(), ReleaseCause.RELEASE_SITE.name(),
-      ReleaseCause.COLLECTED.name()};
+  static final String[] NAMES = {
+    Decision.ADMIT.name(),
+    Decision.ADMIT_MATERIALIZED.name(),
+    Decision.DECLINE.name(),
+    Decision.WOULD_DECLINE.name(),
+    Decision.ALREADY_HELD.name(),
+    Decision.DECLINE.name(),
+    Decision.WOULD_DECLINE.name(),
+    ReleaseCause.RELEASE_SITE.name(),
+    ReleaseCause.COLLECTED.name()
+  };
 
   private static final int TIERS = Tier.values().length;
   // A row, per tier: each kind's count and bytes, the estimated count, each kind's mark.
@@ -59,11 +68,19 @@ final class CacheSite {
   record Tiered(Tier tier, SiteSummaryEvent.Counts counts, long siteHeldBytes) {}
 
   /**
-   * The last event a kind committed, which its leftovers are reported with: the price and where
-   * the ledger stood ({@code held}, {@code budget}, {@code available}; -1 before the first).
+   * The last event a kind committed, which its leftovers are reported with: the price and where the
+   * ledger stood ({@code held}, {@code budget}, {@code available}; -1 before the first).
    */
-  record Sample(String valueType, long logicalBytes, long storageBytes, long chargedBytes,
-      boolean materialized, boolean estimated, long held, long budget, long available) {
+  record Sample(
+      String valueType,
+      long logicalBytes,
+      long storageBytes,
+      long chargedBytes,
+      boolean materialized,
+      boolean estimated,
+      long held,
+      long budget,
+      long available) {
     static final Sample NONE = new Sample("", 0, 0, 0, false, false, -1, -1, -1);
   }
 
@@ -71,14 +88,19 @@ final class CacheSite {
   private final int index;
   private final Tally tally = new Tally(TIERS * PER_TIER);
   private volatile Tier lastTier = Tier.HEAP;
+
   /** The site's account on each tier, by the tier's ordinal (made on first use). */
   private final Account[] accounts = new Account[Tier.values().length];
+
   /** Per kind: a row commits an event once it has counted this many since its mark. */
   private final int[] every = new int[KINDS];
+
   /** Per kind: events committed this period, against {@link #cap}. */
   private final AtomicLongArray committed = new AtomicLongArray(KINDS);
+
   /** Per kind: the events a period may commit; written by the close, read racily. */
   private final long[] cap = new long[KINDS];
+
   private final Sample[] samples = new Sample[KINDS];
 
   CacheSite(String name, int index) {
@@ -102,8 +124,8 @@ final class CacheSite {
   }
 
   /**
-   * Returns the account of this site's holdings on {@code ledger}'s tier. Two threads that make
-   * it at once make equal ones (an account is its two fields, final, so either is safe to share).
+   * Returns the account of this site's holdings on {@code ledger}'s tier. Two threads that make it
+   * at once make equal ones (an account is its two fields, final, so either is safe to share).
    */
   Account account(TierLedger ledger) {
     int i = ledger.tier().ordinal();
@@ -125,8 +147,7 @@ final class CacheSite {
    * {@code t} (the calling thread's state); returns how many decisions an event committed now
    * should stand for, or 0 when none is due ({@code sampling} false: none is wanted).
    */
-  long count(GateThread t, Tier tier, int kind, long bytes, boolean estimated,
-      boolean sampling) {
+  long count(GateThread t, Tier tier, int kind, long bytes, boolean estimated, boolean sampling) {
     if (kind < FIRST_RELEASE && lastTier != tier) {
       lastTier = tier; // a volatile write only when the tier changes, not per decision
     }
@@ -147,7 +168,8 @@ final class CacheSite {
     if (n - Tally.read(row, mark) < (int) EVERY.getOpaque(every, kind)) {
       return 0;
     }
-    if (cap[kind] != Long.MAX_VALUE && committed.incrementAndGet(kind) > cap[kind]
+    if (cap[kind] != Long.MAX_VALUE
+        && committed.incrementAndGet(kind) > cap[kind]
         && !raised(kind)) {
       EVERY.setOpaque(every, kind, Integer.MAX_VALUE); // the period's share is spent
       return 0;
@@ -156,8 +178,8 @@ final class CacheSite {
   }
 
   /**
-   * Returns true when the throttle in force now allows more of {@code kind} than this period's
-   * plan (a recording started since, with a higher rate or {@code off}): the plan is raised to it.
+   * Returns true when the throttle in force now allows more of {@code kind} than this period's plan
+   * (a recording started since, with a higher rate or {@code off}): the plan is raised to it.
    */
   private boolean raised(int kind) {
     double rate = rate(kind);
@@ -175,8 +197,10 @@ final class CacheSite {
   }
 
   private static double rate(int kind) {
-    return (kind < FIRST_RELEASE ? org.flodl.budget.events.CacheAdmissionEvent.Throttle.RATE
-        : org.flodl.budget.events.ReleaseEvent.Throttle.RATE).perSecond();
+    return (kind < FIRST_RELEASE
+            ? org.flodl.budget.events.CacheAdmissionEvent.Throttle.RATE
+            : org.flodl.budget.events.ReleaseEvent.Throttle.RATE)
+        .perSecond();
   }
 
   /** Notes the price an event of {@code kind} was committed with, for its leftovers' event. */
@@ -191,25 +215,27 @@ final class CacheSite {
   }
 
   /**
-   * Closes a period: returns per tier what was counted since the last close (the tier that
-   * decided last, with zeros, when none counted anything), puts in {@code leftovers} (tier by
-   * kind) the counts no event stands for yet, and sets the sampling of the next period from
-   * {@code admissionRate} and {@code releaseRate} (events a second per kind; infinite: all) over
-   * a period of {@code seconds}.
+   * Closes a period: returns per tier what was counted since the last close (the tier that decided
+   * last, with zeros, when none counted anything), puts in {@code leftovers} (tier by kind) the
+   * counts no event stands for yet, and sets the sampling of the next period from {@code
+   * admissionRate} and {@code releaseRate} (events a second per kind; infinite: all) over a period
+   * of {@code seconds}.
    */
-  synchronized java.util.List<Tiered> close(long[][] leftovers, double admissionRate,
-      double releaseRate, double seconds) {
-    long[] d = tally.drain(new Tally.RowVisitor() {
-      @Override
-      public void visit(long[] row) {
-        for (int t = 0; t < TIERS; t++) {
-          int base = t * PER_TIER;
-          for (int k = 0; k < KINDS; k++) {
-            leftovers[t][k] += takeRest(row, base + 2 * k, base + MARKS + k);
-          }
-        }
-      }
-    });
+  synchronized java.util.List<Tiered> close(
+      long[][] leftovers, double admissionRate, double releaseRate, double seconds) {
+    long[] d =
+        tally.drain(
+            new Tally.RowVisitor() {
+              @Override
+              public void visit(long[] row) {
+                for (int t = 0; t < TIERS; t++) {
+                  int base = t * PER_TIER;
+                  for (int k = 0; k < KINDS; k++) {
+                    leftovers[t][k] += takeRest(row, base + 2 * k, base + MARKS + k);
+                  }
+                }
+              }
+            });
     long[] totals = tally.drained();
     long[] perKind = new long[KINDS];
     java.util.List<Tiered> out = new java.util.ArrayList<>(1);
@@ -263,8 +289,8 @@ final class CacheSite {
   }
 
   /**
-   * Returns what the site counted from its start to now, all tiers together (the sums of its
-   * {@code SiteSummary} events so far, and what the next will add), and its held bytes.
+   * Returns what the site counted from its start to now, all tiers together (the sums of its {@code
+   * SiteSummary} events so far, and what the next will add), and its held bytes.
    */
   SiteTotals totalsNow() {
     long[] t = tally.total();
@@ -282,21 +308,28 @@ final class CacheSite {
     return new SiteSummaryEvent.Counts(
         d[b + 2 * ADMIT] + d[b + 2 * MATERIALIZED],
         d[b + 2 * ADMIT + 1] + d[b + 2 * MATERIALIZED + 1],
-        d[b + 2 * MATERIALIZED], d[b + 2 * MATERIALIZED + 1],
-        d[b + 2 * DECLINE] + d[b + 2 * WOULD_DECLINE] + d[b + 2 * UNPRICED_DECLINE]
+        d[b + 2 * MATERIALIZED],
+        d[b + 2 * MATERIALIZED + 1],
+        d[b + 2 * DECLINE]
+            + d[b + 2 * WOULD_DECLINE]
+            + d[b + 2 * UNPRICED_DECLINE]
             + d[b + 2 * UNPRICED_WOULD_DECLINE],
         d[b + 2 * DECLINE + 1] + d[b + 2 * WOULD_DECLINE + 1],
         d[b + 2 * WOULD_DECLINE] + d[b + 2 * UNPRICED_WOULD_DECLINE],
         d[b + 2 * UNPRICED_DECLINE] + d[b + 2 * UNPRICED_WOULD_DECLINE],
-        d[b + 2 * ALREADY_HELD], d[b + ESTIMATED],
+        d[b + 2 * ALREADY_HELD],
+        d[b + ESTIMATED],
         d[b + 2 * RELEASE_SITE] + d[b + 2 * COLLECTED],
         d[b + 2 * RELEASE_SITE + 1] + d[b + 2 * COLLECTED + 1],
-        d[b + 2 * COLLECTED], d[b + 2 * COLLECTED + 1]);
+        d[b + 2 * COLLECTED],
+        d[b + 2 * COLLECTED + 1]);
   }
 
   /** Returns the bytes held by the tier slice at {@code b} of running totals {@code t}. */
   private static long held(long[] t, int b) {
-    return t[b + 2 * ADMIT + 1] + t[b + 2 * MATERIALIZED + 1] - t[b + 2 * RELEASE_SITE + 1]
+    return t[b + 2 * ADMIT + 1]
+        + t[b + 2 * MATERIALIZED + 1]
+        - t[b + 2 * RELEASE_SITE + 1]
         - t[b + 2 * COLLECTED + 1];
   }
 }

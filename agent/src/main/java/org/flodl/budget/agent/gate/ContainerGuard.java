@@ -17,23 +17,24 @@ import org.flodl.budget.probes.NativeHeap;
  * collected (the JDK collects for direct memory only at {@code MaxDirectMemorySize}), and native
  * memory glibc keeps after it is freed.
  *
- * <p>When the container's working set passes {@value #HIGH_WATER_PERCENT} % of its limit, the
- * guard asks for a collection on the thread that noticed (as the JDK's own direct-memory limit
- * does) if more direct memory is in use than the agent's caches hold, waits briefly for the freed
- * buffers' cleaners, then calls {@code malloc_trim(0)}; each action is a {@code
- * flodl.budget.Reclaim} event with the usage before and after. It looks at every refresh of the
- * probes and at every decision: a decision reads the container's usage afresh at most every
- * {@value #FRESH_READ_MILLIS} ms and estimates it in between from the direct bytes in use (a
- * counter read), so a job that allocates faster than the probe interval does not outrun it.
- * Reclaims are at least {@value #MIN_GAP_MILLIS} ms apart; each that frees little doubles the gap,
- * up to the probe interval, so a container whose memory is live is not collected over and over.
- * {@code reclaim=off} turns the guard off.
+ * <p>When the container's working set passes {@value #HIGH_WATER_PERCENT} % of its limit, the guard
+ * asks for a collection on the thread that noticed (as the JDK's own direct-memory limit does) if
+ * more direct memory is in use than the agent's caches hold, waits briefly for the freed buffers'
+ * cleaners, then calls {@code malloc_trim(0)}; each action is a {@code flodl.budget.Reclaim} event
+ * with the usage before and after. It looks at every refresh of the probes and at every decision: a
+ * decision reads the container's usage afresh at most every {@value #FRESH_READ_MILLIS} ms and
+ * estimates it in between from the direct bytes in use (a counter read), so a job that allocates
+ * faster than the probe interval does not outrun it. Reclaims are at least {@value #MIN_GAP_MILLIS}
+ * ms apart; each that frees little doubles the gap, up to the probe interval, so a container whose
+ * memory is live is not collected over and over. {@code reclaim=off} turns the guard off.
  */
 final class ContainerGuard {
   static final int HIGH_WATER_PERCENT = 90;
   static final long MIN_GAP_MILLIS = 50;
+
   /** Direct memory in use past what the caches hold, below which a collection would free little. */
   private static final long SLACK_BYTES = 16L << 20;
+
   /**
    * How often a decision reads the container's usage afresh (about 30 µs): between readings the
    * usage is estimated from the direct bytes in use, which miss what glibc keeps of freed memory.
@@ -44,8 +45,10 @@ final class ContainerGuard {
   private final LongSupplier directHeld;
   private final Supplier<HostMemory> readHost;
   private final long maxGapNanos;
+
   /** The direct buffer pool, looked up at the first probe reading (not in premain). */
   private volatile BufferPoolMXBean direct;
+
   private volatile boolean directLooked;
   private final AtomicLong nextAllowed = new AtomicLong();
   private final AtomicLong nextFreshRead = new AtomicLong();
@@ -56,7 +59,10 @@ final class ContainerGuard {
   private volatile boolean warnedAtStart;
   private volatile boolean explicitGcDisabled;
 
-  ContainerGuard(boolean enabled, LongSupplier directHeld, Supplier<HostMemory> readHost,
+  ContainerGuard(
+      boolean enabled,
+      LongSupplier directHeld,
+      Supplier<HostMemory> readHost,
       long probeIntervalNanos) {
     this.enabled = enabled;
     this.directHeld = directHeld;
@@ -109,24 +115,50 @@ final class ContainerGuard {
 
   /** The warnings of a container's start: what the guard cannot prevent, said once. */
   private void atStart(MemorySnapshot s) {
-    Log.info("container guard: memory cgroup " + s.host().cgroupPath() + " ("
-        + s.host().source() + "), limit " + limit + " bytes");
+    Log.info(
+        "container guard: memory cgroup "
+            + s.host().cgroupPath()
+            + " ("
+            + s.host().source()
+            + "), limit "
+            + limit
+            + " bytes");
     long maxDirect = s.direct() == null ? -1 : s.direct().maxBytes();
     if (maxDirect > limit) {
-      String line = "MaxDirectMemorySize (" + maxDirect + " bytes) is above the container's limit"
-          + " (" + limit + "): garbage direct buffers could reach that limit first; the"
-          + " container guard collects before they do";
+      String line =
+          "MaxDirectMemorySize ("
+              + maxDirect
+              + " bytes) is above the container's limit"
+              + " ("
+              + limit
+              + "): garbage direct buffers could reach that limit first; the"
+              + " container guard collects before they do";
       Log.warn(line);
-      ReclaimEvent.emit("MAX_DIRECT_ABOVE_LIMIT", line, limit, usageAtProbe, usageAtProbe,
-          directAtProbe, directAtProbe, directHeld.getAsLong());
+      ReclaimEvent.emit(
+          "MAX_DIRECT_ABOVE_LIMIT",
+          line,
+          limit,
+          usageAtProbe,
+          usageAtProbe,
+          directAtProbe,
+          directAtProbe,
+          directHeld.getAsLong());
     }
     explicitGcDisabled = explicitGcDisabled();
     if (explicitGcDisabled) {
-      String line = "-XX:+DisableExplicitGC: the container guard cannot ask for a collection;"
-          + " garbage direct buffers are freed only at MaxDirectMemorySize";
+      String line =
+          "-XX:+DisableExplicitGC: the container guard cannot ask for a collection;"
+              + " garbage direct buffers are freed only at MaxDirectMemorySize";
       Log.warn(line);
-      ReclaimEvent.emit("GC_DISABLED", line, limit, usageAtProbe, usageAtProbe, directAtProbe,
-          directAtProbe, directHeld.getAsLong());
+      ReclaimEvent.emit(
+          "GC_DISABLED",
+          line,
+          limit,
+          usageAtProbe,
+          usageAtProbe,
+          directAtProbe,
+          directAtProbe,
+          directHeld.getAsLong());
     }
   }
 
@@ -185,35 +217,54 @@ final class ContainerGuard {
       System.gc();
       directAfter = awaitFrees(directBefore);
       afterGc = workingSet(readHost.get());
-      ReclaimEvent.emit("GC", "the container at " + percent(before, lim) + " % of its limit with "
-          + (directBefore - held) + " direct bytes in use past what the caches hold", lim, before,
-          afterGc, directBefore, directAfter, held);
+      ReclaimEvent.emit(
+          "GC",
+          "the container at "
+              + percent(before, lim)
+              + " % of its limit with "
+              + (directBefore - held)
+              + " direct bytes in use past what the caches hold",
+          lim,
+          before,
+          afterGc,
+          directBefore,
+          directAfter,
+          held);
     }
     // Freed native memory glibc keeps counts against the limit: hand it back (after a
     // collection, and on its own when what is in use is held, or live).
     String trimmed = NativeHeap.trim();
     long afterTrim = workingSet(readHost.get());
     if (trimmed == null) {
-      ReclaimEvent.emit("MALLOC_TRIM", "the container at " + percent(afterGc, lim) + " % of its"
-          + " limit: freed native memory handed back", lim, afterGc, afterTrim, directAfter,
-          directUsed(), held);
+      ReclaimEvent.emit(
+          "MALLOC_TRIM",
+          "the container at "
+              + percent(afterGc, lim)
+              + " % of its"
+              + " limit: freed native memory handed back",
+          lim,
+          afterGc,
+          afterTrim,
+          directAfter,
+          directUsed(),
+          held);
     } else {
       Log.warnOnce("trim", "container guard: " + trimmed);
     }
     long freed = before - afterTrim;
     // A reclaim that freed a twentieth of the limit may be needed again soon; one that freed
     // little means the memory is live: wait longer before the next.
-    gapNanos = freed * 20 >= lim ? MIN_GAP_MILLIS * 1_000_000L
-        : Math.min(maxGapNanos, gapNanos * 2);
+    gapNanos =
+        freed * 20 >= lim ? MIN_GAP_MILLIS * 1_000_000L : Math.min(maxGapNanos, gapNanos * 2);
     nextAllowed.set(System.nanoTime() + gapNanos);
     usageAtProbe = afterTrim;
     directAtProbe = directUsed();
   }
 
   /**
-   * Waits (100 ms at most) for the collection's freed buffers to be handed back by their
-   * cleaners, as the JDK's own direct-memory limit waits for reference processing; returns the
-   * direct bytes in use then.
+   * Waits (100 ms at most) for the collection's freed buffers to be handed back by their cleaners,
+   * as the JDK's own direct-memory limit waits for reference processing; returns the direct bytes
+   * in use then.
    */
   private long awaitFrees(long before) {
     long used = directUsed();
@@ -247,8 +298,8 @@ final class ContainerGuard {
 
   private static boolean explicitGcDisabled() {
     try {
-      com.sun.management.HotSpotDiagnosticMXBean hs = ManagementFactory.getPlatformMXBean(
-          com.sun.management.HotSpotDiagnosticMXBean.class);
+      com.sun.management.HotSpotDiagnosticMXBean hs =
+          ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
       return hs != null && "true".equals(hs.getVMOption("DisableExplicitGC").getValue());
     } catch (RuntimeException | LinkageError e) {
       return false;

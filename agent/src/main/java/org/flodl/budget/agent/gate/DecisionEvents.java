@@ -19,16 +19,22 @@ import org.flodl.budget.policy.Tier;
  * PrefetchDepth} with the ring's reason and no VRAM reading (used and total -1); on a GPU the
  * {@code PrefetchDepth} of the VRAM decision. A tier's budget: {@code RamBudget}; a stager's split:
  * {@code StagerSplit}. A cache admission's event is filled from the price and ledger its site
- * samples ({@link CacheSite.Sample}, made only when an event is due: the hot path allocates
- * none) and committed by its caller, standing for its weight.
+ * samples ({@link CacheSite.Sample}, made only when an event is due: the hot path allocates none)
+ * and committed by its caller, standing for its weight.
  */
 public final class DecisionEvents {
   private DecisionEvents() {}
 
   /** Commits the {@code RamBudget} of {@code tier}. */
   public static void budget(Tier tier, RamBudget b) {
-    RamBudgetEvent.emit(tier.label(), b.availableBytes(), b.heldBytes(), b.maxUsage(),
-        b.hostShare(), b.ringBytes(), b.budgetBytes());
+    RamBudgetEvent.emit(
+        tier.label(),
+        b.availableBytes(),
+        b.heldBytes(),
+        b.maxUsage(),
+        b.hostShare(),
+        b.ringBytes(),
+        b.budgetBytes());
   }
 
   /** Commits a stager's split. */
@@ -75,15 +81,41 @@ public final class DecisionEvents {
     }
     RingSlots r = d.ring();
     if (r != null) {
-      RingSlotsEvent.emit(site, r.perSampleBytes(), r.batchSize(), r.ramMaxUsage(),
-          r.availableBytes(), r.epochBatches(), r.cacheActive(), r.budgetBytes(), r.slots(),
+      RingSlotsEvent.emit(
+          site,
+          r.perSampleBytes(),
+          r.batchSize(),
+          r.ramMaxUsage(),
+          r.availableBytes(),
+          r.epochBatches(),
+          r.cacheActive(),
+          r.budgetBytes(),
+          r.slots(),
           r.reason().name());
-      PrefetchDepthEvent.emit(site, device, -1, -1, r.ramMaxUsage(), 0, d.batchBytes(),
-          requested, d.applied(), d.reason());
+      PrefetchDepthEvent.emit(
+          site,
+          device,
+          -1,
+          -1,
+          r.ramMaxUsage(),
+          0,
+          d.batchBytes(),
+          requested,
+          d.applied(),
+          d.reason());
       return;
     }
     PrefetchDepth v = d.vram();
-    PrefetchDepthEvent.emit(site, device, v.usedBytes(), v.totalBytes(), v.maxUsage(),
-        v.activationReserve(), v.batchBytes(), requested, d.applied(), d.reason());
+    PrefetchDepthEvent.emit(
+        site,
+        device,
+        v.usedBytes(),
+        v.totalBytes(),
+        v.maxUsage(),
+        v.activationReserve(),
+        v.batchBytes(),
+        requested,
+        d.applied(),
+        d.reason());
   }
 }

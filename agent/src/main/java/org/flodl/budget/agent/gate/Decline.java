@@ -8,18 +8,19 @@ import org.flodl.budget.agent.config.MethodRef;
 /**
  * A site's {@code decline} call: the method that evicts a key, called on the receiver of the call
  * that was declined ({@code cache.invalidate(key)}), through reflection from inside the gate (so
- * the woven code it reaches passes through). The method is found once per receiver class, by
- * the declared type's name among that class's supertypes. What it returns (a {@code remove(key)}
+ * the woven code it reaches passes through). The method is found once per receiver class, by the
+ * declared type's name among that class's supertypes. What it returns (a {@code remove(key)}
  * returns the older value) is released by the caller.
  */
 final class Decline {
   private final MethodRef method;
-  private final ClassValue<Method> methods = new ClassValue<>() {
-    @Override
-    protected Method computeValue(Class<?> c) {
-      return find(c);
-    }
-  };
+  private final ClassValue<Method> methods =
+      new ClassValue<>() {
+        @Override
+        protected Method computeValue(Class<?> c) {
+          return find(c);
+        }
+      };
 
   Decline(MethodRef method) {
     this.method = method;
@@ -82,7 +83,8 @@ final class Decline {
     }
     for (int i = 0; i < p.length; i++) {
       String w = wanted.get(i);
-      if (!p[i].getTypeName().equals(w) && !p[i].getName().equals(w)
+      if (!p[i].getTypeName().equals(w)
+          && !p[i].getName().equals(w)
           && !p[i].getSimpleName().equals(w)) {
         return false;
       }

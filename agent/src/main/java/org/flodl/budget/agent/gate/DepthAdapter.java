@@ -1,9 +1,9 @@
 package org.flodl.budget.agent.gate;
 
 /**
- * A framework whose prefetch the agent reads its own way ({@code adapter = djl}): it takes a
- * depth site's decisions from the call's arguments (DJL's dataset, sampler and device) and prices
- * its batches by what they are, instead of the sites-file way.
+ * A framework whose prefetch the agent reads its own way ({@code adapter = djl}): it takes a depth
+ * site's decisions from the call's arguments (DJL's dataset, sampler and device) and prices its
+ * batches by what they are, instead of the sites-file way.
  */
 public interface DepthAdapter {
   /** Returns the depth for a call with {@code arguments} that requested {@code requested}. */

@@ -3,9 +3,9 @@ package org.flodl.budget.agent.gate;
 import org.flodl.budget.policy.Tier;
 
 /**
- * A prefetch-depth site at run time: its name, its device ({@code cpu} or {@code cuda:N}), a
- * fixed batch price when the sites file gives one, and the price of the last batch its batch
- * site saw (0 until one has passed: the decision is then {@code UNPRICED_BATCH}).
+ * A prefetch-depth site at run time: its name, its device ({@code cpu} or {@code cuda:N}), a fixed
+ * batch price when the sites file gives one, and the price of the last batch its batch site saw (0
+ * until one has passed: the decision is then {@code UNPRICED_BATCH}).
  */
 final class DepthSite {
   private final String name;
@@ -18,11 +18,17 @@ final class DepthSite {
   private volatile long lastBatchBytes;
   private volatile Tier batchTier = Tier.NATIVE;
 
-  DepthSite(String name, String device, int deviceIndex, long fixedBatchBytes,
-      long activationReserve, boolean callSite, DepthAdapter adapter) {
+  DepthSite(
+      String name,
+      String device,
+      int deviceIndex,
+      long fixedBatchBytes,
+      long activationReserve,
+      boolean callSite,
+      DepthAdapter adapter) {
     this.callSite = callSite;
-    this.activationReserve = new java.util.concurrent.atomic.AtomicLong(
-        Math.max(0, activationReserve));
+    this.activationReserve =
+        new java.util.concurrent.atomic.AtomicLong(Math.max(0, activationReserve));
     this.name = name;
     this.device = device;
     this.deviceIndex = deviceIndex;
@@ -57,9 +63,9 @@ final class DepthSite {
   }
 
   /**
-   * Returns the VRAM to keep free for activations at this decision: the {@code
-   * activation_reserve} at the site's first decision, 0 after (then the probe's used bytes hold
-   * the activations already).
+   * Returns the VRAM to keep free for activations at this decision: the {@code activation_reserve}
+   * at the site's first decision, 0 after (then the probe's used bytes hold the activations
+   * already).
    */
   long takeActivationReserve() {
     return activationReserve.getAndSet(0);
@@ -81,8 +87,8 @@ final class DepthSite {
   }
 
   /**
-   * Returns the tier the batches live in, {@code native} (host RAM) until one was priced: a ring
-   * of heap batches is sized from the heap, not from host RAM.
+   * Returns the tier the batches live in, {@code native} (host RAM) until one was priced: a ring of
+   * heap batches is sized from the heap, not from host RAM.
    */
   Tier batchTier() {
     return batchTier;

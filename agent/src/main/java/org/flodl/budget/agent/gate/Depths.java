@@ -50,9 +50,9 @@ final class Depths {
 
   /**
    * Returns the policy's inputs at a sites-file depth site: its device's VRAM reading and its
-   * activation reserve (the first decision's only), or the memory its batches live in (the heap
-   * for heap batches, host RAM otherwise, the stager's flow quarter when this JVM splits); no
-   * epoch length is known here.
+   * activation reserve (the first decision's only), or the memory its batches live in (the heap for
+   * heap batches, host RAM otherwise, the stager's flow quarter when this JVM splits); no epoch
+   * length is known here.
    */
   static DepthDecision.Inputs inputs(GateEngine e, DepthSite site, int requested) {
     Budgets budgets = e.budgets;
@@ -65,9 +65,9 @@ final class Depths {
           .batchBytes(batch)
           .vramUsed(v == null ? Long.MAX_VALUE : v.usedBytes())
           .vramTotal(v == null ? 0 : v.totalBytes())
-          .vramMaxUsage(budgets.vramMaxUsage())
+          .vramMaxUsage(budgets.knobs.get(Knob.VRAM_MAX_USAGE))
           .activationReserve(site.takeActivationReserve())
-          .maxUsage(budgets.ramMaxUsage())
+          .maxUsage(budgets.knobs.get(Knob.RAM_MAX_USAGE))
           .cacheActive(e.cacheActive())
           .prefetchAuto(e.prefetchAuto())
           .atLeastOne(site.callSite())
@@ -87,13 +87,16 @@ final class Depths {
     return DepthDecision.Inputs.builder()
         .requested(requested)
         .batchBytes(batch)
-        .vramMaxUsage(budgets.vramMaxUsage())
+        .vramMaxUsage(budgets.knobs.get(Knob.VRAM_MAX_USAGE))
         .available(available)
-        .maxUsage(heap ? budgets.heapMaxUsage() : budgets.ramMaxUsage())
+        .maxUsage(
+            heap ? budgets.knobs.get(Knob.HEAP_MAX_USAGE) : budgets.knobs.get(Knob.RAM_MAX_USAGE))
         .cacheActive(e.cacheActive())
         .prefetchAuto(e.prefetchAuto())
-        .stagerStreamBytes(budgets.stager() && !heap ? OptionalLong.of(budgets.streamBytes())
-            : OptionalLong.empty())
+        .stagerStreamBytes(
+            budgets.stager() && !heap
+                ? OptionalLong.of(budgets.streamBytes())
+                : OptionalLong.empty())
         .atLeastOne(site.callSite())
         .build();
   }
@@ -112,9 +115,12 @@ final class Depths {
       }
       e.consumed();
       Priced p = e.pricer().estimate(batch);
-      long bytes = site.cuda() ? p.logicalBytes()
-          : p.tier() == Tier.HEAP ? e.budgets.heapFootprint(batch, p.chargedBytes())
-          : p.chargedBytes();
+      long bytes =
+          site.cuda()
+              ? p.logicalBytes()
+              : p.tier() == Tier.HEAP
+                  ? e.budgets.heapFootprint(batch, p.chargedBytes())
+                  : p.chargedBytes();
       site.batchPriced(bytes, p.tier());
     } finally {
       t.inGate = false;

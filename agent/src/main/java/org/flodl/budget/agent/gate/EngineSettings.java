@@ -9,19 +9,20 @@ import org.flodl.budget.pricing.RetentionPricer;
 import org.flodl.budget.probes.MemoryProbes;
 
 /**
- * What a {@link GateEngine} is made with, each part named: its mode and {@code prefetch=auto},
- * how it makes its pricer and its probes, how often the probes refresh, the three usage knobs and
- * this JVM's host share. A part left unset takes the agent's default ({@code enforce}, {@code
+ * What a {@link GateEngine} is made with, each part named: its mode and {@code prefetch=auto}, how
+ * it makes its pricer and its probes, how often the probes refresh, the three usage knobs and this
+ * JVM's host share. A part left unset takes the agent's default ({@code enforce}, {@code
  * prefetch=cap}, 1 s, 0.5, 0.5, 0.9, the whole host); the pricer and the probes have none.
  */
 public final class EngineSettings {
   /** The whole host: the share of a JVM that shares it with no other. */
-  private static final DoubleSupplier WHOLE_HOST = new DoubleSupplier() {
-    @Override
-    public double getAsDouble() {
-      return 1.0;
-    }
-  };
+  private static final DoubleSupplier WHOLE_HOST =
+      new DoubleSupplier() {
+        @Override
+        public double getAsDouble() {
+          return 1.0;
+        }
+      };
 
   final Mode mode;
   final boolean prefetchAuto;

@@ -128,8 +128,8 @@ public final class Gate {
   }
 
   /**
-   * Returns the executor to construct with: null when the depth is 0 and the request was not
-   * (a depth of 0 is applied by running without the executor, never as a prefetch of 0).
+   * Returns the executor to construct with: null when the depth is 0 and the request was not (a
+   * depth of 0 is applied by running without the executor, never as a prefetch of 0).
    */
   public static Object executor(Object executor, int requested, int depth) {
     return depth == 0 && requested != 0 ? null : executor;
@@ -195,7 +195,9 @@ public final class Gate {
     }
   }
 
-  /** Returns whether {@code value}, returned by a call at call point {@code point}, was declined. */
+  /**
+   * Returns whether {@code value}, returned by a call at call point {@code point}, was declined.
+   */
   public static boolean returnedCall(Object value, int point) {
     Decisions e = engine;
     if (e == null) {
@@ -214,7 +216,9 @@ public final class Gate {
     decline(point, receiver, args);
   }
 
-  /** Returns the depth a call at call point {@code point} should pass instead of {@code requested}. */
+  /**
+   * Returns the depth a call at call point {@code point} should pass instead of {@code requested}.
+   */
   public static int depthCall(int requested, int point) {
     return depth(point, requested);
   }

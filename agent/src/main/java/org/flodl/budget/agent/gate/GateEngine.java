@@ -1,16 +1,13 @@
 package org.flodl.budget.agent.gate;
 
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Supplier;
 import org.flodl.budget.agent.config.MethodRef;
 import org.flodl.budget.agent.config.Mode;
 import org.flodl.budget.agent.config.Text;
 import org.flodl.budget.policy.Tier;
-import org.flodl.budget.policy.TierLedger;
 import org.flodl.budget.pricing.RetentionPricer;
 import org.flodl.budget.probes.MemorySnapshot;
 import org.flodl.budget.probes.VramReading;
@@ -29,16 +26,17 @@ import org.flodl.budget.probes.VramReading;
 public final class GateEngine implements Decisions {
   /** The bound points by id; every decision reads it, so it is a field of the engine itself. */
   private volatile Point[] points = new Point[0];
+
   final Budgets budgets;
   final Holdings holdings = new Holdings();
   final HostShareSource hostShareSource;
+
   /** CacheAdmission events committed (the sampled ones), for the chunk's sampling account. */
   final LongAdder admissionEvents = new LongAdder();
+
   private final PointRegistry registry;
   private final PeriodicEvents periodic;
-  private final Supplier<RetentionPricer> pricerFactory;
-  private volatile RetentionPricer pricer;
-  private final Object pricerLock = new Object();
+  private final LazyPricer pricer;
   private volatile Mode mode;
   private volatile boolean prefetchAuto;
   private volatile boolean cacheActive;
@@ -49,10 +47,16 @@ public final class GateEngine implements Decisions {
   public GateEngine(EngineSettings s) {
     this.mode = engineMode(s.mode);
     this.prefetchAuto = s.prefetchAuto;
-    this.pricerFactory = s.pricerFactory;
+    this.pricer = new LazyPricer(s.pricerFactory);
     this.hostShareSource = s.hostShare instanceof HostShareSource h ? h : null;
-    this.budgets = new Budgets(s.probeFactory, s.probeInterval, s.ramMaxUsage, s.heapMaxUsage,
-        s.vramMaxUsage, s.hostShare);
+    this.budgets =
+        new Budgets(
+            s.probeFactory,
+            s.probeInterval,
+            s.ramMaxUsage,
+            s.heapMaxUsage,
+            s.vramMaxUsage,
+            s.hostShare);
     this.registry = new PointRegistry(budgets);
     this.periodic = new PeriodicEvents(this, budgets, registry, admissionEvents);
   }
@@ -76,17 +80,7 @@ public final class GateEngine implements Decisions {
 
   /** Returns the pricer, made on first use (its service lookup costs start-up time). */
   RetentionPricer pricer() {
-    RetentionPricer p = pricer;
-    if (p == null) {
-      synchronized (pricerLock) {
-        p = pricer;
-        if (p == null) {
-          p = pricerFactory.get();
-          pricer = p;
-        }
-      }
-    }
-    return p;
+    return pricer.get();
   }
 
   // ------------------------------------------------------------------------------ binding
@@ -97,12 +91,11 @@ public final class GateEngine implements Decisions {
   }
 
   /**
-   * Returns the point id of an admission at cache-admit site {@code site}: of an argument or of
-   * the returned value, at a method body or around a call; {@code decline} evicts by key (null:
-   * none).
+   * Returns the point id of an admission at cache-admit site {@code site}: of an argument or of the
+   * returned value, at a method body or around a call; {@code decline} evicts by key (null: none).
    */
-  public synchronized int bindAdmit(String site, boolean returned, boolean call,
-      MethodRef decline) {
+  public synchronized int bindAdmit(
+      String site, boolean returned, boolean call, MethodRef decline) {
     return bind(registry.admit(site, returned, call, decline));
   }
 
@@ -112,10 +105,17 @@ public final class GateEngine implements Decisions {
   }
 
   /** Returns the point id of prefetch-depth site {@code site}'s depth. */
-  public synchronized int bindDepth(String site, String device, int deviceIndex, long batchBytes,
-      long activationReserve, boolean callSite, DepthAdapter adapter) {
-    return bind(registry.depth(site, device, deviceIndex, batchBytes, activationReserve, callSite,
-        adapter));
+  public synchronized int bindDepth(
+      String site,
+      String device,
+      int deviceIndex,
+      long batchBytes,
+      long activationReserve,
+      boolean callSite,
+      DepthAdapter adapter) {
+    return bind(
+        registry.depth(
+            site, device, deviceIndex, batchBytes, activationReserve, callSite, adapter));
   }
 
   /** Returns the point id of a batch point of prefetch-depth site {@code site} (bound first). */
@@ -177,19 +177,20 @@ public final class GateEngine implements Decisions {
     started = true;
     Runnable after = afterFirstRefresh;
     HostShareSource share = hostShareSource;
-    budgets.start(new Runnable() {
-      @Override
-      public void run() {
-        if (share != null) {
-          MemorySnapshot s = budgets.snapshot();
-          share.start(s == null || s.host() == null ? "host" : s.host().domain());
-        }
-        periodic.registerWhenRecording();
-        if (after != null) {
-          after.run();
-        }
-      }
-    });
+    budgets.start(
+        new Runnable() {
+          @Override
+          public void run() {
+            if (share != null) {
+              MemorySnapshot s = budgets.snapshot();
+              share.start(s == null || s.host() == null ? "host" : s.host().domain());
+            }
+            periodic.registerWhenRecording();
+            if (after != null) {
+              after.run();
+            }
+          }
+        });
   }
 
   /** Marks that a cache-admit site has decided. */
@@ -213,8 +214,10 @@ public final class GateEngine implements Decisions {
 
   private static Mode engineMode(Mode m) {
     if (m != Mode.ENFORCE && m != Mode.OBSERVE) {
-      throw new IllegalArgumentException("mode '" + (m == null ? "null" : m.label())
-          + "': expected enforce or observe (off installs no engine, and needs a restart)");
+      throw new IllegalArgumentException(
+          "mode '"
+              + (m == null ? "null" : m.label())
+              + "': expected enforce or observe (off installs no engine, and needs a restart)");
     }
     return m;
   }
@@ -226,11 +229,7 @@ public final class GateEngine implements Decisions {
 
   /** Returns the usage cap {@code knob} in force. */
   public double knob(Knob knob) {
-    return switch (knob) {
-      case RAM_MAX_USAGE -> budgets.ramMaxUsage();
-      case HEAP_MAX_USAGE -> budgets.heapMaxUsage();
-      case VRAM_MAX_USAGE -> budgets.vramMaxUsage();
-    };
+    return budgets.knobs.get(knob);
   }
 
   /** Sets the usage cap {@code knob} and re-budgets at once. */
@@ -240,21 +239,12 @@ public final class GateEngine implements Decisions {
 
   /** Returns each tier's held bytes. */
   public Map<Tier, Long> held() {
-    return perTier(true);
+    return budgets.perTier(true);
   }
 
   /** Returns each tier's budget. */
   public Map<Tier, Long> budgets() {
-    return perTier(false);
-  }
-
-  private Map<Tier, Long> perTier(boolean held) {
-    Map<Tier, Long> m = new EnumMap<>(Tier.class);
-    for (Tier t : Tier.values()) {
-      TierLedger l = budgets.ledger(t);
-      m.put(t, held ? l.held() : l.budget());
-    }
-    return m;
+    return budgets.perTier(false);
   }
 
   /** Returns the bytes {@code tier} holds now. */
@@ -373,7 +363,8 @@ public final class GateEngine implements Decisions {
 
   @Override
   public int depth(int id, int requested, Object[] arguments) {
-    return point(id) instanceof Point.Depth d ? Depths.depth(this, d.site(), requested, arguments)
+    return point(id) instanceof Point.Depth d
+        ? Depths.depth(this, d.site(), requested, arguments)
         : requested;
   }
 
@@ -394,7 +385,12 @@ public final class GateEngine implements Decisions {
   @Override
   public void failed(int id, Throwable t) {
     String name = PointRegistry.siteName(point(id), id);
-    Log.warnOnce("failed-" + name, "site '" + name + "': the gate failed ("
-        + Text.clip(String.valueOf(t), 160) + "); the call ran as written");
+    Log.warnOnce(
+        "failed-" + name,
+        "site '"
+            + name
+            + "': the gate failed ("
+            + Text.clip(String.valueOf(t), 160)
+            + "); the call ran as written");
   }
 }

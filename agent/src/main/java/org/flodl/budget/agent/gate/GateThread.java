@@ -4,21 +4,23 @@ package org.flodl.budget.agent.gate;
  * What the gate knows of one application thread: whether it is inside the gate now (pricing,
  * probing, recording, declining: woven code it reaches then passes straight through, so the agent
  * never re-enters itself), and, per cache-admit site, how many woven bodies of that site it is
- * inside (when they nest, an override calling {@code super.put}, only the outermost decides),
- * and its rows of the {@link Tally} counters, by tally number.
+ * inside (when they nest, an override calling {@code super.put}, only the outermost decides), and
+ * its rows of the {@link Tally} counters, by tally number.
  */
 final class GateThread {
   // An anonymous class, not ThreadLocal.withInitial(lambda): the first lambda of a JVM costs its
   // start-up milliseconds the agent need not add.
-  private static final ThreadLocal<GateThread> CURRENT = new ThreadLocal<GateThread>() {
-    @Override
-    protected GateThread initialValue() {
-      return new GateThread();
-    }
-  };
+  private static final ThreadLocal<GateThread> CURRENT =
+      new ThreadLocal<GateThread>() {
+        @Override
+        protected GateThread initialValue() {
+          return new GateThread();
+        }
+      };
 
   /** Whether the thread is inside the gate. */
   boolean inGate;
+
   private int[] depth = new int[8];
   private long[][] rows = new long[8][];
 

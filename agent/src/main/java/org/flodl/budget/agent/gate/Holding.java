@@ -9,21 +9,23 @@ import org.flodl.budget.policy.TierLedger;
 
 /**
  * One admitted value on the {@link Holdings} table: a weak reference to it, its account (the site
- * and the tier's ledger), the bytes reserved for it, and the next holding of its bucket (guarded
- * by its {@link HoldingTable}'s lock). The bytes are an int read unsigned, up to 4 GiB - 1; a
- * larger charge is a {@link Big}, the one subclass (so this class is not final). Its release hands
- * the bytes back once and counts and samples the release as its site's.
+ * and the tier's ledger), the bytes reserved for it, and the next holding of its bucket (guarded by
+ * its {@link HoldingTable}'s lock). The bytes are an int read unsigned, up to 4 GiB - 1; a larger
+ * charge is a {@link Big}, the one subclass (so this class is not final). Its release hands the
+ * bytes back once and counts and samples the release as its site's.
  */
 class Holding extends WeakReference<Object> {
   static final long MAX_SMALL = 0xFFFF_FFFFL;
+
   /**
    * The link of a holding a release site unlinked and released. Unlinked, such a holding is
    * garbage, but the collector may still find it through garbage it treats as live (a young
-   * collection takes old objects for roots: an older table, a holding unlinked before), and
-   * enqueue it once its value dies: the releaser passes by a holding so marked. Seen: 538 of
-   * 2.45 million released twice in 20 s of a put-and-evict hammer before the mark.
+   * collection takes old objects for roots: an older table, a holding unlinked before), and enqueue
+   * it once its value dies: the releaser passes by a holding so marked. Seen: 538 of 2.45 million
+   * released twice in 20 s of a put-and-evict hammer before the mark.
    */
   static final Holding RELEASED = new Holding(null, null, null, 0);
+
   static final VarHandle NEXT;
 
   static {
@@ -46,7 +48,8 @@ class Holding extends WeakReference<Object> {
 
   /** Returns a holding of {@code value} for {@code bytes}: a {@link Big} past 4 GiB - 1. */
   static Holding of(Object value, ReferenceQueue<Object> queue, Account account, long bytes) {
-    return bytes <= MAX_SMALL ? new Holding(value, queue, account, bytes)
+    return bytes <= MAX_SMALL
+        ? new Holding(value, queue, account, bytes)
         : new Big(value, queue, account, bytes);
   }
 
@@ -56,8 +59,8 @@ class Holding extends WeakReference<Object> {
 
   /**
    * Returns the bytes handed back, for {@code cause} (a {@link CacheSite} kind of release), counted
-   * on {@code t} (the calling thread's state); called once, by whoever unlinked this holding or
-   * the releaser.
+   * on {@code t} (the calling thread's state); called once, by whoever unlinked this holding or the
+   * releaser.
    */
   final long release(int cause, GateThread t) {
     long b = bytes();
@@ -68,8 +71,8 @@ class Holding extends WeakReference<Object> {
     if (weight > 0) {
       try {
         long held = ledger.held();
-        if (ReleaseEvent.emit(site.name(), Labels.of(ledger.tier()), b, CacheSite.NAMES[cause],
-            held, weight)) {
+        if (ReleaseEvent.emit(
+            site.name(), Labels.of(ledger.tier()), b, CacheSite.NAMES[cause], held, weight)) {
           site.sampled(cause, new CacheSite.Sample("", b, b, b, false, false, held, -1, -1));
           Holdings.EVENTS.increment();
         }

@@ -8,14 +8,16 @@ import java.lang.ref.ReferenceQueue;
  * One segment of the {@link Holdings} table: a chained hash table of holdings by the identity of
  * their values, the holdings themselves the chain links, under its own lock: a spin lock (one
  * compare-and-set to take, a release store to give back) rather than a monitor, whose exit is a
- * second atomic operation; the sections it guards are a few loads and stores (a resize rehashes
- * one segment), and a thread that spins long yields. Holdings of collected values are unlinked by
- * the next pass over their bucket; their bytes go back by the releaser, never here.
+ * second atomic operation; the sections it guards are a few loads and stores (a resize rehashes one
+ * segment), and a thread that spins long yields. Holdings of collected values are unlinked by the
+ * next pass over their bucket; their bytes go back by the releaser, never here.
  */
 final class HoldingTable {
   private static final int MIN_BUCKETS = 8;
+
   /** An object no holding refers to. */
   private static final Object NONE = new Object();
+
   private static final VarHandle LOCK;
 
   static {
@@ -28,6 +30,7 @@ final class HoldingTable {
 
   @SuppressWarnings("unused") // through LOCK
   private volatile int lock;
+
   private Holding[] table = new Holding[MIN_BUCKETS];
   private int count;
 
@@ -36,8 +39,7 @@ final class HoldingTable {
    * (the holding, a weak reference, is made only then: a discarded reference still costs the
    * collector).
    */
-  boolean link(Object value, int hash, ReferenceQueue<Object> queue, Account account,
-      long bytes) {
+  boolean link(Object value, int hash, ReferenceQueue<Object> queue, Account account, long bytes) {
     lock();
     try {
       int i = index(hash, table.length);
@@ -81,9 +83,9 @@ final class HoldingTable {
   }
 
   /**
-   * Returns the holding of {@code value} in bucket {@code i}, unlinked from it when {@code
-   * unlink}, and unlinks the holdings of collected values met on the way (the releaser hands
-   * their bytes back, not this).
+   * Returns the holding of {@code value} in bucket {@code i}, unlinked from it when {@code unlink},
+   * and unlinks the holdings of collected values met on the way (the releaser hands their bytes
+   * back, not this).
    */
   private Holding find(int i, Object value, boolean unlink) {
     Holding prev = null;
@@ -179,10 +181,10 @@ final class HoldingTable {
   }
 
   /**
-   * Rebuilds the table with {@code buckets} buckets, rehashing each live value by its identity
-   * hash again and dropping the holdings of collected ones: doubled past one holding a bucket on
-   * average (chains stay short and the buckets cost 4 to 8 bytes a holding), halved under one in
-   * eight (a table that held many values does not keep its buckets).
+   * Rebuilds the table with {@code buckets} buckets, rehashing each live value by its identity hash
+   * again and dropping the holdings of collected ones: doubled past one holding a bucket on average
+   * (chains stay short and the buckets cost 4 to 8 bytes a holding), halved under one in eight (a
+   * table that held many values does not keep its buckets).
    */
   private void resize(int buckets) {
     Holding[] old = table;

@@ -7,24 +7,27 @@ import java.util.concurrent.atomic.LongAdder;
 import org.flodl.budget.policy.TierLedger;
 
 /**
- * What the caches retain, by identity: a weak identity table of {@value #SEGMENTS} segments
- * ({@link HoldingTable}s, by the value's identity hash), each admitted value one {@link Holding}
- * on it that carries the bytes reserved for it. A release site that sees the value hands its
- * bytes back; a value the cache drops without one hands them back when it is collected (the
- * {@link Releaser} thread). Each release happens exactly once; the package's documentation says
- * how.
+ * What the caches retain, by identity: a weak identity table of {@value #SEGMENTS} segments ({@link
+ * HoldingTable}s, by the value's identity hash), each admitted value one {@link Holding} on it that
+ * carries the bytes reserved for it. A release site that sees the value hands its bytes back; a
+ * value the cache drops without one hands them back when it is collected (the {@link Releaser}
+ * thread). Each release happens exactly once; the package's documentation says how.
  */
 final class Holdings {
   /** Release events committed (the sampled ones), for the chunk's sampling account. */
   static final LongAdder EVENTS = new LongAdder();
+
   /** The low bits of a value's identity hash that choose its segment. */
   static final int SEGMENT_BITS = 10;
+
   static final int SEGMENTS = 1 << SEGMENT_BITS;
 
   private final HoldingTable[] segments = new HoldingTable[SEGMENTS];
   private final ReferenceQueue<Object> collected = new ReferenceQueue<>();
+
   /** Sweeps the releaser made (read by tests). */
   private final AtomicLong sweeps = new AtomicLong();
+
   private volatile Thread releaser;
 
   Holdings() {

@@ -7,29 +7,34 @@ import org.flodl.budget.share.HostShareRegistry;
 import org.flodl.budget.share.RateMeter;
 
 /**
- * {@code host_share=auto}: this rank's share of the host among the co-hosted ranks of the same
- * job in the same memory domain ({@code budget_i ∝ rate_i}), from the policy's host-share
- * registry. The rate is the decisions this rank's sites take (a put at a cache-admit site, a batch
- * at a batch site), counted on the hot path on each thread's own counter (no atomic operation:
- * the meter sums the threads' counts when it samples, once a second); the registry is joined when the
- * agent's probe thread has read memory once (the domain is then known), not at JVM start. Until
- * then, or when the registry cannot be joined, the share is 1.
+ * {@code host_share=auto}: this rank's share of the host among the co-hosted ranks of the same job
+ * in the same memory domain ({@code budget_i ∝ rate_i}), from the policy's host-share registry. The
+ * rate is the decisions this rank's sites take (a put at a cache-admit site, a batch at a batch
+ * site), counted on the hot path on each thread's own counter (no atomic operation: the meter sums
+ * the threads' counts when it samples, once a second); the registry is joined when the agent's
+ * probe thread has read memory once (the domain is then known), not at JVM start. Until then, or
+ * when the registry cannot be joined, the share is 1.
  *
  * <p>The default job (no {@code job=}) is the program's name, the main class or the jar's file
  * name; on the host, outside any binding cgroup, it is that name and the parent process's pid, so
- * the ranks one launcher started divide the host and unrelated runs of one program do not. Inside
- * a memory cgroup the name alone: every rank there draws on the same limit.
+ * the ranks one launcher started divide the host and unrelated runs of one program do not. Inside a
+ * memory cgroup the name alone: every rank there draws on the same limit.
  */
 public final class HostShareSource implements DoubleSupplier {
   private final String job;
+
   /** Each thread's decisions; its one counter is summed by the meter. */
   private final Tally decisions = new Tally(1);
-  private final RateMeter meter = new RateMeter(5_000, new java.util.function.LongSupplier() {
-    @Override
-    public long getAsLong() {
-      return decisions.total()[0];
-    }
-  });
+
+  private final RateMeter meter =
+      new RateMeter(
+          5_000,
+          new java.util.function.LongSupplier() {
+            @Override
+            public long getAsLong() {
+              return decisions.total()[0];
+            }
+          });
   private volatile HostShare share;
 
   /** Returns the source for ranks of {@code job} (empty: the default, see the class). */
@@ -72,24 +77,34 @@ public final class HostShareSource implements DoubleSupplier {
     HostShare started = null;
     try {
       // No lambdas: this starts with the agent (start-up, StartPathIT).
-      java.util.function.Consumer<String> warn = new java.util.function.Consumer<String>() {
-        @Override
-        public void accept(String line) {
-          Log.warn(line);
-        }
-      };
-      HostShareRegistry registry = HostShareRegistry.joinDefault(domain, jobIn(domain),
-          ProcessHandle.current().pid(), HostShareRegistry.DEFAULT_STALE_MILLIS, warn);
+      java.util.function.Consumer<String> warn =
+          new java.util.function.Consumer<String>() {
+            @Override
+            public void accept(String line) {
+              Log.warn(line);
+            }
+          };
+      HostShareRegistry registry =
+          HostShareRegistry.joinDefault(
+              domain,
+              jobIn(domain),
+              ProcessHandle.current().pid(),
+              HostShareRegistry.DEFAULT_STALE_MILLIS,
+              warn);
       started = HostShare.start(registry, meter, 1_000, warn);
       share = started;
       HostShare closing = started;
       // A clean exit hands the share back at once (a killed rank's goes when it is seen dead).
-      Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() {
-        @Override
-        public void run() {
-          closing.close();
-        }
-      }, "flodl-budget-host-share-exit"));
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  new Runnable() {
+                    @Override
+                    public void run() {
+                      closing.close();
+                    }
+                  },
+                  "flodl-budget-host-share-exit"));
     } catch (IllegalStateException exiting) {
       // the JVM began to exit while the rank joined: nothing to share, nothing left behind
       share = null;
@@ -97,8 +112,10 @@ public final class HostShareSource implements DoubleSupplier {
         started.close();
       }
     } catch (IOException | RuntimeException e) {
-      Log.warn("host_share=auto: the host-share registry could not be joined (" + e.getMessage()
-          + "); this rank budgets the whole host");
+      Log.warn(
+          "host_share=auto: the host-share registry could not be joined ("
+              + e.getMessage()
+              + "); this rank budgets the whole host");
     }
   }
 

@@ -5,8 +5,8 @@ public final class Loaders {
   private Loaders() {}
 
   /**
-   * Returns {@code bootstrap}, or the loader's name when it has one ({@code app}, {@code
-   * platform}) followed by its class, or its class and identity: {@code
+   * Returns {@code bootstrap}, or the loader's name when it has one ({@code app}, {@code platform})
+   * followed by its class, or its class and identity: {@code
    * org.apache.spark.util.MutableURLClassLoader@1b6d3586}.
    */
   public static String name(ClassLoader loader) {
@@ -15,7 +15,8 @@ public final class Loaders {
     }
     String type = loader.getClass().getName();
     String name = loader.getName();
-    return name != null ? name + " (" + type + ")"
+    return name != null
+        ? name + " (" + type + ")"
         : type + "@" + Integer.toHexString(System.identityHashCode(loader));
   }
 }

@@ -11,13 +11,16 @@ import org.flodl.budget.agent.config.Text;
 public final class Log {
   /** Levels in the order of {@code log=warn|info|debug}. */
   public static final int WARN = 0;
+
   /** Level of the start-up summary and each woven class. */
   public static final int INFO = 1;
+
   /** Level of per-decision detail. */
   public static final int DEBUG = 2;
 
   /** The longest line the agent prints; longer ones are cut, control bytes escaped. */
   public static final int MAX_LINE = 299;
+
   /** The most distinct once-keys remembered (a flood of distinct problems stays bounded). */
   private static final int MAX_KEYS = 4096;
 

@@ -15,23 +15,25 @@ import org.flodl.budget.probes.VramReading;
 
 /**
  * An engine's periodic events, registered once Flight Recorder runs: the memory probe; per cache
- * site and tier its summary, and the leftovers of its sampler (so the events' weights add up to
- * the summaries' counts); at each chunk's end the chunk's sampling account. The hooks are one per
- * JVM: only the installed engine's take them.
+ * site and tier its summary, and the leftovers of its sampler (so the events' weights add up to the
+ * summaries' counts); at each chunk's end the chunk's sampling account. The hooks are one per JVM:
+ * only the installed engine's take them.
  */
 final class PeriodicEvents {
   private final GateEngine engine;
   private final Budgets budgets;
   private final PointRegistry registry;
+
   /** CacheAdmission events committed (the sampled ones), for the chunk's sampling account. */
   private final LongAdder admissionEvents;
+
   private final Object closing = new Object();
   private long lastClose = System.nanoTime(); // guarded by closing
   private long chunkDecisions; // guarded by closing: decisions since the last Sampling event
   private long chunkReleases; // guarded by closing
 
-  PeriodicEvents(GateEngine engine, Budgets budgets, PointRegistry registry,
-      LongAdder admissionEvents) {
+  PeriodicEvents(
+      GateEngine engine, Budgets budgets, PointRegistry registry, LongAdder admissionEvents) {
     this.engine = engine;
     this.budgets = budgets;
     this.registry = registry;
@@ -40,48 +42,51 @@ final class PeriodicEvents {
 
   /** Registers the periodic events now if the recorder is initialized, else once it is. */
   void registerWhenRecording() {
-    Recorder.whenInitialized(new Runnable() {
-      @Override
-      public void run() {
-        register();
-      }
-    });
+    Recorder.whenInitialized(
+        new Runnable() {
+          @Override
+          public void run() {
+            register();
+          }
+        });
   }
 
   /**
-   * Registers the JVM's periodic events for the engine, when it is the installed one: an engine
-   * the woven code does not reach (an in-process test's) must not take them over.
+   * Registers the JVM's periodic events for the engine, when it is the installed one: an engine the
+   * woven code does not reach (an in-process test's) must not take them over.
    */
   private void register() {
     if (!Gate.isInstalled(engine)) {
       return;
     }
-    MemoryProbeEvent.register(new Consumer<MemoryProbeEvent>() {
-      @Override
-      public void accept(MemoryProbeEvent e) {
-        fillProbeEvent(e);
-      }
-    });
-    SiteSummaryEvent.register(new Runnable() {
-      @Override
-      public void run() {
-        emitSummaries();
-      }
-    });
-    SamplingEvent.register(new Runnable() {
-      @Override
-      public void run() {
-        closeChunk();
-      }
-    });
+    MemoryProbeEvent.register(
+        new Consumer<MemoryProbeEvent>() {
+          @Override
+          public void accept(MemoryProbeEvent e) {
+            fillProbeEvent(e);
+          }
+        });
+    SiteSummaryEvent.register(
+        new Runnable() {
+          @Override
+          public void run() {
+            emitSummaries();
+          }
+        });
+    SamplingEvent.register(
+        new Runnable() {
+          @Override
+          public void run() {
+            closeChunk();
+          }
+        });
   }
 
   private void fillProbeEvent(MemoryProbeEvent e) {
     MemorySnapshot s = budgets.snapshot();
     if (s != null) {
       if (s.host() != null) {
-        e.host(s.host().availableBytes(), s.host().cgroupLimitBytes(),
-            s.host().cgroupUsageBytes());
+        e.host(s.host().availableBytes(), s.host().cgroupLimitBytes(), s.host().cgroupUsageBytes());
         e.source(s.host().source(), s.host().cgroupPath());
       }
       if (s.heap() != null) {
@@ -98,18 +103,20 @@ final class PeriodicEvents {
     }
     for (Tier t : Tier.values()) {
       TierLedger l = budgets.ledger(t);
-      long available = t == Tier.DEVICE
-          ? (vram && v.totalBytes() >= 0 && v.usedBytes() >= 0
-              ? Math.max(0, v.totalBytes() - v.usedBytes()) : -1)
-          : s == null ? -1 : s.availableBytes(t);
+      long available =
+          t == Tier.DEVICE
+              ? (vram && v.totalBytes() >= 0 && v.usedBytes() >= 0
+                  ? Math.max(0, v.totalBytes() - v.usedBytes())
+                  : -1)
+              : s == null ? -1 : s.availableBytes(t);
       e.tier(t.label(), available, l.held(), l.budget());
     }
   }
 
   /**
-   * Closes the period: per cache site and tier, its summary since the last close, and one event
-   * per site, tier and kind for the decisions the sampler held back since its last committed
-   * event (so the events' weights add up to the summaries' counts).
+   * Closes the period: per cache site and tier, its summary since the last close, and one event per
+   * site, tier and kind for the decisions the sampler held back since its last committed event (so
+   * the events' weights add up to the summaries' counts).
    */
   private void emitSummaries() {
     synchronized (closing) {
@@ -127,8 +134,8 @@ final class PeriodicEvents {
           SiteSummaryEvent.Counts c = t.counts();
           chunkDecisions += c.admissions() + c.declines() + c.alreadyHeld();
           chunkReleases += c.releases();
-          SiteSummaryEvent.emit(s.name(), Labels.of(t.tier()), c, t.siteHeldBytes(), l.held(),
-              l.budget());
+          SiteSummaryEvent.emit(
+              s.name(), Labels.of(t.tier()), c, t.siteHeldBytes(), l.held(), l.budget());
         }
         for (Tier tier : Tier.values()) {
           for (int k = 0; k < CacheSite.KINDS; k++) {
@@ -143,17 +150,17 @@ final class PeriodicEvents {
   }
 
   /**
-   * Commits the event that stands for {@code n} decisions of {@code kind} no event stood for:
-   * the kind's last committed event again (its price, and the ledger as it stood then, so an
-   * admission still reads at most its budget), now standing for the {@code n}.
+   * Commits the event that stands for {@code n} decisions of {@code kind} no event stood for: the
+   * kind's last committed event again (its price, and the ledger as it stood then, so an admission
+   * still reads at most its budget), now standing for the {@code n}.
    */
   private void leftover(CacheSite site, Tier tier, int kind, long n) {
     CacheSite.Sample p = site.sample(kind);
     TierLedger l = budgets.ledger(tier);
     long held = p.held() >= 0 ? p.held() : l.held();
     if (kind >= CacheSite.FIRST_RELEASE) {
-      if (ReleaseEvent.emit(site.name(), Labels.of(tier), p.chargedBytes(), CacheSite.NAMES[kind],
-          held, n)) {
+      if (ReleaseEvent.emit(
+          site.name(), Labels.of(tier), p.chargedBytes(), CacheSite.NAMES[kind], held, n)) {
         Holdings.EVENTS.increment();
       }
     } else if (DecisionEvents.admission(site, tier, kind, p)
@@ -174,9 +181,13 @@ final class PeriodicEvents {
   private void closeChunk() {
     synchronized (closing) {
       emitSummaries();
-      SamplingEvent.emit(CacheAdmissionEvent.Throttle.RATE.text(),
-          ReleaseEvent.Throttle.RATE.text(), chunkDecisions, admissionEvents.sumThenReset(),
-          chunkReleases, Holdings.EVENTS.sumThenReset());
+      SamplingEvent.emit(
+          CacheAdmissionEvent.Throttle.RATE.text(),
+          ReleaseEvent.Throttle.RATE.text(),
+          chunkDecisions,
+          admissionEvents.sumThenReset(),
+          chunkReleases,
+          Holdings.EVENTS.sumThenReset());
       chunkDecisions = 0;
       chunkReleases = 0;
     }

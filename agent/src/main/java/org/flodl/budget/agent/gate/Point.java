@@ -12,8 +12,8 @@ sealed interface Point permits Point.Admit, Point.Release, Point.Depth, Point.Ba
    * body, or around a call ({@code call}); deciding for every receiver, or only for receivers of
    * {@code receivers} (null: every); {@code decline} evicts by key, or is null.
    */
-  record Admit(CacheSite site, boolean returned, boolean call, Receivers receivers,
-      Decline decline) implements Point {
+  record Admit(CacheSite site, boolean returned, boolean call, Receivers receivers, Decline decline)
+      implements Point {
     /** Returns whether this point decides for {@code receiver}. */
     boolean decidesFor(Object receiver) {
       return receivers == null || receivers.includes(receiver);
@@ -33,18 +33,19 @@ sealed interface Point permits Point.Admit, Point.Release, Point.Depth, Point.Ba
   record Hook(CacheSite site, EntryHook hook) implements Point {}
 
   /**
-   * The receivers a body in a supertype of a site's type decides for: instances of the type,
-   * named here and found by name in each receiver class's supertypes (the supertype's own loader
-   * may not see the type, so its code never names it).
+   * The receivers a body in a supertype of a site's type decides for: instances of the type, named
+   * here and found by name in each receiver class's supertypes (the supertype's own loader may not
+   * see the type, so its code never names it).
    */
   final class Receivers {
     private final String typeName;
-    private final ClassValue<Boolean> includes = new ClassValue<>() {
-      @Override
-      protected Boolean computeValue(Class<?> c) {
-        return isA(c);
-      }
-    };
+    private final ClassValue<Boolean> includes =
+        new ClassValue<>() {
+          @Override
+          protected Boolean computeValue(Class<?> c) {
+            return isA(c);
+          }
+        };
 
     Receivers(String typeName) {
       this.typeName = typeName;

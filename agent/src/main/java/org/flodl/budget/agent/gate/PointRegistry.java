@@ -23,8 +23,8 @@ final class PointRegistry {
 
   /** Returns an admission at cache-admit site {@code site} (see {@link GateEngine#bindAdmit}). */
   synchronized Point admit(String site, boolean returned, boolean call, MethodRef decline) {
-    return new Point.Admit(cacheSite(site), returned, call, null,
-        decline == null ? null : new Decline(decline));
+    return new Point.Admit(
+        cacheSite(site), returned, call, null, decline == null ? null : new Decline(decline));
   }
 
   /** Returns a release point of cache-admit site {@code site}. */
@@ -38,12 +38,19 @@ final class PointRegistry {
   }
 
   /** Returns prefetch-depth site {@code site}'s depth, the site made at its first. */
-  synchronized Point depth(String site, String device, int deviceIndex, long batchBytes,
-      long activationReserve, boolean callSite, DepthAdapter adapter) {
+  synchronized Point depth(
+      String site,
+      String device,
+      int deviceIndex,
+      long batchBytes,
+      long activationReserve,
+      boolean callSite,
+      DepthAdapter adapter) {
     DepthSite s = depthSites.get(site);
     if (s == null) {
-      s = new DepthSite(site, device, deviceIndex, batchBytes, activationReserve, callSite,
-          adapter);
+      s =
+          new DepthSite(
+              site, device, deviceIndex, batchBytes, activationReserve, callSite, adapter);
       depthSites.put(site, s);
       if (s.cuda()) {
         budgets.expectDevice(); // VRAM read with every refresh, the first included
@@ -62,24 +69,32 @@ final class PointRegistry {
   }
 
   /**
-   * Returns a point like {@code base} that decides only for receivers that are instances of
-   * {@code receiverType}; a release, a depth or a batch decides the same for any receiver.
+   * Returns a point like {@code base} that decides only for receivers that are instances of {@code
+   * receiverType}; a release, a depth or a batch decides the same for any receiver.
    */
   static Point forReceivers(Point base, String receiverType) {
     if (base instanceof Point.Admit a) {
-      return new Point.Admit(a.site(), a.returned(), a.call(),
-          new Point.Receivers(receiverType.replace('/', '.')), a.decline());
+      return new Point.Admit(
+          a.site(),
+          a.returned(),
+          a.call(),
+          new Point.Receivers(receiverType.replace('/', '.')),
+          a.decline());
     }
     return base;
   }
 
   /** Returns the name of the site point {@code p} is bound at, or {@code #id} when none. */
   static String siteName(Point p, int id) {
-    return p instanceof Point.Admit a ? a.site().name()
-        : p instanceof Point.Release r ? r.site().name()
-        : p instanceof Point.Depth d ? d.site().name()
-        : p instanceof Point.Batch b ? b.site().name()
-        : p instanceof Point.Hook h ? h.site().name() : "#" + id;
+    return p instanceof Point.Admit a
+        ? a.site().name()
+        : p instanceof Point.Release r
+            ? r.site().name()
+            : p instanceof Point.Depth d
+                ? d.site().name()
+                : p instanceof Point.Batch b
+                    ? b.site().name()
+                    : p instanceof Point.Hook h ? h.site().name() : "#" + id;
   }
 
   /** Returns the names of the cache-admit sites or of the prefetch-depth sites. */

@@ -3,10 +3,10 @@ package org.flodl.budget.agent.gate;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The {@code flodl-budget-probe} daemon thread: refreshes the budgets every {@code
- * probe_interval}, and at once when {@link #request asked}; after its first refresh it starts the
- * rest of the agent's start-up ({@code flodl-budget-start}) off itself, so the budgets keep up
- * with a cache that fills in its first second. The thread that asks never waits.
+ * The {@code flodl-budget-probe} daemon thread: refreshes the budgets every {@code probe_interval},
+ * and at once when {@link #request asked}; after its first refresh it starts the rest of the
+ * agent's start-up ({@code flodl-budget-start}) off itself, so the budgets keep up with a cache
+ * that fills in its first second. The thread that asks never waits.
  */
 final class ProbeThread {
   private final Budgets budgets;
@@ -24,12 +24,15 @@ final class ProbeThread {
     if (thread != null) {
       return;
     }
-    Thread t = new Thread(new Runnable() { // no lambda: start-up (StartPathIT)
-      @Override
-      public void run() {
-        loop(afterFirstRefresh);
-      }
-    }, "flodl-budget-probe");
+    Thread t =
+        new Thread(
+            new Runnable() { // no lambda: start-up (StartPathIT)
+              @Override
+              public void run() {
+                loop(afterFirstRefresh);
+              }
+            },
+            "flodl-budget-probe");
     t.setDaemon(true);
     thread = t;
     t.start();
@@ -49,16 +52,19 @@ final class ProbeThread {
   private void loop(Runnable afterFirstRefresh) {
     budgets.refresh();
     // The MBean server and the recorder's periodic hooks take a while to start: off this thread.
-    Thread later = new Thread(new Runnable() { // no lambda: start-up (StartPathIT)
-      @Override
-      public void run() {
-        try {
-          afterFirstRefresh.run();
-        } catch (Throwable e) {
-          Log.warn("start-up after the first probe failed: " + e);
-        }
-      }
-    }, "flodl-budget-start");
+    Thread later =
+        new Thread(
+            new Runnable() { // no lambda: start-up (StartPathIT)
+              @Override
+              public void run() {
+                try {
+                  afterFirstRefresh.run();
+                } catch (Throwable e) {
+                  Log.warn("start-up after the first probe failed: " + e);
+                }
+              }
+            },
+            "flodl-budget-start");
     later.setDaemon(true);
     later.start();
     while (!Thread.currentThread().isInterrupted()) {

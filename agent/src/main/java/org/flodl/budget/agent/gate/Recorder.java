@@ -5,10 +5,10 @@ import jdk.jfr.FlightRecorderListener;
 
 /**
  * Whether Flight Recorder runs in this JVM: the agent commits events and registers its periodic
- * hooks only once it does, so a JVM that records nothing never loads the recorder's classes for
- * the agent's sake (a start-up cost of its own). A recording started later ({@code jcmd
- * JFR.start}, Mission Control) is picked up: the periodic hooks register when the recorder
- * initializes, and decisions are committed from then on.
+ * hooks only once it does, so a JVM that records nothing never loads the recorder's classes for the
+ * agent's sake (a start-up cost of its own). A recording started later ({@code jcmd JFR.start},
+ * Mission Control) is picked up: the periodic hooks register when the recorder initializes, and
+ * decisions are committed from then on.
  */
 public final class Recorder {
   private Recorder() {}
@@ -29,8 +29,8 @@ public final class Recorder {
 
   /**
    * {@link #whenInitialized}, for the start thread: runs {@code hooks} now if the recorder is
-   * initialized, else has a thread of its own ask the recorder to run them once it initializes
-   * (the listener's registration loads Flight Recorder's security support, 10 ms of start-up the
+   * initialized, else has a thread of its own ask the recorder to run them once it initializes (the
+   * listener's registration loads Flight Recorder's security support, 10 ms of start-up the
    * application's thread need not wait for). The recorder runs a listener added after it
    * initialized at once, so a recording that starts meanwhile is not missed.
    */
@@ -39,35 +39,40 @@ public final class Recorder {
       hooks.run();
       return;
     }
-    Thread t = new Thread(new Runnable() {
-      @Override
-      public void run() {
-        try {
-          listen(hooks);
-        } catch (Throwable e) {
-          Log.warn("waiting for Flight Recorder failed (" + e + "); recordings get no settings");
-        }
-      }
-    }, "flodl-budget-recorder-listener");
+    Thread t =
+        new Thread(
+            new Runnable() {
+              @Override
+              public void run() {
+                try {
+                  listen(hooks);
+                } catch (Throwable e) {
+                  Log.warn(
+                      "waiting for Flight Recorder failed (" + e + "); recordings get no settings");
+                }
+              }
+            },
+            "flodl-budget-recorder-listener");
     t.setDaemon(true);
     t.start();
   }
 
   private static void listen(Runnable hooks) {
-    FlightRecorder.addListener(new FlightRecorderListener() {
-      private final java.util.concurrent.atomic.AtomicBoolean done =
-          new java.util.concurrent.atomic.AtomicBoolean();
+    FlightRecorder.addListener(
+        new FlightRecorderListener() {
+          private final java.util.concurrent.atomic.AtomicBoolean done =
+              new java.util.concurrent.atomic.AtomicBoolean();
 
-      @Override
-      public void recorderInitialized(FlightRecorder recorder) {
-        if (done.compareAndSet(false, true)) { // no monitor of ours held while JFR is called
-          try {
-            hooks.run();
-          } catch (Throwable t) {
-            Log.warn("registering the periodic events failed: " + t);
+          @Override
+          public void recorderInitialized(FlightRecorder recorder) {
+            if (done.compareAndSet(false, true)) { // no monitor of ours held while JFR is called
+              try {
+                hooks.run();
+              } catch (Throwable t) {
+                Log.warn("registering the periodic events failed: " + t);
+              }
+            }
           }
-        }
-      }
-    });
+        });
   }
 }

@@ -5,10 +5,10 @@ import java.lang.ref.ReferenceQueue;
 
 /**
  * The body of the daemon thread {@code flodl-budget-release}: it hands back the bytes of each
- * holding whose value the collector enqueued (passing by those a release site released, see
- * {@link Holding#RELEASED}), and has the {@link Holdings} swept once the collected holdings still
- * linked are a quarter of what a sweep walks (the linked holdings and the buckets), so a sweep
- * costs each collected holding a constant.
+ * holding whose value the collector enqueued (passing by those a release site released, see {@link
+ * Holding#RELEASED}), and has the {@link Holdings} swept once the collected holdings still linked
+ * are a quarter of what a sweep walks (the linked holdings and the buckets), so a sweep costs each
+ * collected holding a constant.
  */
 final class Releaser implements Runnable {
   /** Collected holdings the releaser lets stay linked before it sweeps: at least this many. */
@@ -16,8 +16,10 @@ final class Releaser implements Runnable {
 
   private final Holdings holdings;
   private final ReferenceQueue<Object> collected;
+
   /** Holdings released by collection and maybe still linked. */
   private long collectedLinked;
+
   /** When the releaser next counts the linked holdings to decide on a sweep. */
   private long sweepCheckAt = SWEEP_AT_LEAST;
 

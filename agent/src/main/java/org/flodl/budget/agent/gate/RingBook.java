@@ -5,9 +5,9 @@ import org.flodl.budget.policy.Saturating;
 import org.flodl.budget.policy.Tier;
 
 /**
- * The bytes each depth site's host ring holds (slots × batch bytes), by tier: what {@link
- * Budgets} cuts from a tier's cache budget first, as the seed's {@code sample_cache_budget} does
- * (both draw on the same share).
+ * The bytes each depth site's host ring holds (slots × batch bytes), by tier: what {@link Budgets}
+ * cuts from a tier's cache budget first, as the seed's {@code sample_cache_budget} does (both draw
+ * on the same share).
  */
 final class RingBook {
   private final ConcurrentHashMap<String, long[]> rings = new ConcurrentHashMap<>();

@@ -7,8 +7,8 @@ import org.flodl.budget.policy.Tier;
 import org.flodl.budget.policy.TierBudget;
 
 /**
- * A stager's split ({@code role = stager} on a site): every host tier's budget is cut to the
- * pinned three quarters for its caches, and the native tier's (host RAM) flow quarter becomes the
+ * A stager's split ({@code role = stager} on a site): every host tier's budget is cut to the pinned
+ * three quarters for its caches, and the native tier's (host RAM) flow quarter becomes the
  * prefetch's budget, recorded as a {@code StagerSplit} event when it moves. Called under the
  * budgets' refresh lock.
  */
@@ -38,12 +38,13 @@ final class StagerSplits {
       streamBytes = split.streamBytes();
       if (split.totalBytes() != lastSplitTotal) {
         lastSplitTotal = split.totalBytes();
-        events.add(new Runnable() {
-          @Override
-          public void run() {
-            DecisionEvents.split(split);
-          }
-        });
+        events.add(
+            new Runnable() {
+              @Override
+              public void run() {
+                DecisionEvents.split(split);
+              }
+            });
       }
     }
     return staged.budget();

@@ -9,14 +9,14 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A row of counters that many threads add to and one reader drains, without an atomic operation
- * on the adding side: each thread adds to its own row (a plain read and an opaque write, since
- * only that thread writes it), and {@link #drain} sums the rows and returns what was added since
- * the last drain. The counts are monotone per thread and never reset by the reader, so an add
- * that races a drain is counted in this drain or the next, never lost or counted twice. A row of
- * a thread that has ended is folded into the retired totals at the next drain and dropped, so
- * short-lived threads do not accumulate rows. A thread finds its row on its {@link GateThread},
- * by the tally's number: the deciding thread has looked that up already, so a count costs no
+ * A row of counters that many threads add to and one reader drains, without an atomic operation on
+ * the adding side: each thread adds to its own row (a plain read and an opaque write, since only
+ * that thread writes it), and {@link #drain} sums the rows and returns what was added since the
+ * last drain. The counts are monotone per thread and never reset by the reader, so an add that
+ * races a drain is counted in this drain or the next, never lost or counted twice. A row of a
+ * thread that has ended is folded into the retired totals at the next drain and dropped, so
+ * short-lived threads do not accumulate rows. A thread finds its row on its {@link GateThread}, by
+ * the tally's number: the deciding thread has looked that up already, so a count costs no
  * thread-local lookup of its own.
  */
 final class Tally {
@@ -24,8 +24,10 @@ final class Tally {
   private static final AtomicInteger NUMBERS = new AtomicInteger();
 
   private final int width;
+
   /** This tally's number: its row's index on each thread's {@link GateThread}. */
   private final int number = NUMBERS.getAndIncrement();
+
   private final List<Row> rows = new ArrayList<>(); // guarded by this
   private final long[] retired;
   private final long[] drained;
@@ -48,7 +50,9 @@ final class Tally {
     return r != null ? r : t.keepRow(number, register());
   }
 
-  /** Adds {@code x} to counter {@code slot} of {@code row}, the calling thread's own; returns it. */
+  /**
+   * Adds {@code x} to counter {@code slot} of {@code row}, the calling thread's own; returns it.
+   */
   static long add(long[] row, int slot, long x) {
     long v = row[slot] + x;
     SLOT.setOpaque(row, slot, v);
@@ -65,7 +69,9 @@ final class Tally {
     return (long) SLOT.getAndSet(row, slot, v);
   }
 
-  /** Sets counter {@code slot} of {@code row} from {@code expected} to {@code v}, if it was that. */
+  /**
+   * Sets counter {@code slot} of {@code row} from {@code expected} to {@code v}, if it was that.
+   */
   static boolean swap(long[] row, int slot, long expected, long v) {
     return SLOT.compareAndSet(row, slot, expected, v);
   }
@@ -127,8 +133,8 @@ final class Tally {
   }
 
   /**
-   * Returns each counter's total now: what ended threads added and what every row holds, read
-   * as the rows' owners last wrote them (the adding side takes no lock for it).
+   * Returns each counter's total now: what ended threads added and what every row holds, read as
+   * the rows' owners last wrote them (the adding side takes no lock for it).
    */
   synchronized long[] total() {
     long[] total = retired.clone();

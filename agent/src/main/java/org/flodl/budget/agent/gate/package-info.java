@@ -12,13 +12,12 @@
  * collected (the reference is enqueued and a daemon thread, {@code flodl-budget-release}, releases
  * it).
  *
- * <p>Each release happens exactly once. A release site finds the holding by its live value,
- * unlinks it and marks its link released, keeping the value alive until it has handed the bytes
- * back. The collector enqueues only a holding whose value it found dead, which no release site can
- * match any more (a release site holds the value it looks up); it may still enqueue a holding a
- * site released (a young collection reaches garbage through old garbage), and the releaser passes
- * by the marked ones. No field is added for the mark: it is the link, which an unlinked holding no
- * longer needs.
+ * <p>Each release happens exactly once. A release site finds the holding by its live value, unlinks
+ * it and marks its link released, keeping the value alive until it has handed the bytes back. The
+ * collector enqueues only a holding whose value it found dead, which no release site can match any
+ * more (a release site holds the value it looks up); it may still enqueue a holding a site released
+ * (a young collection reaches garbage through old garbage), and the releaser passes by the marked
+ * ones. No field is added for the mark: it is the link, which an unlinked holding no longer needs.
  *
  * <p>The holdings live in an identity table of their own: 1,024 segments by the value's identity
  * hash, each a chained hash table under its own lock, the holdings themselves the chain links. A
@@ -26,12 +25,12 @@
  * not kept, a resize reads it from the value again), and the buckets 4 to 8 bytes more a value (a
  * table doubles past one holding a bucket and halves under one in eight). A collected value's
  * holding is unlinked by the next pass over its bucket, or by the releaser's sweep once the
- * collected holdings are a quarter of what a sweep walks (the linked holdings and the buckets).
- * One allocation per admission (the holding), none per release.
+ * collected holdings are a quarter of what a sweep walks (the linked holdings and the buckets). One
+ * allocation per admission (the holding), none per release.
  *
  * <p>Two threads admitting at once take different segments' locks, but the segment a value hashes
- * to was as likely written last by another thread's core: an admission writes two cache lines
- * other threads write too (the segment's lock and count, and the bucket), which is what a second
- * thread costs each admission (docs/BENCHMARKS.md, "Scaling").
+ * to was as likely written last by another thread's core: an admission writes two cache lines other
+ * threads write too (the segment's lock and count, and the bucket), which is what a second thread
+ * costs each admission (docs/BENCHMARKS.md, "Scaling").
  */
 package org.flodl.budget.agent.gate;

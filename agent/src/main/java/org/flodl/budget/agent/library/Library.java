@@ -4,13 +4,13 @@ import java.util.List;
 
 /**
  * One library the agent budgets as a unit ({@code presets=NAME}), found by {@link
- * java.util.ServiceLoader} in {@code META-INF/services/org.flodl.budget.agent.library.Library}:
- * its preset (a sites file shipped as a resource), what {@code suggest} looks for on a class path,
- * and, where the sites-file way is not enough, its adapter, the classes whose loading it watches
- * and its bound on native memory. Every list of libraries the agent has (presets, {@code suggest},
- * adapters, watches, native bounds) is derived from the libraries found. A library's support
- * class is small and does no work when constructed; it names only the JDK and, for its adapter,
- * the gate's adapter interfaces.
+ * java.util.ServiceLoader} in {@code META-INF/services/org.flodl.budget.agent.library.Library}: its
+ * preset (a sites file shipped as a resource), what {@code suggest} looks for on a class path, and,
+ * where the sites-file way is not enough, its adapter, the classes whose loading it watches and its
+ * bound on native memory. Every list of libraries the agent has (presets, {@code suggest},
+ * adapters, watches, native bounds) is derived from the libraries found. A library's support class
+ * is small and does no work when constructed; it names only the JDK and, for its adapter, the
+ * gate's adapter interfaces.
  */
 public interface Library {
   /** The folder of the built-in presets' resources. */
@@ -34,16 +34,16 @@ public interface Library {
   }
 
   /**
-   * Returns whether the preset is on without being asked for (DJL's: {@code djl=off} turns it
-   * off); no other library's is.
+   * Returns whether the preset is on without being asked for (DJL's: {@code djl=off} turns it off);
+   * no other library's is.
    */
   default boolean onByDefault() {
     return false;
   }
 
   /**
-   * Returns the kind of site ({@code cache-admit} or {@code prefetch-depth}) whose {@code adapter
-   * = NAME} this library serves, or null when it has no adapter.
+   * Returns the kind of site ({@code cache-admit} or {@code prefetch-depth}) whose {@code adapter =
+   * NAME} this library serves, or null when it has no adapter.
    */
   default String adapterKind() {
     return null;

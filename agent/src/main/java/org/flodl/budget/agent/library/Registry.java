@@ -48,16 +48,30 @@ final class Registry {
       try {
         name = l.name();
       } catch (RuntimeException | LinkageError e) {
-        problems.add("library support " + l.getClass().getName() + " is left out: its name "
-            + "cannot be read (" + e + ")");
+        problems.add(
+            "library support "
+                + l.getClass().getName()
+                + " is left out: its name "
+                + "cannot be read ("
+                + e
+                + ")");
         continue;
       }
       if (name == null || name.isEmpty() || !name.equals(name.toLowerCase(java.util.Locale.ROOT))) {
-        problems.add("library support " + l.getClass().getName() + " is left out: its name '"
-            + name + "' is not a lower-case word");
+        problems.add(
+            "library support "
+                + l.getClass().getName()
+                + " is left out: its name '"
+                + name
+                + "' is not a lower-case word");
       } else if (names.contains(name)) {
-        problems.add("library support " + l.getClass().getName() + " is left out: '" + name
-            + "' is already " + all.get(names.indexOf(name)).getClass().getName());
+        problems.add(
+            "library support "
+                + l.getClass().getName()
+                + " is left out: '"
+                + name
+                + "' is already "
+                + all.get(names.indexOf(name)).getClass().getName());
       } else {
         all.add(l);
         names.add(name);

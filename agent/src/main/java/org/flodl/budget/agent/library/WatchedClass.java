@@ -5,8 +5,7 @@ import java.lang.ref.WeakReference;
 /**
  * A class a library's support reads by name where the application loads it (DJL's CUDA bindings,
  * JavaCPP's {@code Pointer}): the transformer tells it the loader that defined the class, held
- * weakly, so the agent carries none of the library. Once reading it failed, it is never read
- * again.
+ * weakly, so the agent carries none of the library. Once reading it failed, it is never read again.
  */
 public final class WatchedClass {
   private final String internalName;

@@ -21,11 +21,11 @@ import org.flodl.budget.events.CacheAdmissionEvent;
 import org.flodl.budget.events.ReleaseEvent;
 
 /**
- * The recording the agent's {@code record=FILE} option starts: the settings of a {@code .jfc}
- * (by default {@code flodl-budget.jfc}, shipped in the agent jar), kept in Flight Recorder's disk
- * repository within a size and an age ({@code record_maxsize}, {@code record_maxage}: JFR drops
- * the oldest chunks past them), and written to FILE when the JVM exits, whether main returns,
- * {@code System.exit} is called or an uncaught {@code OutOfMemoryError} ends the last thread.
+ * The recording the agent's {@code record=FILE} option starts: the settings of a {@code .jfc} (by
+ * default {@code flodl-budget.jfc}, shipped in the agent jar), kept in Flight Recorder's disk
+ * repository within a size and an age ({@code record_maxsize}, {@code record_maxage}: JFR drops the
+ * oldest chunks past them), and written to FILE when the JVM exits, whether main returns, {@code
+ * System.exit} is called or an uncaught {@code OutOfMemoryError} ends the last thread.
  *
  * <p>While the JVM runs, {@code FILE.chunks/} holds the repository's chunk files as they are
  * written (a {@link ChunkMirror}: hard links, or copies of what is new where the repository is on
@@ -68,8 +68,11 @@ public final class BudgetRecording implements AutoCloseable {
      * defaults to, no age bound, the settings' own throttle.
      */
     public static Limits defaults() {
-      return new Limits(DEFAULT_SETTINGS, org.flodl.budget.policy.Sizes.parse(
-          org.flodl.budget.agent.config.Option.RECORD_MAXSIZE.defaultText()), Duration.ZERO,
+      return new Limits(
+          DEFAULT_SETTINGS,
+          org.flodl.budget.policy.Sizes.parse(
+              org.flodl.budget.agent.config.Option.RECORD_MAXSIZE.defaultText()),
+          Duration.ZERO,
           null);
     }
   }
@@ -124,7 +127,7 @@ public final class BudgetRecording implements AutoCloseable {
 
   /** Returns a started recording with {@link Limits#defaults()} that writes {@code file}. */
   public static BudgetRecording start(Path file) throws IOException {
-    return start(file, Limits.defaults(), line -> { });
+    return start(file, Limits.defaults(), line -> {});
   }
 
   /**
@@ -134,8 +137,10 @@ public final class BudgetRecording implements AutoCloseable {
   static void checkWritable(Path file) throws IOException {
     if (Files.exists(file, LinkOption.NOFOLLOW_LINKS) || Files.exists(file)) {
       if (!Files.isRegularFile(file)) {
-        throw new IOException(Files.isDirectory(file) ? "it is a folder"
-            : "it is not a regular file (a pipe, a device or a socket)");
+        throw new IOException(
+            Files.isDirectory(file)
+                ? "it is a folder"
+                : "it is not a regular file (a pipe, a device or a socket)");
       }
       if (!Files.isWritable(file)) {
         throw new AccessDeniedException(file.toString(), null, "the file is not writable");
@@ -150,7 +155,10 @@ public final class BudgetRecording implements AutoCloseable {
     }
   }
 
-  /** Returns the parsed settings of a class-path resource, or of a file when no resource has the name. */
+  /**
+   * Returns the parsed settings of a class-path resource, or of a file when no resource has the
+   * name.
+   */
   static Configuration settings(String settingsResource) throws IOException {
     InputStream in = BudgetRecording.class.getResourceAsStream(settingsResource);
     if (in == null) {
@@ -164,24 +172,29 @@ public final class BudgetRecording implements AutoCloseable {
     try (Reader reader = new InputStreamReader(in, StandardCharsets.UTF_8)) {
       return Configuration.create(reader);
     } catch (ParseException e) {
-      throw new IOException("cannot parse JFR settings " + settingsResource + ": " + e.getMessage(), e);
+      throw new IOException(
+          "cannot parse JFR settings " + settingsResource + ": " + e.getMessage(), e);
     }
   }
 
   private void exitHook() {
-    Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() {
-      @Override
-      public void run() {
-        atExit();
-      }
-    }, "flodl-budget-record-exit"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                new Runnable() {
+                  @Override
+                  public void run() {
+                    atExit();
+                  }
+                },
+                "flodl-budget-record-exit"));
   }
 
   /**
-   * At exit: the mirror stops, Flight Recorder's own hook writes FILE (its dump at exit) and
-   * closes the recording; once it has, the chunks go. Where FILE is never written (a full disk:
-   * the recording stays stopped, not closed; or the wait of two minutes runs out) they stay for
-   * {@code report}.
+   * At exit: the mirror stops, Flight Recorder's own hook writes FILE (its dump at exit) and closes
+   * the recording; once it has, the chunks go. Where FILE is never written (a full disk: the
+   * recording stays stopped, not closed; or the wait of two minutes runs out) they stay for {@code
+   * report}.
    */
   private void atExit() {
     mirror.stop();
@@ -201,7 +214,8 @@ public final class BudgetRecording implements AutoCloseable {
           return;
         }
       }
-      if (recording.getState() == RecordingState.CLOSED && Files.isRegularFile(file)
+      if (recording.getState() == RecordingState.CLOSED
+          && Files.isRegularFile(file)
           && Files.size(file) > 0) {
         mirror.delete();
       }

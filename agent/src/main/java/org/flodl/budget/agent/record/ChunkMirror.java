@@ -20,19 +20,20 @@ import java.util.function.Consumer;
 import org.flodl.budget.events.RecordingProblemEvent;
 
 /**
- * Keeps Flight Recorder's disk repository, chunk by chunk, in a folder beside the recording's
- * file while the JVM runs, so that a JVM killed outright leaves its recording on disk where the
- * user asked for it. Once a second it lists the repository's chunk files: a new one is hard
- * linked into the folder (the same file: what Flight Recorder writes to it later, every second,
- * is there too, and nothing is copied), a chunk the recorder dropped (past {@code maxsize} or
- * {@code maxage}) is unlinked here too. Where the folder is on another file system than the
- * repository, each chunk is copied instead, only what it gained since the last copy (and its
- * header, which the recorder rewrites as it flushes). So the work of a second is what was
- * recorded in it, whatever the recording's length.
+ * Keeps Flight Recorder's disk repository, chunk by chunk, in a folder beside the recording's file
+ * while the JVM runs, so that a JVM killed outright leaves its recording on disk where the user
+ * asked for it. Once a second it lists the repository's chunk files: a new one is hard linked into
+ * the folder (the same file: what Flight Recorder writes to it later, every second, is there too,
+ * and nothing is copied), a chunk the recorder dropped (past {@code maxsize} or {@code maxage}) is
+ * unlinked here too. Where the folder is on another file system than the repository, each chunk is
+ * copied instead, only what it gained since the last copy (and its header, which the recorder
+ * rewrites as it flushes). So the work of a second is what was recorded in it, whatever the
+ * recording's length.
  */
 final class ChunkMirror {
   /** Bytes of a chunk's header, which Flight Recorder rewrites at every flush. */
   static final int HEADER_BYTES = 68;
+
   static final String REPOSITORY_PROPERTY = "jdk.jfr.repository";
   private static final long INTERVAL_MILLIS = 1_000;
 
@@ -40,8 +41,10 @@ final class ChunkMirror {
   private final Set<String> before;
   private final Consumer<String> warn;
   private final String fileName;
+
   /** Per mirrored chunk, the bytes copied (copy mode) or -1 (linked). Guarded by this. */
   private final Map<String, Long> mirrored = new HashMap<>();
+
   private boolean copying;
   private boolean failed;
   private volatile boolean stopped;
@@ -50,8 +53,8 @@ final class ChunkMirror {
 
   /**
    * Returns a mirror into {@code folder} of the repository's chunks but those named in {@code
-   * before} (another recording's, made before this one started); {@code warn} hears once of a
-   * write that fails, about {@code fileName}.
+   * before} (another recording's, made before this one started); {@code warn} hears once of a write
+   * that fails, about {@code fileName}.
    */
   ChunkMirror(Path folder, Set<String> before, Consumer<String> warn, String fileName) {
     this.folder = folder;
@@ -101,19 +104,22 @@ final class ChunkMirror {
 
   /** Starts the daemon thread that keeps the folder, once a second. */
   void start() {
-    Thread t = new Thread(new Runnable() {
-      @Override
-      public void run() {
-        while (!stopped) {
-          sync();
-          try {
-            Thread.sleep(INTERVAL_MILLIS);
-          } catch (InterruptedException e) {
-            return;
-          }
-        }
-      }
-    }, "flodl-budget-record");
+    Thread t =
+        new Thread(
+            new Runnable() {
+              @Override
+              public void run() {
+                while (!stopped) {
+                  sync();
+                  try {
+                    Thread.sleep(INTERVAL_MILLIS);
+                  } catch (InterruptedException e) {
+                    return;
+                  }
+                }
+              }
+            },
+            "flodl-budget-record");
     t.setDaemon(true);
     thread = t;
     t.start();
@@ -185,8 +191,12 @@ final class ChunkMirror {
     } catch (IOException | RuntimeException e) {
       if (!failed) {
         failed = true;
-        String line = "record=" + fileName + ": writing the recording failed ("
-            + e.getMessage() + "); it goes on in memory and is written again later";
+        String line =
+            "record="
+                + fileName
+                + ": writing the recording failed ("
+                + e.getMessage()
+                + "); it goes on in memory and is written again later";
         warn.accept(line);
         try {
           RecordingProblemEvent.emit(fileName, line);
@@ -216,8 +226,8 @@ final class ChunkMirror {
       if (size == done) {
         return;
       }
-      try (FileChannel out = FileChannel.open(target, StandardOpenOption.CREATE,
-          StandardOpenOption.WRITE)) {
+      try (FileChannel out =
+          FileChannel.open(target, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
         long at = done;
         while (at < size) {
           long n = in.transferTo(at, size - at, out.position(at));

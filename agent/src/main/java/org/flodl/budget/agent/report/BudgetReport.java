@@ -17,8 +17,8 @@ import jdk.jfr.consumer.RecordingFile;
  * What a recording says about the budget: per cache site the decisions and bytes (from the
  * per-decision events, or from the periodic site summaries when those saw more), per prefetch and
  * ring site the depths chosen and why, each tier's held and budget bytes over time, the agent's
- * effective configuration and what it wove. {@link #read} reads a recording's chunks and an
- * {@link EventReader} gathers it all in one pass over their events.
+ * effective configuration and what it wove. {@link #read} reads a recording's chunks and an {@link
+ * EventReader} gathers it all in one pass over their events.
  */
 final class BudgetReport {
   /** The tiers a memory probe reports, in the order the report shows them. */
@@ -42,6 +42,7 @@ final class BudgetReport {
   final Map<String, Long> budgetCounts = new TreeMap<>();
   RecordedEvent lastSplit;
   long probes;
+
   /** The facts the findings are drawn from: the same law as Mission Control's rules. */
   final org.flodl.budget.findings.Facts facts = new org.flodl.budget.findings.Facts();
 
@@ -55,8 +56,8 @@ final class BudgetReport {
   /**
    * Returns the report of {@code path}: a recording file, or a folder of them (a JFR repository a
    * killed JVM left, its chunks read in name order). A file that ends early (the JVM was killed
-   * while writing it) gives the events before the break, said in {@link #truncated}; an
-   * IOException when nothing at all can be read.
+   * while writing it) gives the events before the break, said in {@link #truncated}; an IOException
+   * when nothing at all can be read.
    */
   static BudgetReport read(Path path) throws IOException {
     BudgetReport report = new BudgetReport(path);
@@ -64,8 +65,7 @@ final class BudgetReport {
     List<Path> files = new ArrayList<>();
     if (Files.isDirectory(path)) {
       try (var list = Files.list(path)) {
-        list.filter(f -> f.getFileName().toString().endsWith(".jfr")).sorted()
-            .forEach(files::add);
+        list.filter(f -> f.getFileName().toString().endsWith(".jfr")).sorted().forEach(files::add);
       }
       if (files.isEmpty()) {
         throw new IOException("no .jfr files in the folder");
@@ -91,8 +91,9 @@ final class BudgetReport {
         if (first == null) {
           first = e instanceof IOException io ? io : new IOException(e.toString(), e);
         }
-        report.truncated = (files.size() > 1 ? f.getFileName() + ": " : "")
-            + Format.orElse(e.getMessage(), e.getClass().getSimpleName());
+        report.truncated =
+            (files.size() > 1 ? f.getFileName() + ": " : "")
+                + Format.orElse(e.getMessage(), e.getClass().getSimpleName());
       } finally {
         if (readable != null && !readable.equals(f)) {
           Files.deleteIfExists(readable);

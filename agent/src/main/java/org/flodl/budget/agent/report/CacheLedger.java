@@ -8,9 +8,9 @@ import org.flodl.budget.events.ReleaseCause;
 
 /**
  * What a recording says of one cache site: its decisions counted twice (from the per-decision
- * events and from the periodic site summaries, the report showing the one that saw more), the
- * bytes it released and why, and the most its tier held after a decision or at a summary, with
- * the budget then.
+ * events and from the periodic site summaries, the report showing the one that saw more), the bytes
+ * it released and why, and the most its tier held after a decision or at a summary, with the budget
+ * then.
  */
 final class CacheLedger {
   final String name;
@@ -54,12 +54,13 @@ final class CacheLedger {
 
   /**
    * Returns the budget when the tier held the most. Where a decision reached the peak it is the
-   * budget that decision was taken against; where only a summary saw it (a recording without
-   * the per-decision events), the budget then, which a probe reading may have shrunk below what
-   * is held.
+   * budget that decision was taken against; where only a summary saw it (a recording without the
+   * per-decision events), the budget then, which a probe reading may have shrunk below what is
+   * held.
    */
   long budgetAtPeak() {
-    return decisionPeak[0] >= 0 && decisionPeak[0] >= summaryPeak[0] ? decisionPeak[1]
+    return decisionPeak[0] >= 0 && decisionPeak[0] >= summaryPeak[0]
+        ? decisionPeak[1]
         : summaryPeak[1];
   }
 
@@ -104,16 +105,27 @@ final class CacheLedger {
   List<String> notes(DecisionCounts c) {
     List<String> notes = new ArrayList<>();
     if (c.wouldDeclines > 0) {
-      notes.add(name + ": " + Format.count(c.wouldDeclines)
-          + " of the declines were WOULD_DECLINE (observe mode kept them)");
+      notes.add(
+          name
+              + ": "
+              + Format.count(c.wouldDeclines)
+              + " of the declines were WOULD_DECLINE (observe mode kept them)");
     }
     if (c.estimated > 0) {
-      notes.add(name + ": " + Format.count(c.estimated) + " prices were estimated (the "
-          + "pricer's walk reached its bound and extrapolated the rest)");
+      notes.add(
+          name
+              + ": "
+              + Format.count(c.estimated)
+              + " prices were estimated (the "
+              + "pricer's walk reached its bound and extrapolated the rest)");
     }
     if (c.unpriced > 0) {
-      notes.add(name + ": " + Format.count(c.unpriced) + " values could not be priced and "
-          + "were declined (stderr says why)");
+      notes.add(
+          name
+              + ": "
+              + Format.count(c.unpriced)
+              + " values could not be priced and "
+              + "were declined (stderr says why)");
     }
     return notes;
   }

@@ -9,10 +9,10 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * Chunk files as a killed JVM leaves them. Flight Recorder writes a chunk's events as they come
- * and, every second, flushes its constant pools and rewrites the chunk's header (its size up to
- * the flush, its state: 0 once finished). A chunk the JVM never finished holds its events up to
- * the last flush and then bytes no header describes, which the JDK's reader takes for another
- * chunk; {@link #readable} returns a copy cut at the last flush and marked finished.
+ * and, every second, flushes its constant pools and rewrites the chunk's header (its size up to the
+ * flush, its state: 0 once finished). A chunk the JVM never finished holds its events up to the
+ * last flush and then bytes no header describes, which the JDK's reader takes for another chunk;
+ * {@link #readable} returns a copy cut at the last flush and marked finished.
  */
 final class Chunks {
   static final int HEADER_BYTES = 68;
@@ -24,9 +24,8 @@ final class Chunks {
 
   /**
    * Returns {@code file} when it is a recording whose first chunk is finished (or no recording at
-   * all: the reader says why), null for a chunk not yet flushed once (nothing in it to read),
-   * else a temporary copy of the chunk up to its last flush, marked finished, which the caller
-   * deletes.
+   * all: the reader says why), null for a chunk not yet flushed once (nothing in it to read), else
+   * a temporary copy of the chunk up to its last flush, marked finished, which the caller deletes.
    */
   static Path readable(Path file) throws IOException {
     try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {

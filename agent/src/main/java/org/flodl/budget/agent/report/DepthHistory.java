@@ -5,8 +5,8 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * What a recording says of one prefetch or ring site: the device it feeds, where recorded, and
- * its depth decisions, in time order once the recording is read.
+ * What a recording says of one prefetch or ring site: the device it feeds, where recorded, and its
+ * depth decisions, in time order once the recording is read.
  */
 final class DepthHistory {
   final String name;

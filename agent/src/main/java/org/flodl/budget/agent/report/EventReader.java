@@ -101,11 +101,21 @@ final class EventReader {
         release(e);
         break;
       case PREFETCH_DEPTH:
-        depth(report.prefetchSites, e, num(e, REQUESTED_DEPTH), num(e, DEPTH),
-            text(e, DEVICE), num(e, BATCH_BYTES));
+        depth(
+            report.prefetchSites,
+            e,
+            num(e, REQUESTED_DEPTH),
+            num(e, DEPTH),
+            text(e, DEVICE),
+            num(e, BATCH_BYTES));
         break;
       case RING_SLOTS:
-        depth(report.ringSites, e, -1, num(e, SLOTS), null,
+        depth(
+            report.ringSites,
+            e,
+            -1,
+            num(e, SLOTS),
+            null,
             num(e, PER_SAMPLE_BYTES) * num(e, BATCH_SIZE));
         break;
       case MEMORY_PROBE:
@@ -113,8 +123,8 @@ final class EventReader {
         break;
       case RAM_BUDGET:
         String tier = lower(text(e, TIER));
-        report.lastBudget.merge(tier, e,
-            (a, b) -> a.getStartTime().isAfter(b.getStartTime()) ? a : b);
+        report.lastBudget.merge(
+            tier, e, (a, b) -> a.getStartTime().isAfter(b.getStartTime()) ? a : b);
         report.budgetCounts.merge(tier, 1L, Long::sum);
         break;
       case STAGER_SPLIT:
@@ -126,16 +136,20 @@ final class EventReader {
       case CONFIGURATION:
         RecordedSetting setting =
             new RecordedSetting(text(e, KEY), text(e, VALUE), text(e, SOURCE), s);
-        report.configuration.merge(setting.key, setting,
-            (a, b) -> b.time.isBefore(a.time) ? a : b);
+        report.configuration.merge(setting.key, setting, (a, b) -> b.time.isBefore(a.time) ? a : b);
         break;
       case INSTRUMENTED:
         String outcome = Format.orElse(text(e, OUTCOME), "UNKNOWN");
         report.instrumented.merge(outcome, 1L, Long::sum);
         if (!outcome.equalsIgnoreCase("WOVEN")) {
-          report.instrumentProblems.add(outcome + " " + text(e, CLASS_NAME) + " (site "
-              + Format.orElse(text(e, SITE), "?") + ")"
-              + (Format.orElse(text(e, MESSAGE), "").isEmpty() ? "" : ": " + text(e, MESSAGE)));
+          report.instrumentProblems.add(
+              outcome
+                  + " "
+                  + text(e, CLASS_NAME)
+                  + " (site "
+                  + Format.orElse(text(e, SITE), "?")
+                  + ")"
+                  + (Format.orElse(text(e, MESSAGE), "").isEmpty() ? "" : ": " + text(e, MESSAGE)));
         }
         break;
       default:
@@ -211,8 +225,7 @@ final class EventReader {
     site.summaryReleasedBytes += num(e, RELEASED_BYTES);
     site.summaryCount++;
     site.summaryPeak(num(e, HELD_BYTES), num(e, BUDGET_BYTES));
-    addDecision(site.tier,
-        new Reading(e.getStartTime(), num(e, HELD_BYTES), num(e, BUDGET_BYTES)));
+    addDecision(site.tier, new Reading(e.getStartTime(), num(e, HELD_BYTES), num(e, BUDGET_BYTES)));
   }
 
   private void release(RecordedEvent e) {
@@ -222,20 +235,30 @@ final class EventReader {
       site.tier = tier;
     }
     long w = Math.max(1, num(e, DECISIONS));
-    site.releasedByCause.merge(Format.orElse(text(e, CAUSE), "UNKNOWN"), num(e, BYTES) * w,
-        Long::sum);
+    site.releasedByCause.merge(
+        Format.orElse(text(e, CAUSE), "UNKNOWN"), num(e, BYTES) * w, Long::sum);
     addDecision(tier, new Reading(e.getStartTime(), num(e, HELD_BYTES), -1));
   }
 
-  private void depth(Map<String, DepthHistory> sites, RecordedEvent e, long requested, long depth,
-      String device, long batchBytes) {
+  private void depth(
+      Map<String, DepthHistory> sites,
+      RecordedEvent e,
+      long requested,
+      long depth,
+      String device,
+      long batchBytes) {
     String name = Format.orElse(text(e, SITE), "(unnamed)");
     DepthHistory site = sites.computeIfAbsent(name, DepthHistory::new);
     if (device != null && !device.isEmpty()) {
       site.device = device;
     }
-    site.points.add(new DepthChoice(e.getStartTime(), requested, depth,
-        Format.orElse(text(e, REASON), "UNKNOWN"), batchBytes));
+    site.points.add(
+        new DepthChoice(
+            e.getStartTime(),
+            requested,
+            depth,
+            Format.orElse(text(e, REASON), "UNKNOWN"),
+            batchBytes));
   }
 
   private void probe(RecordedEvent e) {

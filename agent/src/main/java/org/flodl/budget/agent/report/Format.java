@@ -3,7 +3,9 @@ package org.flodl.budget.agent.report;
 import java.util.Locale;
 import org.flodl.budget.policy.Sizes;
 
-/** The few ways the report writes numbers and text: binary sizes, counts, shares, HTML-safe text. */
+/**
+ * The few ways the report writes numbers and text: binary sizes, counts, shares, HTML-safe text.
+ */
 final class Format {
   private Format() {}
 
@@ -17,7 +19,9 @@ final class Format {
     return String.format(Locale.ROOT, "%,d", n);
   }
 
-  /** Returns {@code part / whole} as a whole percentage, or an empty string when it has no meaning. */
+  /**
+   * Returns {@code part / whole} as a whole percentage, or an empty string when it has no meaning.
+   */
   static String share(long part, long whole) {
     if (part < 0 || whole <= 0) {
       return "";
@@ -47,12 +51,23 @@ final class Format {
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
       switch (c) {
-        case '<': b.append("&lt;"); break;
-        case '>': b.append("&gt;"); break;
-        case '&': b.append("&amp;"); break;
-        case '"': b.append("&quot;"); break;
-        case '\'': b.append("&#39;"); break;
-        default: b.append(c);
+        case '<':
+          b.append("&lt;");
+          break;
+        case '>':
+          b.append("&gt;");
+          break;
+        case '&':
+          b.append("&amp;");
+          break;
+        case '"':
+          b.append("&quot;");
+          break;
+        case '\'':
+          b.append("&#39;");
+          break;
+        default:
+          b.append(c);
       }
     }
     return b.toString();

@@ -6,13 +6,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The report as one self-contained HTML page: inline CSS and inline SVG charts (held against
- * budget per tier over time, prefetch depth over time), the tables of the text report, and no
- * script, font or image fetched from anywhere.
+ * The report as one self-contained HTML page: inline CSS and inline SVG charts (held against budget
+ * per tier over time, prefetch depth over time), the tables of the text report, and no script, font
+ * or image fetched from anywhere.
  */
 final class HtmlReport {
-  private static final String[] COLORS = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
-      "#17becf", "#8c564b", "#e377c2"};
+  private static final String[] COLORS = {
+    "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2"
+  };
   private static final String HELD = "#1f77b4";
   private static final String BUDGET = "#d62728";
   private static final String AVAILABLE = "#8c959f";
@@ -43,16 +44,26 @@ final class HtmlReport {
   static String render(BudgetReport r) {
     StringBuilder b = new StringBuilder();
     b.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
-        .append("<title>flodl-budget report: ").append(Format.html(r.file.getFileName().toString()))
-        .append("</title>\n<style>").append(STYLE).append("</style>\n</head>\n<body>\n");
+        .append("<title>flodl-budget report: ")
+        .append(Format.html(r.file.getFileName().toString()))
+        .append("</title>\n<style>")
+        .append(STYLE)
+        .append("</style>\n</head>\n<body>\n");
     b.append("<h1>flodl-budget report</h1>\n<p class=\"meta\">")
-        .append(Format.html(r.file.getFileName().toString())).append(" &middot; ")
-        .append(Format.seconds(r.seconds())).append(" recorded from ")
-        .append(r.start == null ? "?" : TextReport.TIME.format(r.start)).append(" &middot; ")
-        .append(Format.count(r.flodlEvents())).append(" flodl events of ")
-        .append(Format.count(r.events)).append("</p>\n");
+        .append(Format.html(r.file.getFileName().toString()))
+        .append(" &middot; ")
+        .append(Format.seconds(r.seconds()))
+        .append(" recorded from ")
+        .append(r.start == null ? "?" : TextReport.TIME.format(r.start))
+        .append(" &middot; ")
+        .append(Format.count(r.flodlEvents()))
+        .append(" flodl events of ")
+        .append(Format.count(r.events))
+        .append("</p>\n");
     if (r.flodlEvents() == 0) {
-      b.append("<p class=\"warn\">").append(Format.html(TextReport.noFlodlEvents(r))).append("</p>\n");
+      b.append("<p class=\"warn\">")
+          .append(Format.html(TextReport.noFlodlEvents(r)))
+          .append("</p>\n");
     }
     findings(r, b);
     cacheSites(r, b);
@@ -63,7 +74,8 @@ final class HtmlReport {
     instrumented(r, b);
     if (r.flodlEvents() > 0) {
       b.append("<details><summary>The text report</summary><pre>")
-          .append(Format.html(TextReport.render(r))).append("</pre></details>\n");
+          .append(Format.html(TextReport.render(r)))
+          .append("</pre></details>\n");
     }
     b.append("</body>\n</html>\n");
     return b.toString();
@@ -74,14 +86,20 @@ final class HtmlReport {
     if (r.flodlEvents() == 0) {
       return;
     }
-    b.append("<h2>Findings</h2>\n<table>\n<tr><th class=\"l\">rule</th><th class=\"l\">"
-        + "severity</th><th class=\"l\">finding</th><th class=\"l\">what to do</th></tr>\n");
+    b.append(
+        "<h2>Findings</h2>\n<table>\n<tr><th class=\"l\">rule</th><th class=\"l\">"
+            + "severity</th><th class=\"l\">finding</th><th class=\"l\">what to do</th></tr>\n");
     for (org.flodl.budget.findings.Finding f : r.findings()) {
-      b.append("<tr><td class=\"l\">").append(Format.html(f.rule().title()))
-          .append("</td><td class=\"l sev-").append(f.severity().name().toLowerCase(
-              java.util.Locale.ROOT)).append("\">").append(f.severity())
-          .append("</td><td class=\"l\">").append(Format.html(f.summary()))
-          .append("</td><td class=\"l\">").append(Format.html(f.solution()))
+      b.append("<tr><td class=\"l\">")
+          .append(Format.html(f.rule().title()))
+          .append("</td><td class=\"l sev-")
+          .append(f.severity().name().toLowerCase(java.util.Locale.ROOT))
+          .append("\">")
+          .append(f.severity())
+          .append("</td><td class=\"l\">")
+          .append(Format.html(f.summary()))
+          .append("</td><td class=\"l\">")
+          .append(Format.html(f.solution()))
           .append("</td></tr>\n");
     }
     b.append("</table>\n");
@@ -93,24 +111,43 @@ final class HtmlReport {
       b.append("<p class=\"note\">No cache-admit decision recorded.</p>\n");
       return;
     }
-    b.append("<table><tr><th>site</th><th class=\"l\">tier</th><th>admitted</th><th>declined</th>"
-        + "<th>materialized</th><th>bytes admitted</th><th>bytes declined</th><th>released</th>"
-        + "<th class=\"l\">peak held / budget</th></tr>\n");
+    b.append(
+        "<table><tr><th>site</th><th class=\"l\">tier</th><th>admitted</th><th>declined</th>"
+            + "<th>materialized</th><th>bytes admitted</th><th>bytes declined</th><th>released</th>"
+            + "<th class=\"l\">peak held / budget</th></tr>\n");
     List<String> notes = new ArrayList<>();
     for (CacheLedger site : r.cacheSites.values()) {
       DecisionCounts c = site.counts();
-      b.append("<tr><td>").append(Format.html(site.name)).append("</td><td class=\"l\">")
-          .append(Format.html(site.tier)).append("</td><td>").append(Format.count(c.admissions))
-          .append("</td><td>").append(Format.count(c.declines)).append("</td><td>")
-          .append(Format.count(c.materialized)).append("</td><td>").append(Format.bytes(c.admittedBytes))
-          .append("</td><td>").append(Format.bytes(c.declinedBytes)).append("</td><td>")
-          .append(Format.bytes(site.releasedBytes())).append("</td><td class=\"l\">")
+      b.append("<tr><td>")
+          .append(Format.html(site.name))
+          .append("</td><td class=\"l\">")
+          .append(Format.html(site.tier))
+          .append("</td><td>")
+          .append(Format.count(c.admissions))
+          .append("</td><td>")
+          .append(Format.count(c.declines))
+          .append("</td><td>")
+          .append(Format.count(c.materialized))
+          .append("</td><td>")
+          .append(Format.bytes(c.admittedBytes))
+          .append("</td><td>")
+          .append(Format.bytes(c.declinedBytes))
+          .append("</td><td>")
+          .append(Format.bytes(site.releasedBytes()))
+          .append("</td><td class=\"l\">")
           .append(bar(site.peakHeld(), site.budgetAtPeak()))
-          .append(Format.bytes(site.peakHeld())).append(" / ").append(Format.bytes(site.budgetAtPeak()))
-          .append(' ').append(Format.share(site.peakHeld(), site.budgetAtPeak())).append("</td></tr>\n");
+          .append(Format.bytes(site.peakHeld()))
+          .append(" / ")
+          .append(Format.bytes(site.budgetAtPeak()))
+          .append(' ')
+          .append(Format.share(site.peakHeld(), site.budgetAtPeak()))
+          .append("</td></tr>\n");
       if (site.fromSummaries()) {
-        notes.add(site.name + ": counts from " + Format.count(site.summaryCount)
-            + " periodic site summaries (the per-decision events were off).");
+        notes.add(
+            site.name
+                + ": counts from "
+                + Format.count(site.summaryCount)
+                + " periodic site summaries (the per-decision events were off).");
       }
       for (String note : site.notes(c)) {
         notes.add(note + ".");
@@ -127,8 +164,11 @@ final class HtmlReport {
       return "";
     }
     double share = Math.min(1.0, (double) held / budget);
-    return "<span class=\"bar" + (held > budget ? " over" : "") + "\" style=\"width:"
-        + Math.round(share * 80) + "px\"></span>";
+    return "<span class=\"bar"
+        + (held > budget ? " over" : "")
+        + "\" style=\"width:"
+        + Math.round(share * 80)
+        + "px\"></span>";
   }
 
   private static void tierCharts(BudgetReport r, StringBuilder b) {
@@ -163,8 +203,13 @@ final class HtmlReport {
         available.add(new double[] {r.at(p.time), p.available});
       }
       boolean probe = t.best() == t.probes;
-      String title = t.tier + " tier: peak " + Format.bytes(t.peakHeld()) + " held of "
-          + Format.bytes(t.budgetAtPeak()) + (probe ? " (memory probe)" : " (after each decision)");
+      String title =
+          t.tier
+              + " tier: peak "
+              + Format.bytes(t.peakHeld())
+              + " held of "
+              + Format.bytes(t.budgetAtPeak())
+              + (probe ? " (memory probe)" : " (after each decision)");
       List<SvgChart.Series> lines = new ArrayList<>();
       if (!available.isEmpty()) {
         lines.add(new SvgChart.Series("available", AVAILABLE, true, false, available));
@@ -174,9 +219,14 @@ final class HtmlReport {
       b.append(SvgChart.render(title, true, r.seconds(), lines));
     }
     if (!r.vramTotal.isEmpty()) {
-      b.append(SvgChart.render("VRAM: used and total", true, r.seconds(), List.of(
-          new SvgChart.Series("used", HELD, false, false, xy(r, r.vramUsed)),
-          new SvgChart.Series("total", BUDGET, true, false, xy(r, r.vramTotal)))));
+      b.append(
+          SvgChart.render(
+              "VRAM: used and total",
+              true,
+              r.seconds(),
+              List.of(
+                  new SvgChart.Series("used", HELD, false, false, xy(r, r.vramUsed)),
+                  new SvgChart.Series("total", BUDGET, true, false, xy(r, r.vramTotal)))));
     }
   }
 
@@ -211,8 +261,12 @@ final class HtmlReport {
         series.add(new SvgChart.Series(label + " asked", color, true, true, asked));
       }
     }
-    b.append(SvgChart.render("Prefetch depth, in batches (dashed: what the application asked)",
-        false, r.seconds(), series));
+    b.append(
+        SvgChart.render(
+            "Prefetch depth, in batches (dashed: what the application asked)",
+            false,
+            r.seconds(),
+            series));
     depthTable(r.prefetchSites, true, b);
   }
 
@@ -224,11 +278,13 @@ final class HtmlReport {
     depthTable(r.ringSites, false, b);
   }
 
-  private static void depthTable(Map<String, DepthHistory> sites, boolean prefetch,
-      StringBuilder b) {
-    b.append("<table><tr><th>site</th><th>").append(prefetch ? "depth" : "slots")
+  private static void depthTable(
+      Map<String, DepthHistory> sites, boolean prefetch, StringBuilder b) {
+    b.append("<table><tr><th>site</th><th>")
+        .append(prefetch ? "depth" : "slots")
         .append(prefetch ? "</th><th>asked" : "")
-        .append("</th><th>decisions</th><th class=\"l\">reason</th><th class=\"l\">why</th></tr>\n");
+        .append(
+            "</th><th>decisions</th><th class=\"l\">reason</th><th class=\"l\">why</th></tr>\n");
     for (DepthHistory site : sites.values()) {
       Map<String, long[]> counts = new LinkedHashMap<>();
       Map<String, DepthChoice> firsts = new LinkedHashMap<>();
@@ -239,14 +295,22 @@ final class HtmlReport {
       }
       for (Map.Entry<String, DepthChoice> g : firsts.entrySet()) {
         DepthChoice p = g.getValue();
-        b.append("<tr><td>").append(Format.html(site.name + (site.device.isEmpty() ? "" : " (" + site.device + ")")))
-            .append("</td><td>").append(p.depth);
+        b.append("<tr><td>")
+            .append(
+                Format.html(site.name + (site.device.isEmpty() ? "" : " (" + site.device + ")")))
+            .append("</td><td>")
+            .append(p.depth);
         if (prefetch) {
           b.append("</td><td>").append(p.requested >= 0 ? String.valueOf(p.requested) : "");
         }
-        b.append("</td><td>").append(Format.count(counts.get(g.getKey())[0]))
-            .append("</td><td class=\"l\">").append(Format.html(p.reason)).append("</td><td class=\"why\">")
-            .append(Format.html(prefetch ? Reasons.depth(p.reason, site.device) : Reasons.ring(p.reason)))
+        b.append("</td><td>")
+            .append(Format.count(counts.get(g.getKey())[0]))
+            .append("</td><td class=\"l\">")
+            .append(Format.html(p.reason))
+            .append("</td><td class=\"why\">")
+            .append(
+                Format.html(
+                    prefetch ? Reasons.depth(p.reason, site.device) : Reasons.ring(p.reason)))
             .append(p.batchBytes > 0 ? ", batch " + Format.bytes(p.batchBytes) : "")
             .append("</td></tr>\n");
       }
@@ -260,10 +324,15 @@ final class HtmlReport {
       b.append("<p class=\"note\">Not recorded (flodl.agent.Configuration was off).</p>\n");
       return;
     }
-    b.append("<table style=\"width:auto\"><tr><th>key</th><th class=\"l\">value</th><th class=\"l\">source</th></tr>\n");
+    b.append(
+        "<table style=\"width:auto\"><tr><th>key</th><th class=\"l\">value</th><th class=\"l\">source</th></tr>\n");
     for (RecordedSetting s : r.configuration.values()) {
-      b.append("<tr><td>").append(Format.html(s.key)).append("</td><td class=\"l\">")
-          .append(Format.html(s.value)).append("</td><td class=\"l\">").append(Format.html(s.source))
+      b.append("<tr><td>")
+          .append(Format.html(s.key))
+          .append("</td><td class=\"l\">")
+          .append(Format.html(s.value))
+          .append("</td><td class=\"l\">")
+          .append(Format.html(s.source))
           .append("</td></tr>\n");
     }
     b.append("</table>\n");
@@ -273,7 +342,8 @@ final class HtmlReport {
     if (r.instrumented.isEmpty()) {
       return;
     }
-    b.append("<h2>Instrumented classes</h2>\n<p>").append(Format.html(TextReport.outcomes(r)))
+    b.append("<h2>Instrumented classes</h2>\n<p>")
+        .append(Format.html(TextReport.outcomes(r)))
         .append("</p>\n");
     for (String problem : r.instrumentProblems) {
       b.append("<p class=\"warn\">").append(Format.html(problem)).append("</p>\n");

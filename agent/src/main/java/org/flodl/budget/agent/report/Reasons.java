@@ -7,7 +7,8 @@ final class Reasons {
   private static final Map<String, String> DEPTH =
       Map.of(
           "CAPACITY", "the VRAM budget divided by the batch size",
-          "DOUBLE_BUFFER_FLOOR", "no batch fits the budget, but two are negligible against free VRAM",
+          "DOUBLE_BUFFER_FLOOR",
+              "no batch fits the budget, but two are negligible against free VRAM",
           "SYNC_FALLBACK", "no batch fits the budget and two are not negligible: synchronous",
           "CPU_OVERLAP", "not a GPU: the double buffer, for overlap",
           "UNPRICED_BATCH", "no batch priced yet: the seed's default, claiming nothing",
@@ -37,7 +38,9 @@ final class Reasons {
     return (gpu ? DEPTH : RING).getOrDefault(reason, "");
   }
 
-  /** Returns what a ring-slots reason means, or an empty string for one this report does not know. */
+  /**
+   * Returns what a ring-slots reason means, or an empty string for one this report does not know.
+   */
   static String ring(String reason) {
     return RING.getOrDefault(reason, "");
   }

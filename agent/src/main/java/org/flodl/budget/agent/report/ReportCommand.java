@@ -9,18 +9,21 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * {@code java -jar flodl-budget-agent.jar report FILE.jfr [--html REPORT.html]}: reads a
- * recording (a file, the {@code FILE.chunks/} a killed JVM left when it never wrote the file, or
- * a folder of JFR chunks) and prints what the budget did, its findings first, in ten seconds of
- * reading; with {@code --html} also
- * writes one self-contained page with charts. A recording without flodl events says so (exit 0); a
- * file that is not a recording, or a usage error, is one clear line on stderr and exit code 2.
+ * {@code java -jar flodl-budget-agent.jar report FILE.jfr [--html REPORT.html]}: reads a recording
+ * (a file, the {@code FILE.chunks/} a killed JVM left when it never wrote the file, or a folder of
+ * JFR chunks) and prints what the budget did, its findings first, in ten seconds of reading; with
+ * {@code --html} also writes one self-contained page with charts. A recording without flodl events
+ * says so (exit 0); a file that is not a recording, or a usage error, is one clear line on stderr
+ * and exit code 2.
  */
 public final class ReportCommand {
   /** Exit code of a report printed. */
   public static final int OK = 0;
 
-  /** Exit code of a usage error, a missing file, a file that is not a recording, or an unwritable page. */
+  /**
+   * Exit code of a usage error, a missing file, a file that is not a recording, or an unwritable
+   * page.
+   */
   public static final int BAD_INPUT = 2;
 
   static final String USAGE =
@@ -29,9 +32,9 @@ public final class ReportCommand {
   private ReportCommand() {}
 
   /**
-   * Returns the exit code of reporting on the recording named in {@code args} (the arguments
-   * after {@code report}; a leading {@code report} is skipped), writing the report to {@code out}
-   * and problems to {@code err}.
+   * Returns the exit code of reporting on the recording named in {@code args} (the arguments after
+   * {@code report}; a leading {@code report} is skipped), writing the report to {@code out} and
+   * problems to {@code err}.
    */
   public static int run(String[] args, PrintStream out, PrintStream err) {
     List<String> rest = Arrays.asList(args);
@@ -59,8 +62,13 @@ public final class ReportCommand {
       } else if (recording == null) {
         recording = Path.of(arg);
       } else {
-        err.println("flodl-budget report: one recording at a time, got " + recording + " and " + arg
-            + "\n" + USAGE);
+        err.println(
+            "flodl-budget report: one recording at a time, got "
+                + recording
+                + " and "
+                + arg
+                + "\n"
+                + USAGE);
         return BAD_INPUT;
       }
     }
@@ -68,13 +76,20 @@ public final class ReportCommand {
       err.println(USAGE);
       return BAD_INPUT;
     }
-    Path chunks = recording.resolveSibling(recording.getFileName()
-        + org.flodl.budget.agent.record.BudgetRecording.CHUNKS);
-    if (Files.isDirectory(chunks) && !Files.isDirectory(recording)
+    Path chunks =
+        recording.resolveSibling(
+            recording.getFileName() + org.flodl.budget.agent.record.BudgetRecording.CHUNKS);
+    if (Files.isDirectory(chunks)
+        && !Files.isDirectory(recording)
         && (!Files.isRegularFile(recording) || sizeOf(recording) == 0)) {
       // The JVM did not exit cleanly (kill -9), or runs still: the chunks it kept while it ran.
-      out.println("Reading " + chunks + ": " + recording + " was never written (the JVM did not "
-          + "exit cleanly, or it is still running); its chunks hold all but the last second or two.");
+      out.println(
+          "Reading "
+              + chunks
+              + ": "
+              + recording
+              + " was never written (the JVM did not "
+              + "exit cleanly, or it is still running); its chunks hold all but the last second or two.");
       recording = chunks;
     }
     if (!Files.isRegularFile(recording) && !Files.isDirectory(recording)) {
@@ -85,8 +100,12 @@ public final class ReportCommand {
     try {
       report = BudgetReport.read(recording);
     } catch (IOException e) {
-      err.println("flodl-budget report: " + recording + " is not a JFR recording ("
-          + Format.orElse(e.getMessage(), e.getClass().getSimpleName()) + ")");
+      err.println(
+          "flodl-budget report: "
+              + recording
+              + " is not a JFR recording ("
+              + Format.orElse(e.getMessage(), e.getClass().getSimpleName())
+              + ")");
       return BAD_INPUT;
     } catch (RuntimeException e) {
       err.println("flodl-budget report: cannot read " + recording + " (" + e + ")");

@@ -38,35 +38,64 @@ final class SvgChart {
     double plotH = HEIGHT - TOP - BOTTOM;
     StringBuilder b = new StringBuilder();
     b.append("<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" viewBox=\"0 0 ")
-        .append(WIDTH).append(' ').append(HEIGHT).append("\" width=\"100%\" aria-label=\"")
-        .append(Format.html(title)).append("\">\n");
-    b.append("<text x=\"").append(LEFT).append("\" y=\"18\" class=\"title\">")
-        .append(Format.html(title)).append("</text>\n");
+        .append(WIDTH)
+        .append(' ')
+        .append(HEIGHT)
+        .append("\" width=\"100%\" aria-label=\"")
+        .append(Format.html(title))
+        .append("\">\n");
+    b.append("<text x=\"")
+        .append(LEFT)
+        .append("\" y=\"18\" class=\"title\">")
+        .append(Format.html(title))
+        .append("</text>\n");
     for (double tick : ticks) {
       double y = TOP + plotH - tick / yEnd * plotH;
-      b.append(String.format(Locale.ROOT,
-          "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" class=\"grid\"/>"
-              + "<text x=\"%d\" y=\"%.1f\" class=\"axis\" text-anchor=\"end\">%s</text>%n",
-          LEFT, y, WIDTH - RIGHT, y, LEFT - 6, y + 4,
-          Format.html(bytes ? Format.bytes(Math.round(tick)) : String.valueOf(Math.round(tick)))));
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" class=\"grid\"/>"
+                  + "<text x=\"%d\" y=\"%.1f\" class=\"axis\" text-anchor=\"end\">%s</text>%n",
+              LEFT,
+              y,
+              WIDTH - RIGHT,
+              y,
+              LEFT - 6,
+              y + 4,
+              Format.html(
+                  bytes ? Format.bytes(Math.round(tick)) : String.valueOf(Math.round(tick)))));
     }
     for (double tick : timeTicks(xEnd)) {
       double x = LEFT + tick / xEnd * plotW;
-      b.append(String.format(Locale.ROOT,
-          "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" class=\"tick\"/>"
-              + "<text x=\"%.1f\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">%s s</text>%n",
-          x, TOP + (int) plotH, x, TOP + (int) plotH + 4, x, HEIGHT - 12, trim(tick)));
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" class=\"tick\"/>"
+                  + "<text x=\"%.1f\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">%s s</text>%n",
+              x,
+              TOP + (int) plotH,
+              x,
+              TOP + (int) plotH + 4,
+              x,
+              HEIGHT - 12,
+              trim(tick)));
     }
     double legendX = WIDTH - RIGHT;
     for (int i = series.size() - 1; i >= 0; i--) {
       Series s = series.get(i);
       double textW = 7.2 * s.name().length();
       legendX -= textW + 34;
-      b.append(String.format(Locale.ROOT,
-          "<line x1=\"%.1f\" y1=\"14\" x2=\"%.1f\" y2=\"14\" stroke=\"%s\" stroke-width=\"3\"%s/>"
-              + "<text x=\"%.1f\" y=\"18\" class=\"legend\">%s</text>%n",
-          legendX, legendX + 22, s.color(), s.dashed() ? " stroke-dasharray=\"6 4\"" : "",
-          legendX + 27, Format.html(s.name())));
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "<line x1=\"%.1f\" y1=\"14\" x2=\"%.1f\" y2=\"14\" stroke=\"%s\" stroke-width=\"3\"%s/>"
+                  + "<text x=\"%.1f\" y=\"18\" class=\"legend\">%s</text>%n",
+              legendX,
+              legendX + 22,
+              s.color(),
+              s.dashed() ? " stroke-dasharray=\"6 4\"" : "",
+              legendX + 27,
+              Format.html(s.name())));
     }
     for (Series s : series) {
       List<double[]> points = thin(s.points());
@@ -87,23 +116,39 @@ final class SvgChart {
       if (s.step()) {
         path.append(String.format(Locale.ROOT, "%.1f,%.1f", LEFT + plotW, lastY));
       }
-      b.append("<polyline fill=\"none\" stroke=\"").append(s.color()).append("\" stroke-width=\"2\"")
+      b.append("<polyline fill=\"none\" stroke=\"")
+          .append(s.color())
+          .append("\" stroke-width=\"2\"")
           .append(s.dashed() ? " stroke-dasharray=\"6 4\"" : "")
-          .append(" points=\"").append(path.toString().trim()).append("\"/>\n");
+          .append(" points=\"")
+          .append(path.toString().trim())
+          .append("\"/>\n");
       if (points.size() == 1) {
         double[] p = points.get(0);
-        b.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>%n",
-            LEFT + p[0] / xEnd * plotW, TOP + plotH - p[1] / yEnd * plotH, s.color()));
+        b.append(
+            String.format(
+                Locale.ROOT,
+                "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>%n",
+                LEFT + p[0] / xEnd * plotW,
+                TOP + plotH - p[1] / yEnd * plotH,
+                s.color()));
       }
     }
-    b.append(String.format(Locale.ROOT,
-        "<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%.0f\" class=\"frame\"/>%n",
-        LEFT, TOP, plotW, plotH));
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%.0f\" class=\"frame\"/>%n",
+            LEFT,
+            TOP,
+            plotW,
+            plotH));
     b.append("</svg>\n");
     return b.toString();
   }
 
-  /** Returns at most MAX_POINTS points, keeping each bucket's highest reading (peaks stay visible). */
+  /**
+   * Returns at most MAX_POINTS points, keeping each bucket's highest reading (peaks stay visible).
+   */
   static List<double[]> thin(List<double[]> points) {
     if (points.size() <= MAX_POINTS) {
       return points;
@@ -126,7 +171,10 @@ final class SvgChart {
     return out;
   }
 
-  /** Returns the y ticks for bytes: 0 and steps of 1, 2 or 5 of a binary unit, ending at or above max. */
+  /**
+   * Returns the y ticks for bytes: 0 and steps of 1, 2 or 5 of a binary unit, ending at or above
+   * max.
+   */
   static double[] byteTicks(double max) {
     double unit = 1;
     while (max >= unit * 1024 && unit < Math.pow(1024, 6)) {
@@ -167,8 +215,10 @@ final class SvgChart {
 
   /** Returns the x ticks: about eight round values of seconds from 0. */
   static double[] timeTicks(double max) {
-    double[] steps = {0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200,
-        14400, 21600, 43200, 86400};
+    double[] steps = {
+      0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14400, 21600,
+      43200, 86400
+    };
     double step = steps[steps.length - 1];
     for (double s : steps) {
       if (max / s <= 8) {

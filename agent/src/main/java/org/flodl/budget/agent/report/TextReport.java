@@ -32,7 +32,9 @@ final class TextReport {
 
   /** Returns the one line said when a recording holds no flodl event. */
   static String noFlodlEvents(BudgetReport r) {
-    return r.file.getFileName() + " holds no flodl events (" + Format.count(r.events)
+    return r.file.getFileName()
+        + " holds no flodl events ("
+        + Format.count(r.events)
         + " other events): was the agent attached with record=FILE, or were the flodl events"
         + " enabled in the recording's settings (flodl-budget.jfc)?";
   }
@@ -41,11 +43,18 @@ final class TextReport {
   static String render(BudgetReport r) {
     StringBuilder b = new StringBuilder();
     b.append("flodl-budget report of ").append(r.file.getFileName()).append('\n');
-    b.append("  ").append(Format.seconds(r.seconds())).append(" recorded from ")
-        .append(TIME.format(r.start)).append(", ").append(Format.count(r.flodlEvents()))
-        .append(" flodl events of ").append(Format.count(r.events)).append("\n");
+    b.append("  ")
+        .append(Format.seconds(r.seconds()))
+        .append(" recorded from ")
+        .append(TIME.format(r.start))
+        .append(", ")
+        .append(Format.count(r.flodlEvents()))
+        .append(" flodl events of ")
+        .append(Format.count(r.events))
+        .append("\n");
     if (r.truncated != null) {
-      b.append("  (the recording ends early, a JVM killed while writing it: ").append(r.truncated)
+      b.append("  (the recording ends early, a JVM killed while writing it: ")
+          .append(r.truncated)
           .append(")\n");
     }
     b.append('\n');
@@ -60,8 +69,8 @@ final class TextReport {
   }
 
   /**
-   * The findings, one line each, with what to do where there is something: the same rules
-   * Mission Control's automated analysis runs (module jmc-rules).
+   * The findings, one line each, with what to do where there is something: the same rules Mission
+   * Control's automated analysis runs (module jmc-rules).
    */
   private static void findings(BudgetReport r, StringBuilder b) {
     b.append("Findings (the same rules as Mission Control's automated analysis, jmc-rules)\n");
@@ -80,27 +89,53 @@ final class TextReport {
       return;
     }
     List<String[]> rows = new ArrayList<>();
-    rows.add(new String[] {"Cache sites", "tier", "admitted", "declined", "materialized",
-        "bytes admitted", "bytes declined", "released", "peak held / budget", ""});
+    rows.add(
+        new String[] {
+          "Cache sites",
+          "tier",
+          "admitted",
+          "declined",
+          "materialized",
+          "bytes admitted",
+          "bytes declined",
+          "released",
+          "peak held / budget",
+          ""
+        });
     List<String> notes = new ArrayList<>();
     for (CacheLedger site : r.cacheSites.values()) {
       DecisionCounts c = site.counts();
-      rows.add(new String[] {
-        "  " + site.name, site.tier, Format.count(c.admissions), Format.count(c.declines),
-        Format.count(c.materialized), Format.bytes(c.admittedBytes), Format.bytes(c.declinedBytes),
-        Format.bytes(site.releasedBytes()),
-        Format.bytes(site.peakHeld()) + " / " + Format.bytes(site.budgetAtPeak()),
-        Format.share(site.peakHeld(), site.budgetAtPeak())
-      });
+      rows.add(
+          new String[] {
+            "  " + site.name,
+            site.tier,
+            Format.count(c.admissions),
+            Format.count(c.declines),
+            Format.count(c.materialized),
+            Format.bytes(c.admittedBytes),
+            Format.bytes(c.declinedBytes),
+            Format.bytes(site.releasedBytes()),
+            Format.bytes(site.peakHeld()) + " / " + Format.bytes(site.budgetAtPeak()),
+            Format.share(site.peakHeld(), site.budgetAtPeak())
+          });
       if (site.fromSummaries() && site.decisions.total() == 0) {
-        notes.add(site.name + ": counts from " + Format.count(site.summaryCount)
-            + " site summaries (per-decision events off)");
+        notes.add(
+            site.name
+                + ": counts from "
+                + Format.count(site.summaryCount)
+                + " site summaries (per-decision events off)");
       }
       notes.addAll(site.notes(c));
       if (!site.releasedByCause().isEmpty()) {
         StringBuilder causes = new StringBuilder();
-        site.releasedByCause().forEach((cause, bytes) ->
-            causes.append(causes.length() == 0 ? "" : ", ").append(cause).append(' ').append(Format.bytes(bytes)));
+        site.releasedByCause()
+            .forEach(
+                (cause, bytes) ->
+                    causes
+                        .append(causes.length() == 0 ? "" : ", ")
+                        .append(cause)
+                        .append(' ')
+                        .append(Format.bytes(bytes)));
         notes.add(site.name + ": released by " + causes);
       }
     }
@@ -111,8 +146,8 @@ final class TextReport {
     b.append('\n');
   }
 
-  private static void depthSites(String title, Map<String, DepthHistory> sites, boolean prefetch,
-      StringBuilder b) {
+  private static void depthSites(
+      String title, Map<String, DepthHistory> sites, boolean prefetch, StringBuilder b) {
     if (sites.isEmpty()) {
       return;
     }
@@ -123,10 +158,14 @@ final class TextReport {
       if (!site.device.isEmpty()) {
         b.append(" (").append(site.device).append(')');
       }
-      b.append(": ").append(Format.count(site.points.size()))
+      b.append(": ")
+          .append(Format.count(site.points.size()))
           .append(site.points.size() == 1 ? " decision" : " decisions")
-          .append(", last ").append(prefetch ? "depth " : "").append(last.depth)
-          .append(prefetch ? "" : " slots").append('\n');
+          .append(", last ")
+          .append(prefetch ? "depth " : "")
+          .append(last.depth)
+          .append(prefetch ? "" : " slots")
+          .append('\n');
       Map<String, long[]> groups = new LinkedHashMap<>();
       Map<String, DepthChoice> firsts = new LinkedHashMap<>();
       for (DepthChoice p : site.points) {
@@ -137,15 +176,22 @@ final class TextReport {
       List<String[]> rows = new ArrayList<>();
       for (Map.Entry<String, DepthChoice> g : firsts.entrySet()) {
         DepthChoice p = g.getValue();
-        String what = prefetch
-            ? "depth " + p.depth + (p.requested >= 0 ? " (asked " + p.requested + ")" : "")
-            : p.depth + " slots";
+        String what =
+            prefetch
+                ? "depth " + p.depth + (p.requested >= 0 ? " (asked " + p.requested + ")" : "")
+                : p.depth + " slots";
         String why = prefetch ? Reasons.depth(p.reason, site.device) : Reasons.ring(p.reason);
-        if (p.batchBytes > 0 && (p.reason.equals("CAPACITY") || p.reason.endsWith("_FLOOR")
-            || p.reason.equals("SYNC_FALLBACK") || p.reason.equals("NO_FIT"))) {
+        if (p.batchBytes > 0
+            && (p.reason.equals("CAPACITY")
+                || p.reason.endsWith("_FLOOR")
+                || p.reason.equals("SYNC_FALLBACK")
+                || p.reason.equals("NO_FIT"))) {
           why += ", batch " + Format.bytes(p.batchBytes);
         }
-        rows.add(new String[] {"    " + what, "x" + Format.count(groups.get(g.getKey())[0]), p.reason, why});
+        rows.add(
+            new String[] {
+              "    " + what, "x" + Format.count(groups.get(g.getKey())[0]), p.reason, why
+            });
       }
       table(rows, b, 0, 2, 3);
     }
@@ -159,20 +205,32 @@ final class TextReport {
       if (!t.used()) {
         continue;
       }
-      String from = t.probes.isEmpty()
-          ? "the decisions (no memory probe)"
-          : Format.count(t.probes.size()) + " probe readings"
-              + (t.decisions.isEmpty() ? "" : " and the decisions");
-      rows.add(new String[] {
-        "  " + t.tier, Format.bytes(t.peakHeld()) + " / " + Format.bytes(t.budgetAtPeak()),
-        Format.share(t.peakHeld(), t.budgetAtPeak()), Format.bytes(t.lastBudget()), from
-      });
+      String from =
+          t.probes.isEmpty()
+              ? "the decisions (no memory probe)"
+              : Format.count(t.probes.size())
+                  + " probe readings"
+                  + (t.decisions.isEmpty() ? "" : " and the decisions");
+      rows.add(
+          new String[] {
+            "  " + t.tier,
+            Format.bytes(t.peakHeld()) + " / " + Format.bytes(t.budgetAtPeak()),
+            Format.share(t.peakHeld(), t.budgetAtPeak()),
+            Format.bytes(t.lastBudget()),
+            from
+          });
     }
     if (!r.vramTotal.isEmpty()) {
       long used = r.vramUsed.stream().mapToLong(p -> p.held).max().orElse(-1);
       long total = r.vramTotal.get(r.vramTotal.size() - 1).held;
-      rows.add(new String[] {"  vram (used)", Format.bytes(used) + " / " + Format.bytes(total),
-          Format.share(used, total), "", Format.count(r.vramTotal.size()) + " probe readings"});
+      rows.add(
+          new String[] {
+            "  vram (used)",
+            Format.bytes(used) + " / " + Format.bytes(total),
+            Format.share(used, total),
+            "",
+            Format.count(r.vramTotal.size()) + " probe readings"
+          });
     }
     if (rows.size() > 1) {
       table(rows, b, 0, 1, 4);
@@ -183,12 +241,19 @@ final class TextReport {
     }
     for (Map.Entry<String, RecordedEvent> e : r.lastBudget.entrySet()) {
       RecordedEvent last = e.getValue();
-      b.append("  budget computed for ").append(Format.orElse(e.getKey(), "?")).append(' ')
-          .append(Format.count(r.budgetCounts.get(e.getKey()))).append(" times, last ")
-          .append(Format.bytes(EventReader.num(last, BUDGET_BYTES))).append(" = ")
-          .append(Format.fraction(EventReader.fraction(last, MAX_USAGE))).append(" of (")
-          .append(Format.bytes(EventReader.num(last, AVAILABLE_BYTES))).append(" available + ")
-          .append(Format.bytes(EventReader.num(last, HELD_BYTES))).append(" held)");
+      b.append("  budget computed for ")
+          .append(Format.orElse(e.getKey(), "?"))
+          .append(' ')
+          .append(Format.count(r.budgetCounts.get(e.getKey())))
+          .append(" times, last ")
+          .append(Format.bytes(EventReader.num(last, BUDGET_BYTES)))
+          .append(" = ")
+          .append(Format.fraction(EventReader.fraction(last, MAX_USAGE)))
+          .append(" of (")
+          .append(Format.bytes(EventReader.num(last, AVAILABLE_BYTES)))
+          .append(" available + ")
+          .append(Format.bytes(EventReader.num(last, HELD_BYTES)))
+          .append(" held)");
       double share = EventReader.fraction(last, HOST_SHARE);
       if (!Double.isNaN(share) && share != 1.0) {
         b.append(" x host share ").append(Format.fraction(share));
@@ -199,9 +264,13 @@ final class TextReport {
       b.append('\n');
     }
     if (r.lastSplit != null) {
-      b.append("  stager split: ").append(Format.bytes(EventReader.num(r.lastSplit, TOTAL_BYTES)))
-          .append(" = pinned ").append(Format.bytes(EventReader.num(r.lastSplit, PINNED_BYTES)))
-          .append(" + stream ").append(Format.bytes(EventReader.num(r.lastSplit, STREAM_BYTES))).append('\n');
+      b.append("  stager split: ")
+          .append(Format.bytes(EventReader.num(r.lastSplit, TOTAL_BYTES)))
+          .append(" = pinned ")
+          .append(Format.bytes(EventReader.num(r.lastSplit, PINNED_BYTES)))
+          .append(" + stream ")
+          .append(Format.bytes(EventReader.num(r.lastSplit, STREAM_BYTES)))
+          .append('\n');
     }
     if (rows.size() > 1 || !r.lastBudget.isEmpty() || r.lastSplit != null) {
       b.append('\n');
@@ -210,8 +279,9 @@ final class TextReport {
 
   private static void configuration(BudgetReport r, StringBuilder b) {
     if (r.configuration.isEmpty()) {
-      b.append("Configuration: not recorded (the agent never installed, or flodl.agent.Configuration was"
-          + " disabled in the recording's settings)\n\n");
+      b.append(
+          "Configuration: not recorded (the agent never installed, or flodl.agent.Configuration was"
+              + " disabled in the recording's settings)\n\n");
       return;
     }
     List<String[]> rows = new ArrayList<>();
@@ -240,8 +310,11 @@ final class TextReport {
     StringBuilder b = new StringBuilder();
     for (TierSeries t : r.tiers.values()) {
       if (!t.used() && !t.probes.isEmpty()) {
-        b.append(b.length() == 0 ? "" : ", ").append(t.tier).append(" (budget ")
-            .append(Format.bytes(t.lastBudget())).append(')');
+        b.append(b.length() == 0 ? "" : ", ")
+            .append(t.tier)
+            .append(" (budget ")
+            .append(Format.bytes(t.lastBudget()))
+            .append(')');
       }
     }
     return b.length() == 0 ? "" : "nothing held in " + b;
@@ -252,12 +325,19 @@ final class TextReport {
     StringBuilder b = new StringBuilder();
     r.instrumented.entrySet().stream()
         .sorted((x, y) -> Long.compare(y.getValue(), x.getValue()))
-        .forEach(e -> b.append(b.length() == 0 ? "" : ", ").append(Format.count(e.getValue()))
-            .append(' ').append(e.getKey()));
+        .forEach(
+            e ->
+                b.append(b.length() == 0 ? "" : ", ")
+                    .append(Format.count(e.getValue()))
+                    .append(' ')
+                    .append(e.getKey()));
     return b.toString();
   }
 
-  /** Appends {@code rows} as a table; the columns listed in {@code left} are left-aligned, others right. */
+  /**
+   * Appends {@code rows} as a table; the columns listed in {@code left} are left-aligned, others
+   * right.
+   */
   private static void table(List<String[]> rows, StringBuilder b, int... left) {
     int columns = rows.stream().mapToInt(row -> row.length).max().orElse(0);
     int[] width = new int[columns];
@@ -266,14 +346,15 @@ final class TextReport {
         width[i] = Math.max(width[i], row[i].length());
       }
     }
-    Function<Integer, Boolean> isLeft = i -> {
-      for (int l : left) {
-        if (l == i) {
-          return true;
-        }
-      }
-      return false;
-    };
+    Function<Integer, Boolean> isLeft =
+        i -> {
+          for (int l : left) {
+            if (l == i) {
+              return true;
+            }
+          }
+          return false;
+        };
     for (String[] row : rows) {
       StringBuilder line = new StringBuilder();
       for (int i = 0; i < row.length; i++) {

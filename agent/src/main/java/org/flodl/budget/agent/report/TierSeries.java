@@ -5,9 +5,9 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * One tier's held bytes and budget over time, in two series: the memory probe's readings, and
- * the readings the cache decisions, summaries and releases carry. A cache that decides millions
- * of times keeps a bounded series that still holds its peaks.
+ * One tier's held bytes and budget over time, in two series: the memory probe's readings, and the
+ * readings the cache decisions, summaries and releases carry. A cache that decides millions of
+ * times keeps a bounded series that still holds its peaks.
  */
 final class TierSeries {
   static final int MAX_DECISION_POINTS = 50_000;
@@ -21,9 +21,9 @@ final class TierSeries {
   }
 
   /**
-   * Adds one decision's reading. A cache that decides millions of times would fill memory, so
-   * past {@link #MAX_DECISION_POINTS} neighbouring readings are merged in pairs, keeping the one
-   * that held more: the chart keeps its peaks, the report its peak.
+   * Adds one decision's reading. A cache that decides millions of times would fill memory, so past
+   * {@link #MAX_DECISION_POINTS} neighbouring readings are merged in pairs, keeping the one that
+   * held more: the chart keeps its peaks, the report its peak.
    */
   void addDecision(Reading p) {
     decisions.add(p);
@@ -34,8 +34,10 @@ final class TierSeries {
         Reading a = decisions.get(i);
         Reading b = i + 1 < decisions.size() ? decisions.get(i + 1) : a;
         Reading keep = b.held > a.held ? b : a;
-        merged.add(keep.budget >= 0 ? keep : new Reading(keep.time, keep.held,
-            a.budget >= 0 ? a.budget : b.budget));
+        merged.add(
+            keep.budget >= 0
+                ? keep
+                : new Reading(keep.time, keep.held, a.budget >= 0 ? a.budget : b.budget));
       }
       decisions.clear();
       decisions.addAll(merged);
@@ -43,8 +45,8 @@ final class TierSeries {
   }
 
   /**
-   * Puts both series in time order once the recording is read; a release records held but not
-   * the budget, so each decision reading without one takes the last budget before it.
+   * Puts both series in time order once the recording is read; a release records held but not the
+   * budget, so each decision reading without one takes the last budget before it.
    */
   void finish() {
     probes.sort(BY_TIME);
@@ -60,8 +62,8 @@ final class TierSeries {
   }
 
   /**
-   * Returns the series to chart: the one with more readings (a cache's decisions are finer than
-   * a probe reading a second; with the per-decision events off, the probe and the summaries).
+   * Returns the series to chart: the one with more readings (a cache's decisions are finer than a
+   * probe reading a second; with the per-decision events off, the probe and the summaries).
    */
   List<Reading> best() {
     return decisions.size() > probes.size() ? decisions : probes;

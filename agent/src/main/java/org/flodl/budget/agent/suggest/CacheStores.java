@@ -16,22 +16,32 @@ import org.objectweb.asm.tree.analysis.SourceValue;
 /**
  * The cache-admit sites of one class: each value it stores into a JDK or Scala map or collection
  * held in one of its fields (a Scala put-style call only where its result is dropped), with the
- * removal the class makes from that field as the release, unless the field holds an application
- * map that evicts by itself or the value is a constant.
+ * removal the class makes from that field as the release, unless the field holds an application map
+ * that evicts by itself or the value is a constant.
  */
 final class CacheStores {
   private final ScannedClass cls;
+
   /** Gives the bytes of the application's other classes by internal name, null when not read. */
   private final Function<String, byte[]> classes;
+
   private final List<Store> stores = new ArrayList<>();
+
   /** Per field: the removals the class makes from it ({@code Map.remove} and the like). */
   private final Map<String, List<FieldCall>> removals = new LinkedHashMap<>();
+
   /** Per field: the class of the object it is set to, where the bytecode shows a {@code new}. */
   private final Map<String, String> fieldNew = new LinkedHashMap<>();
 
   /** A value stored into a field's map or collection. */
-  private record Store(MethodNode m, MethodInsnNode call, String field, String fieldType,
-      String value, Origin valueSource, String line) {}
+  private record Store(
+      MethodNode m,
+      MethodInsnNode call,
+      String field,
+      String fieldType,
+      String value,
+      Origin valueSource,
+      String line) {}
 
   CacheStores(ScannedClass cls, Function<String, byte[]> classes) {
     this.cls = cls;
@@ -47,8 +57,8 @@ final class CacheStores {
    * Notes {@code call}, an instance call in {@code m} on a JDK or Scala map or collection, where it
    * stores into or removes from one of the class's fields; {@code frame} is the frame before it.
    */
-  void call(MethodNode m, Frame<SourceValue>[] frames, Frame<SourceValue> frame,
-      MethodInsnNode call) {
+  void call(
+      MethodNode m, Frame<SourceValue>[] frames, Frame<SourceValue> frame, MethodInsnNode call) {
     int args = Type.getArgumentTypes(call.desc).length;
     String field = cls.fieldOf(Origin.of(m, frames, Origin.top(frame, args)));
     if (field == null) {
@@ -56,11 +66,14 @@ final class CacheStores {
     }
     boolean scala = CollectionCalls.isScala(call.owner);
     boolean map = CollectionCalls.isMap(call.owner);
-    String value = scala ? CollectionCalls.scalaStore(call, map, args)
-        : CollectionCalls.jdkStore(call, map, CollectionCalls.isCollection(call.owner));
+    String value =
+        scala
+            ? CollectionCalls.scalaStore(call, map, args)
+            : CollectionCalls.jdkStore(call, map, CollectionCalls.isCollection(call.owner));
     if (value == null) {
       if (CollectionCalls.removes(call, scala)) {
-        removals.computeIfAbsent(field, k -> new ArrayList<>())
+        removals
+            .computeIfAbsent(field, k -> new ArrayList<>())
             .add(new FieldCall(m, call, cls.line(call)));
       }
       return;
@@ -71,8 +84,10 @@ final class CacheStores {
       // the application. Such a call is no candidate; one whose result is dropped is.
       return;
     }
-    Origin v = value.equals("return") ? Origin.UNKNOWN
-        : Origin.of(m, frames, Origin.top(frame, args - 1 - Integer.parseInt(value)));
+    Origin v =
+        value.equals("return")
+            ? Origin.UNKNOWN
+            : Origin.of(m, frames, Origin.top(frame, args - 1 - Integer.parseInt(value)));
     stores.add(new Store(m, call, field, cls.fieldType(field), value, v, cls.line(call)));
   }
 
@@ -87,45 +102,89 @@ final class CacheStores {
       FieldCall remove = null;
       FieldCall clear = null;
       for (FieldCall u : removed) {
-        if (!scala && u.call().name.equals("remove")
-            && Type.getArgumentTypes(u.call().desc).length == 1 && remove == null) {
+        if (!scala
+            && u.call().name.equals("remove")
+            && Type.getArgumentTypes(u.call().desc).length == 1
+            && remove == null) {
           remove = u;
         } else if (clear == null && (u.call().name.equals("clear") || scala)) {
           clear = u; // Scala's removals return an Option or the collection, never the value
         }
       }
       List<String> why = new ArrayList<>();
-      String kindOf = scala ? SiteFinder.simpleName(s.call.owner)
-          : CollectionCalls.isJdkMap(s.call.owner) ? "Map" : "Collection";
-      String stored = s.value.equals("return")
-          ? "the value its mapping function computes" : s.valueSource.text();
-      why.add(cls.signature(s.m) + " stores " + stored + " into the field '" + s.field + "' ("
-          + s.fieldType + ") with " + kindOf + "." + s.call.name + ScannedClass.where(s.line)
-          + ".");
+      String kindOf =
+          scala
+              ? SiteFinder.simpleName(s.call.owner)
+              : CollectionCalls.isJdkMap(s.call.owner) ? "Map" : "Collection";
+      String stored =
+          s.value.equals("return")
+              ? "the value its mapping function computes"
+              : s.valueSource.text();
+      why.add(
+          cls.signature(s.m)
+              + " stores "
+              + stored
+              + " into the field '"
+              + s.field
+              + "' ("
+              + s.fieldType
+              + ") with "
+              + kindOf
+              + "."
+              + s.call.name
+              + ScannedClass.where(s.line)
+              + ".");
       if (remove != null) {
-        why.add(cls.signature(remove.m()) + " removes from it with " + kindOf + ".remove"
-            + ScannedClass.where(remove.line()) + ": the release.");
+        why.add(
+            cls.signature(remove.m())
+                + " removes from it with "
+                + kindOf
+                + ".remove"
+                + ScannedClass.where(remove.line())
+                + ": the release.");
       } else if (clear != null) {
-        why.add(scala ? cls.signature(clear.m()) + " removes from it (" + clear.call().name
-            + ScannedClass.where(clear.line()) + "): what it drops is released as it is "
-            + "collected (a Scala removal returns an Option or the collection, not the value to "
-            + "hand back)."
-            : "Only " + cls.signature(clear.m()) + " empties it (clear"
-                + ScannedClass.where(clear.line())
-                + "): what it drops is released as it is collected.");
+        why.add(
+            scala
+                ? cls.signature(clear.m())
+                    + " removes from it ("
+                    + clear.call().name
+                    + ScannedClass.where(clear.line())
+                    + "): what it drops is released as it is "
+                    + "collected (a Scala removal returns an Option or the collection, not the value to "
+                    + "hand back)."
+                : "Only "
+                    + cls.signature(clear.m())
+                    + " empties it (clear"
+                    + ScannedClass.where(clear.line())
+                    + "): what it drops is released as it is collected.");
       } else {
         why.add("Nothing in this class removes from it: it only grows (unbounded).");
       }
       // A map whose stored value's origin the bytecode shows is the common sample cache; a
       // collection appended to, or a value of unknown origin, may be something else.
-      int sure = CollectionCalls.isMap(s.call.owner)
-          && !s.valueSource.kind().equals("unknown") ? 0 : 1;
+      int sure =
+          CollectionCalls.isMap(s.call.owner) && !s.valueSource.kind().equals("unknown") ? 0 : 1;
       String removeRef = remove == null ? null : SiteFinder.ref(remove.call());
-      String decline = s.value.equals("return")
-          ? SiteFinder.javaName(s.call.owner) + "#remove(java.lang.Object)" : null;
-      out.add(new Candidate("cache-admit", cls.siteName(s.field), cls.ref(s.m),
-          SiteFinder.ref(s.call), s.value, removeRef, decline, -1, null, sure, why,
-          cls.node.name, s.m.name, s.m.desc));
+      String decline =
+          s.value.equals("return")
+              ? SiteFinder.javaName(s.call.owner) + "#remove(java.lang.Object)"
+              : null;
+      out.add(
+          new Candidate(
+              "cache-admit",
+              cls.siteName(s.field),
+              cls.ref(s.m),
+              SiteFinder.ref(s.call),
+              s.value,
+              removeRef,
+              decline,
+              -1,
+              null,
+              sure,
+              why,
+              cls.node.name,
+              s.m.name,
+              s.m.desc));
     }
   }
 

@@ -8,7 +8,8 @@ import java.util.List;
  * @param kind {@code cache-admit} or {@code prefetch-depth}
  * @param name the block's name before it is made unique
  * @param in the method whose calls are woven ({@code com.acme.Dataset#get(int)})
- * @param method the called method ({@code java.util.HashMap#put(java.lang.Object,java.lang.Object)})
+ * @param method the called method ({@code
+ *     java.util.HashMap#put(java.lang.Object,java.lang.Object)})
  * @param value the value's argument index or {@code return} (cache-admit), else null
  * @param release the release call, or null
  * @param decline the decline call of a returned value, or null
@@ -20,9 +21,21 @@ import java.util.List;
  * @param inName the {@code in} method's name
  * @param inDescriptor the {@code in} method's descriptor
  */
-record Candidate(String kind, String name, String in, String method, String value, String release,
-    String decline, int depth, String batch, int sure, List<String> why, String className,
-    String inName, String inDescriptor) {
+record Candidate(
+    String kind,
+    String name,
+    String in,
+    String method,
+    String value,
+    String release,
+    String decline,
+    int depth,
+    String batch,
+    int sure,
+    List<String> why,
+    String className,
+    String inName,
+    String inDescriptor) {
 
   /** Returns how sure the evidence is, in a word. */
   String sureness() {

@@ -128,11 +128,15 @@ final class ClassFiles {
             ZipEntry e = entries.nextElement();
             String n = e.getName();
             if (n.endsWith(".class") && !n.startsWith("META-INF/")) {
-              add(n, keep, e::getSize, () -> {
-                try (InputStream in = zip.getInputStream(e)) {
-                  return in.readNBytes((int) Math.min(MAX_CLASS_BYTES + 1, Integer.MAX_VALUE));
-                }
-              });
+              add(
+                  n,
+                  keep,
+                  e::getSize,
+                  () -> {
+                    try (InputStream in = zip.getInputStream(e)) {
+                      return in.readNBytes((int) Math.min(MAX_CLASS_BYTES + 1, Integer.MAX_VALUE));
+                    }
+                  });
             }
           }
         }

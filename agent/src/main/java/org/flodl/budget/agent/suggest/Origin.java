@@ -16,12 +16,12 @@ import org.objectweb.asm.tree.analysis.SourceValue;
 
 /**
  * Where a stack value came from, as far as the bytecode shows: a field, a parameter, a call, a
- * {@code new}, a constant or unknown, in words for the evidence, with the instruction that made
- * it. {@link #of} follows a value back through copies, casts and local variables, a few hops at
- * most, on the frames ASM's {@link org.objectweb.asm.tree.analysis.SourceInterpreter} gives.
+ * {@code new}, a constant or unknown, in words for the evidence, with the instruction that made it.
+ * {@link #of} follows a value back through copies, casts and local variables, a few hops at most,
+ * on the frames ASM's {@link org.objectweb.asm.tree.analysis.SourceInterpreter} gives.
  *
- * @param kind {@code field}, {@code param}, {@code call}, {@code new}, {@code constant} or
- *     {@code unknown}
+ * @param kind {@code field}, {@code param}, {@code call}, {@code new}, {@code constant} or {@code
+ *     unknown}
  * @param text the origin in words, e.g. {@code argument 0 ('key')}
  * @param insn the instruction that made the value, or null when unknown
  */
@@ -39,8 +39,7 @@ record Origin(String kind, String text, AbstractInsnNode insn) {
   }
 
   /** Follows {@code v} back to where it was made: a field, a parameter, a call, a constant. */
-  private static Origin trace(MethodNode m, Frame<SourceValue>[] frames, SourceValue v,
-      int hops) {
+  private static Origin trace(MethodNode m, Frame<SourceValue>[] frames, SourceValue v, int hops) {
     if (v == null || v.insns.size() != 1 || hops > 6) {
       return UNKNOWN;
     }
@@ -60,28 +59,33 @@ record Origin(String kind, String text, AbstractInsnNode insn) {
       }
       SourceValue stored = at.getLocal(load.var);
       if (param >= 0 && stored.insns.isEmpty()) {
-        return new Origin("param", "argument " + param + " ('" + localName(m, load.var) + "')",
-            load);
+        return new Origin(
+            "param", "argument " + param + " ('" + localName(m, load.var) + "')", load);
       }
-      if (stored.insns.size() == 1
-          && stored.insns.iterator().next() instanceof VarInsnNode store) {
+      if (stored.insns.size() == 1 && stored.insns.iterator().next() instanceof VarInsnNode store) {
         Frame<SourceValue> before = frames[m.instructions.indexOf(store)];
         return before == null ? UNKNOWN : trace(m, frames, top(before, 0), hops + 1);
       }
       return UNKNOWN;
     }
     if (p instanceof MethodInsnNode c) {
-      String what = c.owner.equals("java/nio/ByteBuffer") && (c.name.equals("slice")
-          || c.name.equals("duplicate")) ? "a slice of a buffer (a view of what it pins)"
-          : "the result of " + (c.name.equals("<init>") ? "new " + SiteFinder.simpleName(c.owner)
-              : c.name) + "(" + SiteFinder.params(c.desc) + ")";
+      String what =
+          c.owner.equals("java/nio/ByteBuffer")
+                  && (c.name.equals("slice") || c.name.equals("duplicate"))
+              ? "a slice of a buffer (a view of what it pins)"
+              : "the result of "
+                  + (c.name.equals("<init>") ? "new " + SiteFinder.simpleName(c.owner) : c.name)
+                  + "("
+                  + SiteFinder.params(c.desc)
+                  + ")";
       return new Origin("call", what, c);
     }
     if (p instanceof TypeInsnNode n && op == Opcodes.NEW) {
       return new Origin("new", "a new " + SiteFinder.simpleName(n.desc), n);
     }
-    if (op >= Opcodes.ICONST_M1 && op <= Opcodes.ICONST_5 || p instanceof IntInsnNode
-        && op != Opcodes.NEWARRAY || p instanceof LdcInsnNode) {
+    if (op >= Opcodes.ICONST_M1 && op <= Opcodes.ICONST_5
+        || p instanceof IntInsnNode && op != Opcodes.NEWARRAY
+        || p instanceof LdcInsnNode) {
       return new Origin("constant", "a constant", p);
     }
     if (op == Opcodes.NEWARRAY || op == Opcodes.ANEWARRAY) {

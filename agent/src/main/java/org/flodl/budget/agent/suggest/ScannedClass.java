@@ -23,6 +23,7 @@ import org.objectweb.asm.tree.VarInsnNode;
  */
 final class ScannedClass {
   final ClassNode node;
+
   /** The class's methods that only return one of its fields: name + descriptor to the field. */
   private final Map<String, String> accessors = new LinkedHashMap<>();
 
@@ -47,10 +48,14 @@ final class ScannedClass {
         code.add(i);
       }
     }
-    if (code.size() == 3 && code.get(0) instanceof VarInsnNode load
-        && load.getOpcode() == Opcodes.ALOAD && load.var == 0
-        && code.get(1) instanceof FieldInsnNode get && get.getOpcode() == Opcodes.GETFIELD
-        && get.owner.equals(node.name) && code.get(2).getOpcode() >= Opcodes.IRETURN
+    if (code.size() == 3
+        && code.get(0) instanceof VarInsnNode load
+        && load.getOpcode() == Opcodes.ALOAD
+        && load.var == 0
+        && code.get(1) instanceof FieldInsnNode get
+        && get.getOpcode() == Opcodes.GETFIELD
+        && get.owner.equals(node.name)
+        && code.get(2).getOpcode() >= Opcodes.IRETURN
         && code.get(2).getOpcode() <= Opcodes.ARETURN) {
       return get.name;
     }
@@ -82,8 +87,11 @@ final class ScannedClass {
   String line(AbstractInsnNode insn) {
     for (AbstractInsnNode p = insn; p != null; p = p.getPrevious()) {
       if (p instanceof LineNumberNode ln) {
-        return (node.sourceFile == null ? SiteFinder.simpleName(node.name) + ".class"
-            : node.sourceFile) + ":" + ln.line;
+        return (node.sourceFile == null
+                ? SiteFinder.simpleName(node.name) + ".class"
+                : node.sourceFile)
+            + ":"
+            + ln.line;
       }
     }
     return null;
@@ -91,8 +99,7 @@ final class ScannedClass {
 
   /** Returns {@code Dataset#get(int)}. */
   String signature(MethodNode m) {
-    return SiteFinder.simpleName(node.name) + "#" + m.name + "(" + SiteFinder.params(m.desc)
-        + ")";
+    return SiteFinder.simpleName(node.name) + "#" + m.name + "(" + SiteFinder.params(m.desc) + ")";
   }
 
   /** Returns {@code com.acme.Dataset#get(int)}: {@code m} as the sites file names it. */
@@ -102,8 +109,10 @@ final class ScannedClass {
 
   /** Returns the name of the site of this class at {@code field}: {@code dataset-cache}. */
   String siteName(String field) {
-    String n = (SiteFinder.simpleName(node.name) + "-" + field)
-        .replaceAll("[^A-Za-z0-9._:-]", "-").toLowerCase(Locale.ROOT);
+    String n =
+        (SiteFinder.simpleName(node.name) + "-" + field)
+            .replaceAll("[^A-Za-z0-9._:-]", "-")
+            .toLowerCase(Locale.ROOT);
     return n.length() > 60 ? n.substring(0, 60) : n;
   }
 

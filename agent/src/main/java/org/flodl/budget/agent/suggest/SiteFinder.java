@@ -23,16 +23,16 @@ import org.objectweb.asm.tree.analysis.SourceValue;
  * flow ASM's analyzer gives (which instruction produced each stack value):
  *
  * <ul>
- *   <li>a value stored with {@code put}, {@code putIfAbsent} or {@code computeIfAbsent} into a
- *       JDK map held in a field, or with {@code add} into a JDK collection held in a field: a
+ *   <li>a value stored with {@code put}, {@code putIfAbsent} or {@code computeIfAbsent} into a JDK
+ *       map held in a field, or with {@code add} into a JDK collection held in a field: a
  *       cache-admit call site in the method that stores it, with the removal the class makes from
  *       that field as its release (none: the field only grows);
- *   <li>the same into Scala's mutable collections held in a field ({@code mutable.HashMap},
- *       {@code LinkedHashMap}, {@code TrieMap}, {@code concurrent.Map}, {@code ArrayBuffer},
- *       {@code ListBuffer}, {@code mutable.Set}): {@code put}, {@code update}, {@code addOne} and
- *       {@code +=} as a put-style call site where the call's result is dropped (a declined call
- *       returns null, which the code must not go on to use), {@code getOrElseUpdate} as a
- *       loading call whose declined value is evicted with {@code remove}; Kotlin's collections are the JDK's
+ *   <li>the same into Scala's mutable collections held in a field ({@code mutable.HashMap}, {@code
+ *       LinkedHashMap}, {@code TrieMap}, {@code concurrent.Map}, {@code ArrayBuffer}, {@code
+ *       ListBuffer}, {@code mutable.Set}): {@code put}, {@code update}, {@code addOne} and {@code
+ *       +=} as a put-style call site where the call's result is dropped (a declined call returns
+ *       null, which the code must not go on to use), {@code getOrElseUpdate} as a loading call
+ *       whose declined value is evicted with {@code remove}; Kotlin's collections are the JDK's
  *       ({@code getOrPut} compiles to {@code Map.get} and {@code Map.put});
  *   <li>a JDK bounded queue or semaphore built with a capacity that comes from a parameter or a
  *       field: a prefetch-depth call site in the method that builds it, with the method of the
@@ -41,9 +41,9 @@ import org.objectweb.asm.tree.analysis.SourceValue;
  * </ul>
  *
  * <p>A field read through a method of the class that only returns it (Scala's private accessors,
- * Kotlin's property getters) counts as the field. This class walks the methods and hands each
- * call to {@link CacheStores} or {@link BoundedQueues}; it also names methods and calls as the
- * sites file writes them.
+ * Kotlin's property getters) counts as the field. This class walks the methods and hands each call
+ * to {@link CacheStores} or {@link BoundedQueues}; it also names methods and calls as the sites
+ * file writes them.
  */
 final class SiteFinder {
   private final ScannedClass cls;
@@ -60,8 +60,8 @@ final class SiteFinder {
 
   /**
    * Returns the candidates of the class {@code classFile}; {@code classes} gives the bytes of the
-   * application's other classes by internal name (null when not read), to tell a map subclass
-   * that bounds itself.
+   * application's other classes by internal name (null when not read), to tell a map subclass that
+   * bounds itself.
    */
   static List<Candidate> find(byte[] classFile, Function<String, byte[]> classes) {
     SiteFinder f = new SiteFinder(classFile, classes);
@@ -75,8 +75,8 @@ final class SiteFinder {
   private void scan() {
     ClassNode node = cls.node;
     for (MethodNode m : node.methods) {
-      if (m.instructions.size() == 0 || (m.access & Opcodes.ACC_SYNTHETIC) != 0
-          && !m.name.startsWith("lambda$")) {
+      if (m.instructions.size() == 0
+          || (m.access & Opcodes.ACC_SYNTHETIC) != 0 && !m.name.startsWith("lambda$")) {
         continue;
       }
       Frame<SourceValue>[] frames;
@@ -92,7 +92,8 @@ final class SiteFinder {
         }
         if (insn instanceof MethodInsnNode call) {
           method(m, frames, frame, call);
-        } else if (insn instanceof FieldInsnNode put && put.getOpcode() == Opcodes.PUTFIELD
+        } else if (insn instanceof FieldInsnNode put
+            && put.getOpcode() == Opcodes.PUTFIELD
             && put.owner.equals(node.name)) {
           Origin v = Origin.of(m, frames, Origin.top(frame, 0));
           if (v.insn() instanceof TypeInsnNode n && n.getOpcode() == Opcodes.NEW) {
@@ -105,13 +106,13 @@ final class SiteFinder {
   }
 
   /** Hands {@code call} to what finds the sites of its kind: a queue's, or a collection's. */
-  private void method(MethodNode m, Frame<SourceValue>[] frames, Frame<SourceValue> frame,
-      MethodInsnNode call) {
+  private void method(
+      MethodNode m, Frame<SourceValue>[] frames, Frame<SourceValue> frame, MethodInsnNode call) {
     if (queues.built(m, frames, frame, call)) {
       return;
     }
-    boolean onCollection = CollectionCalls.isMap(call.owner)
-        || CollectionCalls.isCollection(call.owner);
+    boolean onCollection =
+        CollectionCalls.isMap(call.owner) || CollectionCalls.isCollection(call.owner);
     if (!onCollection || call.getOpcode() == Opcodes.INVOKESTATIC) {
       queues.call(m, frames, frame, call);
     } else {

@@ -21,13 +21,13 @@ import org.objectweb.asm.tree.MethodNode;
 /**
  * {@code java -jar flodl-budget-agent.jar suggest [--package PREFIX]... [--check] PATH...}: reads
  * the class files of PATH (a class path as {@code java -cp} takes it, {@code lib/*} wildcards
- * included: jars, class folders, class files; nothing is loaded or run) and prints a sites file
- * for the application in them: each cache-admit and prefetch-depth site its bytecode shows,
- * commented with the evidence and where it is, strongest first, and a {@code presets} line for
- * the libraries a preset covers. {@code --check} then says, on stderr, whether the agent would
- * take each site. Exit 0 done, 1 a check failed, 2 bad usage. Over 300 lines for one job, the
- * command's output: the finding itself is {@link SiteFinder}'s; here each block is written with
- * its evidence, and checked.
+ * included: jars, class folders, class files; nothing is loaded or run) and prints a sites file for
+ * the application in them: each cache-admit and prefetch-depth site its bytecode shows, commented
+ * with the evidence and where it is, strongest first, and a {@code presets} line for the libraries
+ * a preset covers. {@code --check} then says, on stderr, whether the agent would take each site.
+ * Exit 0 done, 1 a check failed, 2 bad usage. Over 300 lines for one job, the command's output: the
+ * finding itself is {@link SiteFinder}'s; here each block is written with its evidence, and
+ * checked.
  */
 public final class SuggestCommand {
   static final String USAGE =
@@ -65,9 +65,10 @@ public final class SuggestCommand {
       err.println(USAGE);
       return 2;
     }
-    Predicate<String> application = packages.isEmpty()
-        ? name -> !Libraries.isLibrary(name)
-        : name -> Libraries.inPackages(name, packages);
+    Predicate<String> application =
+        packages.isEmpty()
+            ? name -> !Libraries.isLibrary(name)
+            : name -> Libraries.inPackages(name, packages);
     ClassFiles files = ClassFiles.read(paths, application);
     for (String p : files.problems()) {
       err.println("flodl-budget suggest: " + p);
@@ -83,8 +84,12 @@ public final class SuggestCommand {
   }
 
   /** What the scan found. */
-  record Suggestion(List<Candidate> sites, Map<String, List<String>> presets, int classes,
-      int scanned, int unreadable) {}
+  record Suggestion(
+      List<Candidate> sites,
+      Map<String, List<String>> presets,
+      int classes,
+      int scanned,
+      int unreadable) {}
 
   /** Returns the sites and presets of the application in {@code files}. */
   static Suggestion suggest(ClassFiles files) {
@@ -104,8 +109,10 @@ public final class SuggestCommand {
         unreadable++; // a class file ASM cannot read is left out, and counted
       }
     }
-    found.sort(Comparator.comparingInt(Candidate::sure).thenComparing(Candidate::className)
-        .thenComparing(Candidate::kind));
+    found.sort(
+        Comparator.comparingInt(Candidate::sure)
+            .thenComparing(Candidate::className)
+            .thenComparing(Candidate::kind));
     Set<String> names = new HashSet<>();
     List<Candidate> unique = new ArrayList<>();
     for (Candidate c : found) {
@@ -113,12 +120,26 @@ public final class SuggestCommand {
       for (int i = 2; !names.add(name); i++) {
         name = c.name() + "-" + i;
       }
-      unique.add(name.equals(c.name()) ? c : new Candidate(c.kind(), name, c.in(), c.method(),
-          c.value(), c.release(), c.decline(), c.depth(), c.batch(), c.sure(), c.why(),
-          c.className(), c.inName(), c.inDescriptor()));
+      unique.add(
+          name.equals(c.name())
+              ? c
+              : new Candidate(
+                  c.kind(),
+                  name,
+                  c.in(),
+                  c.method(),
+                  c.value(),
+                  c.release(),
+                  c.decline(),
+                  c.depth(),
+                  c.batch(),
+                  c.sure(),
+                  c.why(),
+                  c.className(),
+                  c.inName(),
+                  c.inDescriptor()));
     }
-    return new Suggestion(unique, presets, files.names().size(), files.kept().size(),
-        unreadable);
+    return new Suggestion(unique, presets, files.names().size(), files.kept().size(), unreadable);
   }
 
   /** Adds the application's calls into a preset's library to its uses (and the preset). */
@@ -133,8 +154,13 @@ public final class SuggestCommand {
         for (Libraries.Preset p : Libraries.PRESETS) {
           if (call.owner.startsWith(p.apiPackage())) {
             List<String> u = presets.computeIfAbsent(p.name(), k -> new ArrayList<>());
-            String use = SiteFinder.ref(cls.name, m) + " calls "
-                + SiteFinder.simpleName(call.owner) + "." + call.name + line(cls, insn);
+            String use =
+                SiteFinder.ref(cls.name, m)
+                    + " calls "
+                    + SiteFinder.simpleName(call.owner)
+                    + "."
+                    + call.name
+                    + line(cls, insn);
             if (u.size() < MAX_USES + 1 && !u.contains(use)) {
               u.add(use);
             }
@@ -156,34 +182,57 @@ public final class SuggestCommand {
   /** Returns the sites file. */
   static String render(Suggestion s, List<String> paths, List<String> packages) {
     StringBuilder b = new StringBuilder();
-    comment(b, "Sites suggested by flodl-budget for " + shown(paths) + ": "
-        + s.classes() + " classes, " + s.scanned() + " of them the application's and read"
-        + (packages.isEmpty() ? "" : " (packages " + String.join(", ", packages) + ")")
-        + ", none loaded" + (s.unreadable() == 0 ? "" : ", " + s.unreadable()
-            + " that could not be read left out") + ".");
-    comment(b, "Each block says what was found, where, and how sure the evidence is. Try it as "
-        + "it is, watching first: -javaagent:flodl-budget-agent.jar=sites=THIS_FILE,mode=observe"
-        + ",record=run.jfr; then `java -jar flodl-budget-agent.jar report run.jfr` shows each "
-        + "site's decisions under the names below; drop mode=observe to enforce.");
+    comment(
+        b,
+        "Sites suggested by flodl-budget for "
+            + shown(paths)
+            + ": "
+            + s.classes()
+            + " classes, "
+            + s.scanned()
+            + " of them the application's and read"
+            + (packages.isEmpty() ? "" : " (packages " + String.join(", ", packages) + ")")
+            + ", none loaded"
+            + (s.unreadable() == 0
+                ? ""
+                : ", " + s.unreadable() + " that could not be read left out")
+            + ".");
+    comment(
+        b,
+        "Each block says what was found, where, and how sure the evidence is. Try it as "
+            + "it is, watching first: -javaagent:flodl-budget-agent.jar=sites=THIS_FILE,mode=observe"
+            + ",record=run.jfr; then `java -jar flodl-budget-agent.jar report run.jfr` shows each "
+            + "site's decisions under the names below; drop mode=observe to enforce.");
     b.append('\n');
     if (!s.presets().isEmpty()) {
       b.append("presets = ").append(String.join(",", s.presets().keySet())).append('\n');
       for (Map.Entry<String, List<String>> p : s.presets().entrySet()) {
-        Libraries.Preset preset = Libraries.PRESETS.stream()
-            .filter(x -> x.name().equals(p.getKey())).findFirst().orElseThrow();
+        Libraries.Preset preset =
+            Libraries.PRESETS.stream()
+                .filter(x -> x.name().equals(p.getKey()))
+                .findFirst()
+                .orElseThrow();
         List<String> uses = p.getValue();
-        String text = p.getKey() + ": " + preset.covers() + "; "
-            + (uses.isEmpty() ? "the library is on the class path."
-                : "the application uses it in " + String.join("; ",
-                    uses.subList(0, Math.min(MAX_USES, uses.size())))
-                    + (uses.size() > MAX_USES ? "; and more" : "") + ".");
+        String text =
+            p.getKey()
+                + ": "
+                + preset.covers()
+                + "; "
+                + (uses.isEmpty()
+                    ? "the library is on the class path."
+                    : "the application uses it in "
+                        + String.join("; ", uses.subList(0, Math.min(MAX_USES, uses.size())))
+                        + (uses.size() > MAX_USES ? "; and more" : "")
+                        + ".");
         comment(b, text);
       }
       b.append('\n');
     }
     if (s.sites().isEmpty()) {
-      comment(b, "No cache-admit or prefetch-depth site found in the application's classes: no "
-          + "value stored into a field's map or collection, no bounded queue sized at run time.");
+      comment(
+          b,
+          "No cache-admit or prefetch-depth site found in the application's classes: no "
+              + "value stored into a field's map or collection, no bounded queue sized at run time.");
       return b.toString();
     }
     for (Candidate c : s.sites()) {
@@ -212,8 +261,13 @@ public final class SuggestCommand {
         width = Math.max(width, k.length());
       }
       for (Map.Entry<String, String> f : fields.entrySet()) {
-        b.append("site.").append(c.name()).append('.').append(f.getKey())
-            .append(" ".repeat(width - f.getKey().length())).append(" = ").append(f.getValue())
+        b.append("site.")
+            .append(c.name())
+            .append('.')
+            .append(f.getKey())
+            .append(" ".repeat(width - f.getKey().length()))
+            .append(" = ")
+            .append(f.getValue())
             .append('\n');
       }
       b.append('\n');
@@ -231,7 +285,8 @@ public final class SuggestCommand {
         }
       }
     }
-    return entries.size() <= 3 ? String.join(" ", entries)
+    return entries.size() <= 3
+        ? String.join(" ", entries)
         : String.join(" ", entries.subList(0, 3)) + " and " + (entries.size() - 3) + " more";
   }
 
@@ -249,13 +304,12 @@ public final class SuggestCommand {
   }
 
   /**
-   * Checks each suggested site as the agent would take it: the file parses with no problem, and
-   * the method each {@code in} names exists and makes the call the site names. Says one line per
-   * site on {@code err}; returns 0 when every site passes, 1 otherwise.
+   * Checks each suggested site as the agent would take it: the file parses with no problem, and the
+   * method each {@code in} names exists and makes the call the site names. Says one line per site
+   * on {@code err}; returns 0 when every site passes, 1 otherwise.
    */
   static int check(Suggestion s, ClassFiles files, PrintStream err) {
-    SitesFile parsed = SitesFile.parse(
-        propertiesOf(render(s, List.of(), List.of())), "suggest");
+    SitesFile parsed = SitesFile.parse(propertiesOf(render(s, List.of(), List.of())), "suggest");
     int failed = 0;
     for (String w : parsed.warnings()) {
       if (!w.contains("declares no site")) {
@@ -268,14 +322,21 @@ public final class SuggestCommand {
       taken.add(spec.name());
     }
     for (Candidate c : s.sites()) {
-      String problem = !taken.contains(c.name()) ? "the agent refuses its block (above)"
-          : callIn(files.kept().get(c.className()), c);
+      String problem =
+          !taken.contains(c.name())
+              ? "the agent refuses its block (above)"
+              : callIn(files.kept().get(c.className()), c);
       if (problem == null) {
-        err.println("flodl-budget suggest --check: site '" + c.name() + "' would be woven: "
-            + c.in() + " calls " + c.method());
+        err.println(
+            "flodl-budget suggest --check: site '"
+                + c.name()
+                + "' would be woven: "
+                + c.in()
+                + " calls "
+                + c.method());
       } else {
-        err.println("flodl-budget suggest --check: site '" + c.name() + "' would not be woven: "
-            + problem);
+        err.println(
+            "flodl-budget suggest --check: site '" + c.name() + "' would not be woven: " + problem);
         failed++;
       }
     }

@@ -9,10 +9,10 @@ import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 
 /**
- * Writes one method's body inserts as its code is copied: the gate's calls at entry and before
- * each return, and, where an admission counts the woven bodies a thread is in, a handler that
- * gives that count back when the method throws. An insert the method's shape refuses ({@link
- * ShapeRules}) is not woven but failed.
+ * Writes one method's body inserts as its code is copied: the gate's calls at entry and before each
+ * return, and, where an admission counts the woven bodies a thread is in, a handler that gives that
+ * count back when the method throws. An insert the method's shape refuses ({@link ShapeRules}) is
+ * not woven but failed.
  */
 final class BodyInserter {
   private static final String GATE = Weaver.GATE;
@@ -22,8 +22,10 @@ final class BodyInserter {
   private final FrameSlots frameSlots;
   private final boolean isStatic;
   private final Type[] params;
+
   /** Each parameter's local slot. */
   private final int[] paramSlot;
+
   private final Type returns;
   private final int paramSlots;
   private final List<Plan.BodyInsert> inserts;
@@ -34,8 +36,15 @@ final class BodyInserter {
    * Returns the inserter writing to {@code mv} the inserts of {@code all} that method {@code
    * name}{@code descriptor} allows, each put in {@code done}; the others go to {@code failures}.
    */
-  BodyInserter(MethodVisitor mv, FrameSlots frameSlots, int access, String name,
-      String descriptor, String methodText, List<Plan.BodyInsert> all, Map<Rule, String> done,
+  BodyInserter(
+      MethodVisitor mv,
+      FrameSlots frameSlots,
+      int access,
+      String name,
+      String descriptor,
+      String methodText,
+      List<Plan.BodyInsert> all,
+      Map<Rule, String> done,
       List<Plan.Failure> failures) {
     this.mv = mv;
     this.frameSlots = frameSlots;
@@ -51,8 +60,9 @@ final class BodyInserter {
     this.paramSlots = slots;
     List<Plan.BodyInsert> ok = new ArrayList<>();
     for (Plan.BodyInsert b : all) {
-      String why = ShapeRules.bodyProblem(b.rule(), params, returns, isStatic,
-          name.equals("<init>"), methodText);
+      String why =
+          ShapeRules.bodyProblem(
+              b.rule(), params, returns, isStatic, name.equals("<init>"), methodText);
       if (why == null) {
         ok.add(b);
         done.put(b.rule(), b.rule().role().label() + " at " + methodText);
@@ -82,8 +92,7 @@ final class BodyInserter {
         case HOOK:
           Push.constant(mv, b.point());
           loadReceiver();
-          mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "hook", "(ILjava/lang/Object;)V",
-              false);
+          mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "hook", "(ILjava/lang/Object;)V", false);
           break;
         default:
           break;
@@ -106,8 +115,12 @@ final class BodyInserter {
     Push.constant(mv, b.point());
     loadReceiver();
     mv.visitVarInsn(Opcodes.ALOAD, slot);
-    mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "admit",
-        "(ILjava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;", false);
+    mv.visitMethodInsn(
+        Opcodes.INVOKESTATIC,
+        GATE,
+        "admit",
+        "(ILjava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;",
+        false);
     mv.visitInsn(Opcodes.DUP);
     mv.visitFieldInsn(Opcodes.GETSTATIC, GATE, "DECLINED", "Ljava/lang/Object;");
     Label admitted = new Label();
@@ -117,8 +130,12 @@ final class BodyInserter {
       Push.constant(mv, b.point());
       loadReceiver();
       parameterArray(b.rule().declineArgs(), null);
-      mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "decline",
-          "(ILjava/lang/Object;[Ljava/lang/Object;)V", false);
+      mv.visitMethodInsn(
+          Opcodes.INVOKESTATIC,
+          GATE,
+          "decline",
+          "(ILjava/lang/Object;[Ljava/lang/Object;)V",
+          false);
     }
     returnDefault(returns);
     mv.visitLabel(admitted);
@@ -156,10 +173,11 @@ final class BodyInserter {
     mv.visitVarInsn(Opcodes.ALOAD, exec);
     mv.visitVarInsn(Opcodes.ILOAD, slot);
     mv.visitVarInsn(Opcodes.ILOAD, decided);
-    mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "executor",
-        "(Ljava/lang/Object;II)Ljava/lang/Object;", false);
+    mv.visitMethodInsn(
+        Opcodes.INVOKESTATIC, GATE, "executor", "(Ljava/lang/Object;II)Ljava/lang/Object;", false);
     Type execType = params[r.executor()];
-    mv.visitTypeInsn(Opcodes.CHECKCAST,
+    mv.visitTypeInsn(
+        Opcodes.CHECKCAST,
         execType.getSort() == Type.ARRAY ? execType.getDescriptor() : execType.getInternalName());
     mv.visitVarInsn(Opcodes.ASTORE, exec);
     mv.visitVarInsn(Opcodes.ILOAD, slot);
@@ -196,8 +214,8 @@ final class BodyInserter {
         mv.visitInsn(Opcodes.DUP);
         Push.constant(mv, b.point());
         loadReceiver();
-        mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "batch",
-            "(Ljava/lang/Object;ILjava/lang/Object;)V", false);
+        mv.visitMethodInsn(
+            Opcodes.INVOKESTATIC, GATE, "batch", "(Ljava/lang/Object;ILjava/lang/Object;)V", false);
         break;
       case RELEASE:
         releaseAtExit(b, opcode);
@@ -214,8 +232,8 @@ final class BodyInserter {
     mv.visitInsn(Opcodes.DUP);
     Push.constant(mv, b.point());
     loadReceiver();
-    mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "returned",
-        "(Ljava/lang/Object;ILjava/lang/Object;)Z", false);
+    mv.visitMethodInsn(
+        Opcodes.INVOKESTATIC, GATE, "returned", "(Ljava/lang/Object;ILjava/lang/Object;)Z", false);
     if (b.rule().declineArgs() == null) {
       mv.visitInsn(Opcodes.POP);
       return;
@@ -225,8 +243,8 @@ final class BodyInserter {
     Push.constant(mv, b.point());
     loadReceiver();
     parameterArray(b.rule().declineArgs(), frameSlots.analyzerLocals());
-    mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "decline",
-        "(ILjava/lang/Object;[Ljava/lang/Object;)V", false);
+    mv.visitMethodInsn(
+        Opcodes.INVOKESTATIC, GATE, "decline", "(ILjava/lang/Object;[Ljava/lang/Object;)V", false);
     mv.visitLabel(kept);
     frameSlots.frame(locals, stack);
   }
@@ -250,13 +268,13 @@ final class BodyInserter {
     } else {
       parameterArray(refs, frameSlots.analyzerLocals());
     }
-    mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "release",
-        "(Ljava/lang/Object;I[Ljava/lang/Object;)V", false);
+    mv.visitMethodInsn(
+        Opcodes.INVOKESTATIC, GATE, "release", "(Ljava/lang/Object;I[Ljava/lang/Object;)V", false);
   }
 
   /**
-   * Writes, after the method's own code, the handler that gives back the count of woven bodies
-   * the thread is in when the method throws (where an admission counts them).
+   * Writes, after the method's own code, the handler that gives back the count of woven bodies the
+   * thread is in when the method throws (where an admission counts them).
    */
   void atEnd() {
     if (guardPoint >= 0) {
@@ -273,8 +291,8 @@ final class BodyInserter {
   }
 
   /**
-   * Pushes {@code new Object[] {parameters at indices, boxed}}; where the locals {@code now} show
-   * a parameter's slot holding something else (the method reassigned it), null.
+   * Pushes {@code new Object[] {parameters at indices, boxed}}; where the locals {@code now} show a
+   * parameter's slot holding something else (the method reassigned it), null.
    */
   private void parameterArray(List<Integer> indices, List<Object> now) {
     frameSlots.boxedArray(indices, params, paramSlot, now);

@@ -10,8 +10,8 @@ import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 
 /**
- * Writes the gate's code around each call in one method that a call rule matches: the call's
- * owner as compiled a subtype of the rule's type (a constructor's the type itself), its name and
+ * Writes the gate's code around each call in one method that a call rule matches: the call's owner
+ * as compiled a subtype of the rule's type (a constructor's the type itself), its name and
  * parameters the rule's. A matching call whose shape the rule's role does not fit ({@link
  * ShapeRules}), or that only a jump reaches, is copied as it is, the former failed.
  */
@@ -31,8 +31,13 @@ final class CallInserter {
    * Returns the inserter writing to {@code mv} the {@code calls} rules' code in method {@code
    * methodText}, adding to {@code failures} the calls it refuses.
    */
-  CallInserter(MethodVisitor mv, FrameSlots frameSlots, List<Rule> calls, Weaver.Owners owners,
-      String methodText, List<Plan.Failure> failures) {
+  CallInserter(
+      MethodVisitor mv,
+      FrameSlots frameSlots,
+      List<Rule> calls,
+      Weaver.Owners owners,
+      String methodText,
+      List<Plan.Failure> failures) {
     this.mv = mv;
     this.frameSlots = frameSlots;
     this.calls = calls;
@@ -42,8 +47,8 @@ final class CallInserter {
   }
 
   /** Returns whether it wrote the call with a rule's code; false: the caller copies it as is. */
-  boolean insert(int opcode, String callOwner, String name, String descriptor,
-      boolean isInterface) {
+  boolean insert(
+      int opcode, String callOwner, String name, String descriptor, boolean isInterface) {
     Rule r = calls.isEmpty() ? null : matchingCall(callOwner, name, descriptor, opcode);
     if (r == null || frameSlots.unknown()) {
       return false;
@@ -63,8 +68,7 @@ final class CallInserter {
         admitCall(r, opcode, callOwner, name, descriptor, isInterface, args, returns, receiver);
         break;
       case ADMIT_RETURN:
-        returnedCall(r, opcode, callOwner, name, descriptor, isInterface, args, returns,
-            receiver);
+        returnedCall(r, opcode, callOwner, name, descriptor, isInterface, args, returns, receiver);
         break;
       case DEPTH_ARG:
         depthCall(r, opcode, callOwner, name, descriptor, isInterface, args);
@@ -81,8 +85,8 @@ final class CallInserter {
         mv.visitMethodInsn(opcode, callOwner, name, descriptor, isInterface);
         mv.visitInsn(Opcodes.DUP);
         Push.constant(mv, r.id());
-        mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "batchCall", "(Ljava/lang/Object;I)V",
-            false);
+        mv.visitMethodInsn(
+            Opcodes.INVOKESTATIC, GATE, "batchCall", "(Ljava/lang/Object;I)V", false);
     }
     return true;
   }
@@ -90,8 +94,9 @@ final class CallInserter {
   /** Puts in {@code done}, for each rule whose calls it wove, how many and where. */
   void countsInto(Map<Rule, String> done) {
     for (Map.Entry<Rule, Integer> e : callCounts.entrySet()) {
-      done.put(e.getKey(), e.getValue() + " call(s) to " + e.getKey().method().methodName()
-          + " in " + methodText);
+      done.put(
+          e.getKey(),
+          e.getValue() + " call(s) to " + e.getKey().method().methodName() + " in " + methodText);
     }
   }
 
@@ -102,7 +107,8 @@ final class CallInserter {
     for (Rule r : calls) {
       if (r.method().methodName().equals(name)
           && MethodMatcher.parametersMatch(descriptor, r.method().parameterTypes())
-          && (name.equals("<init>") ? callOwner.equals(r.type())
+          && (name.equals("<init>")
+              ? callOwner.equals(r.type())
               : owners.isSubtype(callOwner, r.type()))) {
         return r;
       }
@@ -111,24 +117,32 @@ final class CallInserter {
   }
 
   /**
-   * {@code [recv, args]}: the arguments into fresh slots; {@code r = Gate.admitCall(value,
-   * point)}; declined: {@code [Gate.declineCall(recv, args, point)] | pop recv}, push the
-   * default; else the call with {@code value = r}.
+   * {@code [recv, args]}: the arguments into fresh slots; {@code r = Gate.admitCall(value, point)};
+   * declined: {@code [Gate.declineCall(recv, args, point)] | pop recv}, push the default; else the
+   * call with {@code value = r}.
    */
-  private void admitCall(Rule r, int opcode, String callOwner, String name, String descriptor,
-      boolean itf, Type[] args, Type returns, boolean receiver) {
+  private void admitCall(
+      Rule r,
+      int opcode,
+      String callOwner,
+      String name,
+      String descriptor,
+      boolean itf,
+      Type[] args,
+      Type returns,
+      boolean receiver) {
     Object[] locals0 = frameSlots.frameLocals(List.of());
     int base = frameSlots.freeSlot();
     int[] slots = frameSlots.slots(args, base);
     List<Object> spilled = FrameSlots.spilledTypes(args);
     Object[] belowArgs = frameSlots.frameStack(FrameSlots.size(args), List.of());
-    Object[] belowAll = frameSlots.frameStack(FrameSlots.size(args) + (receiver ? 1 : 0),
-        List.of());
+    Object[] belowAll =
+        frameSlots.frameStack(FrameSlots.size(args) + (receiver ? 1 : 0), List.of());
     frameSlots.storeArguments(args, slots);
     mv.visitVarInsn(Opcodes.ALOAD, slots[r.argument()]);
     Push.constant(mv, r.id());
-    mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "admitCall",
-        "(Ljava/lang/Object;I)Ljava/lang/Object;", false);
+    mv.visitMethodInsn(
+        Opcodes.INVOKESTATIC, GATE, "admitCall", "(Ljava/lang/Object;I)Ljava/lang/Object;", false);
     mv.visitInsn(Opcodes.DUP);
     mv.visitFieldInsn(Opcodes.GETSTATIC, GATE, "DECLINED", "Ljava/lang/Object;");
     Label admitted = new Label();
@@ -139,8 +153,12 @@ final class CallInserter {
       if (r.declineArgs() != null) {
         slotArray(r.declineArgs(), args, slots);
         Push.constant(mv, r.id());
-        mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "declineCall",
-            "(Ljava/lang/Object;[Ljava/lang/Object;I)V", false);
+        mv.visitMethodInsn(
+            Opcodes.INVOKESTATIC,
+            GATE,
+            "declineCall",
+            "(Ljava/lang/Object;[Ljava/lang/Object;I)V",
+            false);
       } else {
         mv.visitInsn(Opcodes.POP);
       }
@@ -155,23 +173,34 @@ final class CallInserter {
     frameSlots.loadArguments(args, slots);
     mv.visitMethodInsn(opcode, callOwner, name, descriptor, itf);
     mv.visitLabel(after);
-    frameSlots.frame(withSpills, returns.getSort() == Type.VOID ? belowAll
-        : FrameSlots.concat(belowAll, List.of(FrameSlots.frameType(returns))));
+    frameSlots.frame(
+        withSpills,
+        returns.getSort() == Type.VOID
+            ? belowAll
+            : FrameSlots.concat(belowAll, List.of(FrameSlots.frameType(returns))));
     mv.visitInsn(Opcodes.NOP);
   }
 
   /**
-   * The call as written, then {@code if (Gate.returnedCall(v, point)) Gate.declineCall(recv,
-   * args, point)} (the receiver and arguments kept in fresh slots for that).
+   * The call as written, then {@code if (Gate.returnedCall(v, point)) Gate.declineCall(recv, args,
+   * point)} (the receiver and arguments kept in fresh slots for that).
    */
-  private void returnedCall(Rule r, int opcode, String callOwner, String name,
-      String descriptor, boolean itf, Type[] args, Type returns, boolean receiver) {
+  private void returnedCall(
+      Rule r,
+      int opcode,
+      String callOwner,
+      String name,
+      String descriptor,
+      boolean itf,
+      Type[] args,
+      Type returns,
+      boolean receiver) {
     if (r.declineArgs() == null || !receiver) {
       mv.visitMethodInsn(opcode, callOwner, name, descriptor, itf);
       mv.visitInsn(Opcodes.DUP);
       Push.constant(mv, r.id());
-      mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "returnedCall", "(Ljava/lang/Object;I)Z",
-          false);
+      mv.visitMethodInsn(
+          Opcodes.INVOKESTATIC, GATE, "returnedCall", "(Ljava/lang/Object;I)Z", false);
       mv.visitInsn(Opcodes.POP);
       return;
     }
@@ -191,24 +220,34 @@ final class CallInserter {
     mv.visitMethodInsn(opcode, callOwner, name, descriptor, itf);
     mv.visitInsn(Opcodes.DUP);
     Push.constant(mv, r.id());
-    mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "returnedCall", "(Ljava/lang/Object;I)Z",
-        false);
+    mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "returnedCall", "(Ljava/lang/Object;I)Z", false);
     Label kept = new Label();
     mv.visitJumpInsn(Opcodes.IFEQ, kept);
     mv.visitVarInsn(Opcodes.ALOAD, recvSlot);
     slotArray(r.declineArgs(), args, slots);
     Push.constant(mv, r.id());
-    mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "declineCall",
-        "(Ljava/lang/Object;[Ljava/lang/Object;I)V", false);
+    mv.visitMethodInsn(
+        Opcodes.INVOKESTATIC,
+        GATE,
+        "declineCall",
+        "(Ljava/lang/Object;[Ljava/lang/Object;I)V",
+        false);
     mv.visitLabel(kept);
-    frameSlots.frame(FrameSlots.concat(locals0, spilled),
+    frameSlots.frame(
+        FrameSlots.concat(locals0, spilled),
         FrameSlots.concat(belowAll, List.of(FrameSlots.frameType(returns))));
     mv.visitInsn(Opcodes.NOP);
   }
 
   /** The arguments above the depth into fresh slots, the depth through the gate, back. */
-  private void depthCall(Rule r, int opcode, String callOwner, String name, String descriptor,
-      boolean itf, Type[] args) {
+  private void depthCall(
+      Rule r,
+      int opcode,
+      String callOwner,
+      String name,
+      String descriptor,
+      boolean itf,
+      Type[] args) {
     int k = r.argument();
     int base = frameSlots.freeSlot();
     int[] slots = frameSlots.slots(args, base);
@@ -224,8 +263,15 @@ final class CallInserter {
   }
 
   /** The call, then {@code Gate.releaseCall(returned, args, point)}. */
-  private void releaseCall(Rule r, int opcode, String callOwner, String name,
-      String descriptor, boolean itf, Type[] args, Type returns) {
+  private void releaseCall(
+      Rule r,
+      int opcode,
+      String callOwner,
+      String name,
+      String descriptor,
+      boolean itf,
+      Type[] args,
+      Type returns) {
     List<Integer> refs = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       if (ShapeRules.isReference(args[i])) {
@@ -250,8 +296,12 @@ final class CallInserter {
       slotArray(refs, args, slots);
     }
     Push.constant(mv, r.id());
-    mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "releaseCall",
-        "(Ljava/lang/Object;[Ljava/lang/Object;I)V", false);
+    mv.visitMethodInsn(
+        Opcodes.INVOKESTATIC,
+        GATE,
+        "releaseCall",
+        "(Ljava/lang/Object;[Ljava/lang/Object;I)V",
+        false);
   }
 
   /** Pushes {@code new Object[] {slot values of indices, boxed}}. */

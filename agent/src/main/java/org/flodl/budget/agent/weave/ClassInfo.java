@@ -16,7 +16,12 @@ import java.util.Set;
  * @param version the class file's major version
  * @param methods the declared methods whose names are in the reader's set
  */
-record ClassInfo(String name, String superName, List<String> interfaces, int access, int version,
+record ClassInfo(
+    String name,
+    String superName,
+    List<String> interfaces,
+    int access,
+    int version,
     List<Method> methods) {
 
   static final int ACC_INTERFACE = 0x0200;
@@ -111,13 +116,38 @@ record ClassInfo(String name, String superName, List<String> interfaces, int acc
         offsets[i] = p;
         int tag = b[p] & 0xFF;
         switch (tag) {
-          case 1: p += 3 + u2(p + 1); break;               // Utf8
-          case 3: case 4: p += 5; break;                    // Integer, Float
-          case 5: case 6: p += 9; i++; break;               // Long, Double: two slots
-          case 7: case 8: case 16: case 19: case 20: p += 3; break; // Class, String, MethodType, Module, Package
-          case 9: case 10: case 11: case 12: case 17: case 18: p += 5; break;
-          case 15: p += 4; break;                           // MethodHandle
-          default: throw new IllegalArgumentException("bad constant pool tag " + tag);
+          case 1:
+            p += 3 + u2(p + 1);
+            break; // Utf8
+          case 3:
+          case 4:
+            p += 5;
+            break; // Integer, Float
+          case 5:
+          case 6:
+            p += 9;
+            i++;
+            break; // Long, Double: two slots
+          case 7:
+          case 8:
+          case 16:
+          case 19:
+          case 20:
+            p += 3;
+            break; // Class, String, MethodType, Module, Package
+          case 9:
+          case 10:
+          case 11:
+          case 12:
+          case 17:
+          case 18:
+            p += 5;
+            break;
+          case 15:
+            p += 4;
+            break; // MethodHandle
+          default:
+            throw new IllegalArgumentException("bad constant pool tag " + tag);
         }
       }
       int access = u2(p);
@@ -143,8 +173,13 @@ record ClassInfo(String name, String superName, List<String> interfaces, int acc
         }
         p = skipAttributes(p + 6);
       }
-      return new ClassInfo(name, "java/lang/Object".equals(name) ? null : superName,
-          List.copyOf(interfaces), access, major, List.copyOf(kept));
+      return new ClassInfo(
+          name,
+          "java/lang/Object".equals(name) ? null : superName,
+          List.copyOf(interfaces),
+          access,
+          major,
+          List.copyOf(kept));
     }
 
     private int skipMembers(int p) {
@@ -194,7 +229,9 @@ record ClassInfo(String name, String superName, List<String> interfaces, int acc
     }
 
     private int u4(int p) {
-      return ((b[p] & 0xFF) << 24) | ((b[p + 1] & 0xFF) << 16) | ((b[p + 2] & 0xFF) << 8)
+      return ((b[p] & 0xFF) << 24)
+          | ((b[p + 1] & 0xFF) << 16)
+          | ((b[p + 2] & 0xFF) << 8)
           | (b[p + 3] & 0xFF);
     }
   }

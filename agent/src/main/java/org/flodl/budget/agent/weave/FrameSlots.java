@@ -9,10 +9,10 @@ import org.objectweb.asm.Type;
 import org.objectweb.asm.commons.AnalyzerAdapter;
 
 /**
- * The fresh local slots one method's inserted code keeps values in, and the stack-map frames at
- * the branches it inserts: slots start past every local live at the insert, frames are what the
- * method's {@link AnalyzerAdapter} tracks there (none in a class without frames, whose fresh
- * slots start past the method's own).
+ * The fresh local slots one method's inserted code keeps values in, and the stack-map frames at the
+ * branches it inserts: slots start past every local live at the insert, frames are what the
+ * method's {@link AnalyzerAdapter} tracks there (none in a class without frames, whose fresh slots
+ * start past the method's own).
  */
 final class FrameSlots {
   static final String OBJECT = "java/lang/Object";
@@ -101,9 +101,9 @@ final class FrameSlots {
   }
 
   /**
-   * Pushes {@code new Object[] {the values of indices, boxed}}, each of its type in its slot;
-   * where the locals {@code now} (null: not looked at) show a slot holding something else (the
-   * method reassigned a parameter), null.
+   * Pushes {@code new Object[] {the values of indices, boxed}}, each of its type in its slot; where
+   * the locals {@code now} (null: not looked at) show a slot holding something else (the method
+   * reassigned a parameter), null.
    */
   void boxedArray(List<Integer> indices, Type[] types, int[] slots, List<Object> now) {
     Push.constant(mv, indices.size());

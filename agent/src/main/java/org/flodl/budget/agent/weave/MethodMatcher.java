@@ -23,8 +23,13 @@ final class MethodMatcher {
    * calls, or null (adding a failure when the name is ambiguous, or, for {@code required}, when
    * there is none).
    */
-  static ClassInfo.Method declared(ClassInfo info, MethodRef ref, byte[] bytes,
-      List<Plan.Failure> failures, Rule r, boolean required) {
+  static ClassInfo.Method declared(
+      ClassInfo info,
+      MethodRef ref,
+      byte[] bytes,
+      List<Plan.Failure> failures,
+      Rule r,
+      boolean required) {
     List<ClassInfo.Method> found = new ArrayList<>();
     for (ClassInfo.Method m : info.methods()) {
       if (m.name().equals(ref.methodName())
@@ -34,8 +39,14 @@ final class MethodMatcher {
     }
     if (found.isEmpty()) {
       if (required) {
-        failures.add(new Plan.Failure(r, "no " + (ref.isConstructor() ? "constructor " : "method ")
-            + ref + " declared in " + Planner.dotted(info.name())));
+        failures.add(
+            new Plan.Failure(
+                r,
+                "no "
+                    + (ref.isConstructor() ? "constructor " : "method ")
+                    + ref
+                    + " declared in "
+                    + Planner.dotted(info.name())));
       }
       return null;
     }
@@ -56,34 +67,50 @@ final class MethodMatcher {
     for (ClassInfo.Method m : found) {
       shapes.add(m.name() + m.descriptor());
     }
-    failures.add(new Plan.Failure(r, ref + " matches " + found.size() + " methods of "
-        + Planner.dotted(info.name()) + ", give the parameter types: " + shapes));
+    failures.add(
+        new Plan.Failure(
+            r,
+            ref
+                + " matches "
+                + found.size()
+                + " methods of "
+                + Planner.dotted(info.name())
+                + ", give the parameter types: "
+                + shapes));
     return null;
   }
 
   /** Returns the method {@code bridge} calls on its own class (javac's bridges call one). */
-  private static ClassInfo.Method bridgeTarget(byte[] bytes, ClassInfo info,
-      ClassInfo.Method bridge) {
+  private static ClassInfo.Method bridgeTarget(
+      byte[] bytes, ClassInfo info, ClassInfo.Method bridge) {
     String[] target = new String[1];
-    new ClassReader(bytes).accept(new ClassVisitor(Opcodes.ASM9) {
-      @Override
-      public MethodVisitor visitMethod(int access, String name, String descriptor,
-          String signature, String[] exceptions) {
-        if (!name.equals(bridge.name()) || !descriptor.equals(bridge.descriptor())) {
-          return null;
-        }
-        return new MethodVisitor(Opcodes.ASM9) {
-          @Override
-          public void visitMethodInsn(int opcode, String owner, String mName, String mDesc,
-              boolean itf) {
-            if (owner.equals(info.name()) && mName.equals(bridge.name())
-                && !mDesc.equals(bridge.descriptor())) {
-              target[0] = mDesc;
-            }
-          }
-        };
-      }
-    }, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+    new ClassReader(bytes)
+        .accept(
+            new ClassVisitor(Opcodes.ASM9) {
+              @Override
+              public MethodVisitor visitMethod(
+                  int access,
+                  String name,
+                  String descriptor,
+                  String signature,
+                  String[] exceptions) {
+                if (!name.equals(bridge.name()) || !descriptor.equals(bridge.descriptor())) {
+                  return null;
+                }
+                return new MethodVisitor(Opcodes.ASM9) {
+                  @Override
+                  public void visitMethodInsn(
+                      int opcode, String owner, String mName, String mDesc, boolean itf) {
+                    if (owner.equals(info.name())
+                        && mName.equals(bridge.name())
+                        && !mDesc.equals(bridge.descriptor())) {
+                      target[0] = mDesc;
+                    }
+                  }
+                };
+              }
+            },
+            ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
     if (target[0] == null) {
       return null;
     }
@@ -98,7 +125,8 @@ final class MethodMatcher {
   /** Returns the method of {@code info}, not a bridge, that {@code ref} names, or null. */
   static ClassInfo.Method matching(ClassInfo info, MethodRef ref) {
     for (ClassInfo.Method m : info.methods()) {
-      if (m.name().equals(ref.methodName()) && !m.isBridge()
+      if (m.name().equals(ref.methodName())
+          && !m.isBridge()
           && parametersMatch(m.descriptor(), ref.parameterTypes())) {
         return m;
       }
@@ -146,8 +174,7 @@ final class MethodMatcher {
     if (t.getSort() == Type.ARRAY) {
       names.add(t.getDescriptor().replace('/', '.')); // Class.getName(): [B, [Ljava.lang.String;
       String element = t.getElementType().getClassName().replace('$', '.');
-      names.add(element.substring(element.lastIndexOf('.') + 1)
-          + "[]".repeat(t.getDimensions()));
+      names.add(element.substring(element.lastIndexOf('.') + 1) + "[]".repeat(t.getDimensions()));
     }
     return names;
   }

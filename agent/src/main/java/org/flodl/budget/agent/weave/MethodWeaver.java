@@ -10,9 +10,9 @@ import org.objectweb.asm.Type;
 import org.objectweb.asm.commons.AnalyzerAdapter;
 
 /**
- * Weaves one method as its code is copied: its entry, returns and end go to a {@link
- * BodyInserter}, its calls to a {@link CallInserter}, both writing through the same {@link
- * FrameSlots}, and the method's max stack and locals make room for what they add.
+ * Weaves one method as its code is copied: its entry, returns and end go to a {@link BodyInserter},
+ * its calls to a {@link CallInserter}, both writing through the same {@link FrameSlots}, and the
+ * method's max stack and locals make room for what they add.
  */
 final class MethodWeaver extends MethodVisitor {
   /** The most the inserted code pushes past what the method's own code has there. */
@@ -20,27 +20,37 @@ final class MethodWeaver extends MethodVisitor {
 
   /** Per rule woven in the method, what was woven (one phrase). */
   final Map<Rule, String> done = new LinkedHashMap<>();
+
   /** The rules the method or its calls refused, each with its line. */
   final List<Plan.Failure> failures = new ArrayList<>();
+
   private final FrameSlots frameSlots;
   private final BodyInserter body;
   private final CallInserter calls;
 
   /**
-   * Returns the weaver of method {@code name}{@code descriptor}, copying it to {@code next}
-   * ({@code analyzer} where the class has frames, else null) with {@code inserts} and the calls of
-   * {@code calls}; {@code maxLocals} is the method's own, read ahead in a class without frames.
+   * Returns the weaver of method {@code name}{@code descriptor}, copying it to {@code next} ({@code
+   * analyzer} where the class has frames, else null) with {@code inserts} and the calls of {@code
+   * calls}; {@code maxLocals} is the method's own, read ahead in a class without frames.
    */
-  MethodWeaver(MethodVisitor next, AnalyzerAdapter analyzer, int access, String name,
-      String descriptor, List<Plan.BodyInsert> inserts, List<Rule> calls, Weaver.Owners owners,
+  MethodWeaver(
+      MethodVisitor next,
+      AnalyzerAdapter analyzer,
+      int access,
+      String name,
+      String descriptor,
+      List<Plan.BodyInsert> inserts,
+      List<Rule> calls,
+      Weaver.Owners owners,
       int maxLocals) {
     super(Opcodes.ASM9, next);
     Type[] params = Type.getArgumentTypes(descriptor);
     int paramSlots = ((access & Opcodes.ACC_STATIC) != 0 ? 0 : 1) + FrameSlots.size(params);
     String methodText = name + "(" + typeList(params) + ")";
     this.frameSlots = new FrameSlots(next, analyzer, Math.max(maxLocals, paramSlots));
-    this.body = new BodyInserter(next, frameSlots, access, name, descriptor, methodText, inserts,
-        done, failures);
+    this.body =
+        new BodyInserter(
+            next, frameSlots, access, name, descriptor, methodText, inserts, done, failures);
     this.calls = new CallInserter(next, frameSlots, calls, owners, methodText, failures);
   }
 
@@ -59,8 +69,8 @@ final class MethodWeaver extends MethodVisitor {
   }
 
   @Override
-  public void visitMethodInsn(int opcode, String owner, String name, String descriptor,
-      boolean isInterface) {
+  public void visitMethodInsn(
+      int opcode, String owner, String name, String descriptor, boolean isInterface) {
     if (!calls.insert(opcode, owner, name, descriptor, isInterface)) {
       super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
     }

@@ -3,8 +3,8 @@ package org.flodl.budget.agent.weave;
 import java.util.List;
 
 /**
- * What to weave into one class: inserts into method bodies, the call rules whose calls are woven
- * in its methods, and the rules that could not apply (each with its one line).
+ * What to weave into one class: inserts into method bodies, the call rules whose calls are woven in
+ * its methods, and the rules that could not apply (each with its one line).
  *
  * @param info the class as its file describes it
  * @param body the body inserts, in rule order

@@ -12,13 +12,13 @@ import org.flodl.budget.agent.config.MethodRef;
 import org.flodl.budget.agent.config.Scope;
 
 /**
- * Decides, for each class as it loads, what the rules weave into it, from the class files alone:
- * a body rule on {@code T#m} applies to every class that is {@code T} or a subtype of it and
- * declares a body for {@code m} (a javac bridge is followed to the method it calls); a body that
- * such a class inherits from a supertype that is not itself a {@code T} gets a point of its own,
- * deciding for receivers of {@code T} only, woven when that supertype loads (or retransformed, if
- * it has loaded already). Constructors and static methods are matched in {@code T} itself. A call
- * rule applies to the classes its scope covers.
+ * Decides, for each class as it loads, what the rules weave into it, from the class files alone: a
+ * body rule on {@code T#m} applies to every class that is {@code T} or a subtype of it and declares
+ * a body for {@code m} (a javac bridge is followed to the method it calls); a body that such a
+ * class inherits from a supertype that is not itself a {@code T} gets a point of its own, deciding
+ * for receivers of {@code T} only, woven when that supertype loads (or retransformed, if it has
+ * loaded already). Constructors and static methods are matched in {@code T} itself. A call rule
+ * applies to the classes its scope covers.
  */
 final class Planner {
   private final List<Rule> bodyRules = new ArrayList<>();
@@ -26,8 +26,10 @@ final class Planner {
   private final Set<String> exactTypes = new HashSet<>();
   private final Map<String, List<Pending>> pending = new ConcurrentHashMap<>();
   private final Set<String> pendingKeys = ConcurrentHashMap.newKeySet();
+
   /** Per loader, which body rules' types it can see (a type it cannot see has no subtype there). */
   private final Map<ClassLoader, boolean[]> visible = new java.util.WeakHashMap<>();
+
   private final TypeGraph graph;
   private final PointBinder binder;
   private final BiConsumer<ClassLoader, String> retransform;
@@ -39,7 +41,10 @@ final class Planner {
    * Returns a planner for {@code rules}; {@code retransform} is asked to re-weave a class that
    * loaded before a point for it was found (never from inside a transformation).
    */
-  Planner(List<Rule> rules, TypeGraph graph, PointBinder binder,
+  Planner(
+      List<Rule> rules,
+      TypeGraph graph,
+      PointBinder binder,
       BiConsumer<ClassLoader, String> retransform) {
     for (Rule r : rules) {
       if (r.calls()) {
@@ -72,9 +77,9 @@ final class Planner {
   }
 
   /**
-   * Returns whether the rules could apply to {@code c}, a class already loaded (attach): it is
-   * a rule's type or one of its subtypes, a supertype a point waits for, or in a call rule's
-   * scope. Only loaded classes are looked at.
+   * Returns whether the rules could apply to {@code c}, a class already loaded (attach): it is a
+   * rule's type or one of its subtypes, a supertype a point waits for, or in a call rule's scope.
+   * Only loaded classes are looked at.
    */
   boolean mayApply(Class<?> c) {
     String name = c.getName().replace('.', '/');
@@ -153,8 +158,8 @@ final class Planner {
     List<Pending> forThis = pending.get(name);
     if (forThis != null) {
       for (Pending p : forThis) {
-        ClassInfo.Method m = MethodMatcher.declared(info, p.rule().method(), bytes, failures,
-            p.rule(), false);
+        ClassInfo.Method m =
+            MethodMatcher.declared(info, p.rule().method(), bytes, failures, p.rule(), false);
         if (m != null && m.hasBody() && !m.isStatic()) {
           body.add(new Plan.BodyInsert(p.rule(), p.point(), m, p.receiverType()));
         }
@@ -166,8 +171,14 @@ final class Planner {
         calls.add(r);
         if (r.scope().kind() == Scope.Kind.METHOD
             && !MethodMatcher.declaresScopeMethod(info, r.scope())) {
-          failures.add(new Plan.Failure(r, "no method " + r.scope().method() + " declared in "
-              + dotted(name) + where(loader, info, r.scope().method())));
+          failures.add(
+              new Plan.Failure(
+                  r,
+                  "no method "
+                      + r.scope().method()
+                      + " declared in "
+                      + dotted(name)
+                      + where(loader, info, r.scope().method())));
         }
       }
     }
@@ -175,8 +186,13 @@ final class Planner {
     return plan.isEmpty() ? null : plan;
   }
 
-  private void planBody(ClassLoader loader, ClassInfo info, byte[] bytes, Rule r,
-      List<Plan.BodyInsert> body, List<Plan.Failure> failures) {
+  private void planBody(
+      ClassLoader loader,
+      ClassInfo info,
+      byte[] bytes,
+      Rule r,
+      List<Plan.BodyInsert> body,
+      List<Plan.Failure> failures) {
     String name = info.name();
     MethodRef ref = r.method();
     boolean self = name.equals(r.type());
@@ -189,8 +205,10 @@ final class Planner {
       }
       return;
     }
-    if (!self && (info.interfaces().isEmpty() && info.superName() != null
-        && JdkTypes.isJdkInternalByPrefix(info.superName()))) {
+    if (!self
+        && (info.interfaces().isEmpty()
+            && info.superName() != null
+            && JdkTypes.isJdkInternalByPrefix(info.superName()))) {
       return; // extends a JDK class and implements nothing: no subtype of an application type
     }
     if (!graph.isSubtype(loader, name, r.type())) {
@@ -205,18 +223,26 @@ final class Planner {
     } else if (m == null && self) {
       String declaredIn = declaredInSupertype(loader, name, ref);
       if (declaredIn == null) {
-        failures.add(new Plan.Failure(r, "no method " + ref + " in " + dotted(name)
-            + " or its supertypes"));
+        failures.add(
+            new Plan.Failure(r, "no method " + ref + " in " + dotted(name) + " or its supertypes"));
       } else if (JdkTypes.isJdkInternalByPrefix(declaredIn)) {
-        failures.add(new Plan.Failure(r, ref.methodName() + " is declared in " + dotted(declaredIn)
-            + ", a JDK supertype of " + dotted(name) + ", whose bodies are never woven: budget"
-            + " the calls with in = the code that makes them"));
+        failures.add(
+            new Plan.Failure(
+                r,
+                ref.methodName()
+                    + " is declared in "
+                    + dotted(declaredIn)
+                    + ", a JDK supertype of "
+                    + dotted(name)
+                    + ", whose bodies are never woven: budget"
+                    + " the calls with in = the code that makes them"));
       }
     }
     // Bodies this class inherits from supertypes that are not themselves T (Ehcache's put is
     // EhcacheBase#put): woven there, deciding for receivers of T only.
     for (ClassInfo d : graph.supertypes(loader, name)) {
-      if (JdkTypes.isJdkInternalByPrefix(d.name()) || JdkTypes.isAgent(dotted(d.name()))
+      if (JdkTypes.isJdkInternalByPrefix(d.name())
+          || JdkTypes.isAgent(dotted(d.name()))
           || graph.isSubtype(loader, d.name(), r.type())) {
         continue;
       }
@@ -226,7 +252,8 @@ final class Planner {
       }
       if (pendingKeys.add(d.name() + " " + r.id())) {
         int point = binder.bindSupertypeBody(r, r.type());
-        pending.computeIfAbsent(d.name(), k -> new java.util.concurrent.CopyOnWriteArrayList<>())
+        pending
+            .computeIfAbsent(d.name(), k -> new java.util.concurrent.CopyOnWriteArrayList<>())
             .add(new Pending(r, point, r.type()));
         retransform.accept(loader, d.name()); // in case it has loaded already
       }
@@ -234,14 +261,15 @@ final class Planner {
   }
 
   /** Keeps one admitting insert per method: two would each book the same value. */
-  private static List<Plan.BodyInsert> onePerMethod(List<Plan.BodyInsert> body,
-      List<Plan.Failure> failures) {
+  private static List<Plan.BodyInsert> onePerMethod(
+      List<Plan.BodyInsert> body, List<Plan.Failure> failures) {
     List<Plan.BodyInsert> kept = new ArrayList<>();
     for (Plan.BodyInsert b : body) {
       Plan.BodyInsert clash = null;
       for (Plan.BodyInsert k : kept) {
         if (k.method().equals(b.method()) && k.rule().role() == b.rule().role()
-            || k.method().equals(b.method()) && k.rule().role().admits()
+            || k.method().equals(b.method())
+                && k.rule().role().admits()
                 && b.rule().role().admits()) {
           clash = k;
           break;
@@ -250,8 +278,14 @@ final class Planner {
       if (clash == null) {
         kept.add(b);
       } else {
-        failures.add(new Plan.Failure(b.rule(), b.method().name() + b.method().descriptor()
-            + " is budgeted by site '" + clash.rule().site() + "' already; one site per method"));
+        failures.add(
+            new Plan.Failure(
+                b.rule(),
+                b.method().name()
+                    + b.method().descriptor()
+                    + " is budgeted by site '"
+                    + clash.rule().site()
+                    + "' already; one site per method"));
       }
     }
     return kept;
@@ -269,8 +303,17 @@ final class Planner {
 
   private String where(ClassLoader loader, ClassInfo info, MethodRef ref) {
     String in = declaredInSupertype(loader, info.name(), ref);
-    return in == null ? "" : " (it is declared in " + dotted(in) + ", a supertype of "
-        + dotted(info.name()) + ": name in = " + dotted(in) + "#" + ref.methodName() + ")";
+    return in == null
+        ? ""
+        : " (it is declared in "
+            + dotted(in)
+            + ", a supertype of "
+            + dotted(info.name())
+            + ": name in = "
+            + dotted(in)
+            + "#"
+            + ref.methodName()
+            + ")";
   }
 
   static String dotted(String internalName) {

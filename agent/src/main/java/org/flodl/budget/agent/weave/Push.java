@@ -51,17 +51,34 @@ final class Push {
   static void box(MethodVisitor mv, Type t) {
     String box;
     switch (t.getSort()) {
-      case Type.BOOLEAN: box = "java/lang/Boolean"; break;
-      case Type.BYTE: box = "java/lang/Byte"; break;
-      case Type.CHAR: box = "java/lang/Character"; break;
-      case Type.SHORT: box = "java/lang/Short"; break;
-      case Type.INT: box = "java/lang/Integer"; break;
-      case Type.FLOAT: box = "java/lang/Float"; break;
-      case Type.LONG: box = "java/lang/Long"; break;
-      case Type.DOUBLE: box = "java/lang/Double"; break;
-      default: return;
+      case Type.BOOLEAN:
+        box = "java/lang/Boolean";
+        break;
+      case Type.BYTE:
+        box = "java/lang/Byte";
+        break;
+      case Type.CHAR:
+        box = "java/lang/Character";
+        break;
+      case Type.SHORT:
+        box = "java/lang/Short";
+        break;
+      case Type.INT:
+        box = "java/lang/Integer";
+        break;
+      case Type.FLOAT:
+        box = "java/lang/Float";
+        break;
+      case Type.LONG:
+        box = "java/lang/Long";
+        break;
+      case Type.DOUBLE:
+        box = "java/lang/Double";
+        break;
+      default:
+        return;
     }
-    mv.visitMethodInsn(Opcodes.INVOKESTATIC, box, "valueOf",
-        "(" + t.getDescriptor() + ")L" + box + ";", false);
+    mv.visitMethodInsn(
+        Opcodes.INVOKESTATIC, box, "valueOf", "(" + t.getDescriptor() + ")L" + box + ";", false);
   }
 }

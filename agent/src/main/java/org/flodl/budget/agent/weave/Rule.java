@@ -22,8 +22,17 @@ import org.flodl.budget.agent.config.Scope;
  * @param preset whether the rule comes from a preset (a library version without the method is
  *     skipped, not failed)
  */
-public record Rule(int id, String site, Role role, MethodRef method, Scope scope, int argument,
-    List<Integer> declineArgs, int executor, boolean contextArgs, boolean preset) {
+public record Rule(
+    int id,
+    String site,
+    Role role,
+    MethodRef method,
+    Scope scope,
+    int argument,
+    List<Integer> declineArgs,
+    int executor,
+    boolean contextArgs,
+    boolean preset) {
 
   /** What the woven code at a rule's point does. */
   public enum Role {
@@ -69,8 +78,8 @@ public record Rule(int id, String site, Role role, MethodRef method, Scope scope
 
   /**
    * Returns the rule of {@code role} at the bodies of {@code method} for point {@code id} of site
-   * {@code site}: no argument, no decline call, no executor, no adapter, not a preset's; the
-   * {@code with} methods set the rest, each returning a new rule.
+   * {@code site}: no argument, no decline call, no executor, no adapter, not a preset's; the {@code
+   * with} methods set the rest, each returning a new rule.
    */
   public static Rule of(int id, String site, Role role, MethodRef method) {
     return new Rule(id, site, role, method, null, -1, null, -1, false, false);
@@ -78,14 +87,14 @@ public record Rule(int id, String site, Role role, MethodRef method, Scope scope
 
   /** Returns this rule woven at the calls made in {@code where} (null: at the bodies). */
   public Rule withScope(Scope where) {
-    return new Rule(id, site, role, method, where, argument, declineArgs, executor, contextArgs,
-        preset);
+    return new Rule(
+        id, site, role, method, where, argument, declineArgs, executor, contextArgs, preset);
   }
 
   /** Returns this rule on argument {@code index} (-1: the return value). */
   public Rule withArgument(int index) {
-    return new Rule(id, site, role, method, scope, index, declineArgs, executor, contextArgs,
-        preset);
+    return new Rule(
+        id, site, role, method, scope, index, declineArgs, executor, contextArgs, preset);
   }
 
   /** Returns this rule with the arguments its decline call is passed (null: none). */
@@ -95,8 +104,8 @@ public record Rule(int id, String site, Role role, MethodRef method, Scope scope
 
   /** Returns this rule with the argument a depth of 0 nulls (-1: none). */
   public Rule withExecutor(int index) {
-    return new Rule(id, site, role, method, scope, argument, declineArgs, index, contextArgs,
-        preset);
+    return new Rule(
+        id, site, role, method, scope, argument, declineArgs, index, contextArgs, preset);
   }
 
   /** Returns this rule handing the gate every argument (a framework adapter reads them). */
@@ -106,8 +115,8 @@ public record Rule(int id, String site, Role role, MethodRef method, Scope scope
 
   /** Returns this rule as a preset's (a library version without the method is skipped). */
   public Rule withPreset(boolean fromPreset) {
-    return new Rule(id, site, role, method, scope, argument, declineArgs, executor, contextArgs,
-        fromPreset);
+    return new Rule(
+        id, site, role, method, scope, argument, declineArgs, executor, contextArgs, fromPreset);
   }
 
   /** Returns whether the rule weaves calls rather than bodies. */
@@ -122,8 +131,8 @@ public record Rule(int id, String site, Role role, MethodRef method, Scope scope
 
   /**
    * Equal when every component is, written out: the record's generated {@code equals} and {@code
-   * hashCode} bootstrap method handles at their first call (tens of milliseconds of start-up on
-   * JDK 17), and the weaver keys maps by rules while premain weaves.
+   * hashCode} bootstrap method handles at their first call (tens of milliseconds of start-up on JDK
+   * 17), and the weaver keys maps by rules while premain weaves.
    */
   @Override
   public boolean equals(Object o) {
@@ -134,9 +143,14 @@ public record Rule(int id, String site, Role role, MethodRef method, Scope scope
       return false;
     }
     Rule r = (Rule) o;
-    return id == r.id && argument == r.argument && executor == r.executor
-        && contextArgs == r.contextArgs && preset == r.preset && role == r.role
-        && java.util.Objects.equals(site, r.site) && java.util.Objects.equals(method, r.method)
+    return id == r.id
+        && argument == r.argument
+        && executor == r.executor
+        && contextArgs == r.contextArgs
+        && preset == r.preset
+        && role == r.role
+        && java.util.Objects.equals(site, r.site)
+        && java.util.Objects.equals(method, r.method)
         && java.util.Objects.equals(scope, r.scope)
         && java.util.Objects.equals(declineArgs, r.declineArgs);
   }

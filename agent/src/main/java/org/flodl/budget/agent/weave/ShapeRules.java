@@ -3,9 +3,9 @@ package org.flodl.budget.agent.weave;
 import org.objectweb.asm.Type;
 
 /**
- * Returns why a method's body or a call cannot carry a rule's role, or null when it can: one set
- * of checks, on the value or depth argument, the return type, the receiver a decline is called on
- * and the constructor a decline would skip, for bodies and calls alike; a body's refusal names the
+ * Returns why a method's body or a call cannot carry a rule's role, or null when it can: one set of
+ * checks, on the value or depth argument, the return type, the receiver a decline is called on and
+ * the constructor a decline would skip, for bodies and calls alike; a body's refusal names the
  * method and the types it has, a call's says "the call". A body's executor argument and hook
  * receiver are checked too.
  */
@@ -13,8 +13,13 @@ final class ShapeRules {
   private ShapeRules() {}
 
   /** Returns why the body of {@code methodText} cannot carry {@code r}, or null. */
-  static String bodyProblem(Rule r, Type[] params, Type returns, boolean isStatic,
-      boolean constructor, String methodText) {
+  static String bodyProblem(
+      Rule r,
+      Type[] params,
+      Type returns,
+      boolean isStatic,
+      boolean constructor,
+      String methodText) {
     String why = problem(r, params, returns, !isStatic, constructor, methodText);
     if (why != null) {
       return why;
@@ -25,8 +30,13 @@ final class ShapeRules {
         return outOfRange(e, "executor", params.length, methodText);
       }
       if (!isReference(params[e])) {
-        return "executor argument " + e + " of " + methodText + " is a "
-            + params[e].getClassName() + ", expected an object";
+        return "executor argument "
+            + e
+            + " of "
+            + methodText
+            + " is a "
+            + params[e].getClassName()
+            + ", expected an object";
       }
     }
     if (r.role() == Rule.Role.HOOK && isStatic) {
@@ -36,8 +46,8 @@ final class ShapeRules {
   }
 
   /** Returns why a call, with a {@code receiver} or static, cannot carry {@code r}, or null. */
-  static String callProblem(Rule r, Type[] args, Type returns, boolean receiver,
-      boolean constructor) {
+  static String callProblem(
+      Rule r, Type[] args, Type returns, boolean receiver, boolean constructor) {
     return problem(r, args, returns, receiver, constructor, null);
   }
 
@@ -47,17 +57,19 @@ final class ShapeRules {
   }
 
   /** The checks bodies and calls share; {@code method} names the body, null for a call. */
-  private static String problem(Rule r, Type[] params, Type returns, boolean receiver,
-      boolean constructor, String method) {
+  private static String problem(
+      Rule r, Type[] params, Type returns, boolean receiver, boolean constructor, String method) {
     switch (r.role()) {
-      case ADMIT_ARG: {
-        if (constructor) {
-          return method == null ? "a constructor call cannot be skipped"
-              : "cache-admit cannot skip a constructor; name the method that stores the value";
+      case ADMIT_ARG:
+        {
+          if (constructor) {
+            return method == null
+                ? "a constructor call cannot be skipped"
+                : "cache-admit cannot skip a constructor; name the method that stores the value";
+          }
+          String bad = argumentProblem(r.argument(), true, params, method);
+          return bad != null ? bad : declineProblem(r, params.length, receiver, method);
         }
-        String bad = argumentProblem(r.argument(), true, params, method);
-        return bad != null ? bad : declineProblem(r, params.length, receiver, method);
-      }
       case ADMIT_RETURN:
         if (!isReference(returns)) {
           return returnProblem("value = return", "an object", returns, method);
@@ -66,7 +78,8 @@ final class ShapeRules {
       case DEPTH_ARG:
         return argumentProblem(r.argument(), false, params, method);
       case DEPTH_RETURN:
-        return returns.getSort() == Type.INT ? null
+        return returns.getSort() == Type.INT
+            ? null
             : returnProblem("depth = return", "int", returns, method);
       case BATCH:
         if (isReference(returns)) {
@@ -75,8 +88,12 @@ final class ShapeRules {
         if (method == null) {
           return "batch needs the call to return the batch object";
         }
-        return "batch site " + method + " returns " + (returns.getSort() == Type.VOID
-            ? "nothing to price" : "a " + returns.getClassName() + ", expected the batch object");
+        return "batch site "
+            + method
+            + " returns "
+            + (returns.getSort() == Type.VOID
+                ? "nothing to price"
+                : "a " + returns.getClassName() + ", expected the batch object");
       default:
         return null;
     }
@@ -95,20 +112,42 @@ final class ShapeRules {
       return outOfRange(i, value ? "value" : "depth", params.length, method);
     }
     return value
-        ? "argument " + i + " of " + method + " is a " + params[i].getClassName()
+        ? "argument "
+            + i
+            + " of "
+            + method
+            + " is a "
+            + params[i].getClassName()
             + ", not a retained value"
-        : "depth argument " + i + " of " + method + " is a " + params[i].getClassName()
+        : "depth argument "
+            + i
+            + " of "
+            + method
+            + " is a "
+            + params[i].getClassName()
             + ", expected int";
   }
 
   private static String outOfRange(int i, String what, int count, String method) {
-    return what + " argument index " + i + " is out of range for " + method + ", which takes "
-        + count + " argument(s)";
+    return what
+        + " argument index "
+        + i
+        + " is out of range for "
+        + method
+        + ", which takes "
+        + count
+        + " argument(s)";
   }
 
   private static String returnProblem(String role, String type, Type returns, String method) {
-    return method == null ? role + " needs the call to return " + type
-        : role + " needs " + method + " to return " + type + ", it returns "
+    return method == null
+        ? role + " needs the call to return " + type
+        : role
+            + " needs "
+            + method
+            + " to return "
+            + type
+            + ", it returns "
             + returns.getClassName();
   }
 

@@ -40,17 +40,25 @@ public final class SiteTransformer implements ClassFileTransformer {
    * Returns a transformer applying {@code rules}, reporting to {@code listener}; {@code watched}
    * maps internal class names to what must hear of their loading (DJL's CUDA bindings).
    */
-  public SiteTransformer(List<Rule> rules, PointBinder binder, WeaveListener listener,
+  public SiteTransformer(
+      List<Rule> rules,
+      PointBinder binder,
+      WeaveListener listener,
       Map<String, Consumer<ClassLoader>> watched) {
     this.graph = new TypeGraph(Planner.methodNames(rules));
     this.listener = listener;
     this.watched = Map.copyOf(watched);
-    this.planner = new Planner(rules, graph, binder, new BiConsumer<ClassLoader, String>() {
-      @Override
-      public void accept(ClassLoader loader, String name) {
-        requestRetransform(name);
-      }
-    });
+    this.planner =
+        new Planner(
+            rules,
+            graph,
+            binder,
+            new BiConsumer<ClassLoader, String>() {
+              @Override
+              public void accept(ClassLoader loader, String name) {
+                requestRetransform(name);
+              }
+            });
   }
 
   /** Lets the transformer retransform classes that loaded before a point for them was found. */
@@ -64,19 +72,29 @@ public final class SiteTransformer implements ClassFileTransformer {
   }
 
   /**
-   * Returns whether {@code c} (already loaded) may need weaving: its loader is an application's
-   * and it is not the agent's. Attaching retransforms these.
+   * Returns whether {@code c} (already loaded) may need weaving: its loader is an application's and
+   * it is not the agent's. Attaching retransforms these.
    */
   public boolean candidate(Class<?> c) {
     ClassLoader l = c.getClassLoader();
-    return l != null && l != PLATFORM && !c.isArray() && !c.isPrimitive()
-        && !JdkTypes.isAgent(c.getName()) && planner.mayApply(c);
+    return l != null
+        && l != PLATFORM
+        && !c.isArray()
+        && !c.isPrimitive()
+        && !JdkTypes.isAgent(c.getName())
+        && planner.mayApply(c);
   }
 
   @Override
-  public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined,
-      ProtectionDomain protectionDomain, byte[] classfileBuffer) {
-    if (className == null || loader == null || loader == PLATFORM
+  public byte[] transform(
+      ClassLoader loader,
+      String className,
+      Class<?> classBeingRedefined,
+      ProtectionDomain protectionDomain,
+      byte[] classfileBuffer) {
+    if (className == null
+        || loader == null
+        || loader == PLATFORM
         || JdkTypes.isAgentInternal(className)) {
       return null;
     }
@@ -97,18 +115,26 @@ public final class SiteTransformer implements ClassFileTransformer {
       if (plan == null) {
         return null;
       }
-      Weaver.Result r = Weaver.weave(classfileBuffer, plan, new Weaver.Owners() {
-        @Override
-        public boolean isSubtype(String owner, String type) {
-          return graph.isSubtype(loader, owner, type);
-        }
-      });
+      Weaver.Result r =
+          Weaver.weave(
+              classfileBuffer,
+              plan,
+              new Weaver.Owners() {
+                @Override
+                public boolean isSubtype(String owner, String type) {
+                  return graph.isSubtype(loader, owner, type);
+                }
+              });
       report(className, loader, r);
       return r.bytes();
     } catch (Throwable t) {
       try {
-        listener.failed(className.replace('/', '.'), loaderName(loader), "(any)",
-            "the transformer failed (" + t + "); the class loads as written", false);
+        listener.failed(
+            className.replace('/', '.'),
+            loaderName(loader),
+            "(any)",
+            "the transformer failed (" + t + "); the class loads as written",
+            false);
       } catch (Throwable ignored) {
         // the listener reports; it must not be the reason a class fails to load
       }
@@ -134,8 +160,8 @@ public final class SiteTransformer implements ClassFileTransformer {
       skipped.merge(f.rule().site(), f.rule().preset(), Boolean::logicalAnd);
     }
     for (Map.Entry<String, Set<String>> e : failures.entrySet()) {
-      listener.failed(binary, loaderName, e.getKey(), String.join("; ", e.getValue()),
-          skipped.get(e.getKey()));
+      listener.failed(
+          binary, loaderName, e.getKey(), String.join("; ", e.getValue()), skipped.get(e.getKey()));
     }
   }
 
@@ -161,12 +187,15 @@ public final class SiteTransformer implements ClassFileTransformer {
     if (retransformer != null) {
       return;
     }
-    Thread t = new Thread(new Runnable() {
-      @Override
-      public void run() {
-        retransformLoop();
-      }
-    }, "flodl-budget-retransform");
+    Thread t =
+        new Thread(
+            new Runnable() {
+              @Override
+              public void run() {
+                retransformLoop();
+              }
+            },
+            "flodl-budget-retransform");
     t.setDaemon(true);
     retransformer = t;
     t.start();
@@ -189,8 +218,12 @@ public final class SiteTransformer implements ClassFileTransformer {
           try {
             inst.retransformClasses(c);
           } catch (Throwable e) {
-            listener.failed(c.getName(), loaderName(c.getClassLoader()), "(any)",
-                "cannot retransform (" + e + "); it stays as loaded", false);
+            listener.failed(
+                c.getName(),
+                loaderName(c.getClassLoader()),
+                "(any)",
+                "cannot retransform (" + e + "); it stays as loaded",
+                false);
           }
         }
       } catch (InterruptedException e) {

@@ -2,8 +2,8 @@ package org.flodl.budget.agent.weave;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.ArrayList;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
@@ -36,8 +36,10 @@ final class TypeGraph {
   /** One class as a loader sees it, and the answers about it given so far. */
   static final class Node {
     final ClassInfo info;
+
     /** Whether the transformer saw this class load (else it was read from its file). */
     volatile boolean defined;
+
     final Map<String, Boolean> subtypeOf = new ConcurrentHashMap<>();
 
     Node(ClassInfo info) {
@@ -73,7 +75,10 @@ final class TypeGraph {
     return node(loader, name, 0).info;
   }
 
-  /** Returns whether {@code name} is {@code target} or one of its subtypes, seen from {@code loader}. */
+  /**
+   * Returns whether {@code name} is {@code target} or one of its subtypes, seen from {@code
+   * loader}.
+   */
   boolean isSubtype(ClassLoader loader, String name, String target) {
     return isSubtype(loader, name, target, 0);
   }
@@ -109,8 +114,8 @@ final class TypeGraph {
   }
 
   /**
-   * Returns every supertype of {@code name} that a class file describes (not {@code name}
-   * itself), nearest first: superclasses, then interfaces breadth-first.
+   * Returns every supertype of {@code name} that a class file describes (not {@code name} itself),
+   * nearest first: superclasses, then interfaces breadth-first.
    */
   List<ClassInfo> supertypes(ClassLoader loader, String name) {
     List<ClassInfo> out = new ArrayList<>();
@@ -163,8 +168,10 @@ final class TypeGraph {
 
   private ClassInfo readFile(ClassLoader loader, String name) {
     String resource = name + ".class";
-    ClassLoader l = loader == null || JdkTypes.isJdkInternalByPrefix(name)
-        ? ClassLoader.getPlatformClassLoader() : loader;
+    ClassLoader l =
+        loader == null || JdkTypes.isJdkInternalByPrefix(name)
+            ? ClassLoader.getPlatformClassLoader()
+            : loader;
     try (InputStream in = l.getResourceAsStream(resource)) {
       if (in == null) {
         return null;

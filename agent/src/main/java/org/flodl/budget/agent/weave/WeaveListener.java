@@ -6,8 +6,8 @@ public interface WeaveListener {
   void woven(String className, String loader, String site, String what);
 
   /**
-   * {@code className} loads without the site's point: {@code reason} is one line; {@code
-   * skipped} when a preset met a library version it does not recognise.
+   * {@code className} loads without the site's point: {@code reason} is one line; {@code skipped}
+   * when a preset met a library version it does not recognise.
    */
   void failed(String className, String loader, String site, String reason, boolean skipped);
 }

@@ -14,9 +14,9 @@ import org.objectweb.asm.commons.AnalyzerAdapter;
 
 /**
  * Writes a {@link Plan} into one class file with ASM: a call to {@code Gate} at each body insert
- * and around each matching call instruction, nothing else. The class keeps its format (no member
- * is added or removed), so a class already loaded can be retransformed. Each method is woven by
- * a {@link MethodWeaver}; what the woven code does is told in the package's documentation.
+ * and around each matching call instruction, nothing else. The class keeps its format (no member is
+ * added or removed), so a class already loaded can be retransformed. Each method is woven by a
+ * {@link MethodWeaver}; what the woven code does is told in the package's documentation.
  */
 final class Weaver {
   static final String GATE = "org/flodl/budget/agent/gate/Gate";
@@ -36,7 +36,10 @@ final class Weaver {
    * @param woven per site, what was woven there (one phrase per method or per call rule)
    * @param failures the rules that could not be woven, each with its line
    */
-  record Result(byte[] bytes, Map<String, List<String>> woven, java.util.Set<Integer> wovenRules,
+  record Result(
+      byte[] bytes,
+      Map<String, List<String>> woven,
+      java.util.Set<Integer> wovenRules,
       List<Plan.Failure> failures) {}
 
   /** Returns {@code original} with {@code plan} woven in; never throws. */
@@ -47,8 +50,8 @@ final class Weaver {
     try {
       ClassReader reader = new ClassReader(original);
       boolean frames = plan.info().version() >= FRAMES_SINCE;
-      Map<String, Integer> maxLocals = frames || plan.calls().isEmpty()
-          ? Map.of() : maxLocals(reader);
+      Map<String, Integer> maxLocals =
+          frames || plan.calls().isEmpty() ? Map.of() : maxLocals(reader);
       Map<String, List<Plan.BodyInsert>> byMethod = new HashMap<>();
       for (Plan.BodyInsert b : plan.body()) {
         String key = b.method().name() + b.method().descriptor();
@@ -61,31 +64,42 @@ final class Weaver {
       }
       ClassWriter writer = new ClassWriter(reader, 0);
       List<MethodWeaver> methods = new ArrayList<>();
-      reader.accept(new ClassVisitor(Opcodes.ASM9, writer) {
-        @Override
-        public MethodVisitor visitMethod(int access, String name, String descriptor,
-            String signature, String[] exceptions) {
-          MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
-          List<Plan.BodyInsert> inserts = byMethod.getOrDefault(name + descriptor, List.of());
-          List<Rule> calls = new ArrayList<>();
-          for (Rule r : plan.calls()) {
-            if (inScope(r, name, descriptor)) {
-              calls.add(r);
+      reader.accept(
+          new ClassVisitor(Opcodes.ASM9, writer) {
+            @Override
+            public MethodVisitor visitMethod(
+                int access, String name, String descriptor, String signature, String[] exceptions) {
+              MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
+              List<Plan.BodyInsert> inserts = byMethod.getOrDefault(name + descriptor, List.of());
+              List<Rule> calls = new ArrayList<>();
+              for (Rule r : plan.calls()) {
+                if (inScope(r, name, descriptor)) {
+                  calls.add(r);
+                }
+              }
+              if (mv == null
+                  || inserts.isEmpty() && calls.isEmpty()
+                  || (access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) {
+                return mv;
+              }
+              AnalyzerAdapter analyzer =
+                  frames ? new AnalyzerAdapter(owner, access, name, descriptor, mv) : null;
+              MethodWeaver in =
+                  new MethodWeaver(
+                      analyzer != null ? analyzer : mv,
+                      analyzer,
+                      access,
+                      name,
+                      descriptor,
+                      inserts,
+                      calls,
+                      owners,
+                      maxLocals.getOrDefault(name + descriptor, 0));
+              methods.add(in);
+              return in;
             }
-          }
-          if (mv == null || inserts.isEmpty() && calls.isEmpty()
-              || (access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) {
-            return mv;
-          }
-          AnalyzerAdapter analyzer = frames
-              ? new AnalyzerAdapter(owner, access, name, descriptor, mv) : null;
-          MethodWeaver in = new MethodWeaver(analyzer != null ? analyzer : mv, analyzer, access,
-              name, descriptor, inserts, calls, owners,
-              maxLocals.getOrDefault(name + descriptor, 0));
-          methods.add(in);
-          return in;
-        }
-      }, frames ? ClassReader.EXPAND_FRAMES : 0);
+          },
+          frames ? ClassReader.EXPAND_FRAMES : 0);
       boolean any = false;
       java.util.Set<Integer> rules = new java.util.HashSet<>();
       for (MethodWeaver m : methods) {
@@ -136,18 +150,20 @@ final class Weaver {
   /** Returns each method's max locals (a class without frames: spill slots start past them). */
   private static Map<String, Integer> maxLocals(ClassReader reader) {
     Map<String, Integer> out = new HashMap<>();
-    reader.accept(new ClassVisitor(Opcodes.ASM9) {
-      @Override
-      public MethodVisitor visitMethod(int access, String name, String descriptor,
-          String signature, String[] exceptions) {
-        return new MethodVisitor(Opcodes.ASM9) {
+    reader.accept(
+        new ClassVisitor(Opcodes.ASM9) {
           @Override
-          public void visitMaxs(int maxStack, int maxLocals) {
-            out.put(name + descriptor, maxLocals);
+          public MethodVisitor visitMethod(
+              int access, String name, String descriptor, String signature, String[] exceptions) {
+            return new MethodVisitor(Opcodes.ASM9) {
+              @Override
+              public void visitMaxs(int maxStack, int maxLocals) {
+                out.put(name + descriptor, maxLocals);
+              }
+            };
           }
-        };
-      }
-    }, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+        },
+        ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
     return out;
   }
 }

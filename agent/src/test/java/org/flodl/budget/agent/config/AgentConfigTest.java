@@ -68,12 +68,14 @@ class AgentConfigTest {
 
   @Test
   void everyKeyParsesFromAgentArguments() throws ConfigException {
-    AgentConfig c = args("mode=observe,ram_max_usage=0.4,heap_max_usage=.25,vram_max_usage=1,"
-        + "host_share=0.5,prefetch=auto,sites=conf/sites.properties,presets=Guava:caffeine:guava,"
-        + "djl=off,"
-        + "vram_probe=fixed:5592M/6360465408,ram_probe=fixed:2G,record=out/budget.jfr,strict=true,"
-        + "record_maxsize=1G,record_maxage=6h,throttle=OFF,"
-        + "log=debug,probe_interval=500ms,job=resnet-epochs,reclaim=off");
+    AgentConfig c =
+        args(
+            "mode=observe,ram_max_usage=0.4,heap_max_usage=.25,vram_max_usage=1,"
+                + "host_share=0.5,prefetch=auto,sites=conf/sites.properties,presets=Guava:caffeine:guava,"
+                + "djl=off,"
+                + "vram_probe=fixed:5592M/6360465408,ram_probe=fixed:2G,record=out/budget.jfr,strict=true,"
+                + "record_maxsize=1G,record_maxage=6h,throttle=OFF,"
+                + "log=debug,probe_interval=500ms,job=resnet-epochs,reclaim=off");
     assertEquals(Mode.OBSERVE, c.mode());
     assertEquals(List.of("guava", "caffeine"), c.presets(), "each once, in order");
     assertEquals("guava:caffeine", c.settings().get("presets").value());
@@ -96,7 +98,8 @@ class AgentConfigTest {
     assertEquals("resnet-epochs", c.job());
     assertFalse(c.reclaim());
     for (Setting s : c.settings().values()) {
-      assertEquals(s.key().equals("enabled") ? Source.DEFAULT : Source.AGENT_ARGS, s.source(), s.key());
+      assertEquals(
+          s.key().equals("enabled") ? Source.DEFAULT : Source.AGENT_ARGS, s.source(), s.key());
     }
   }
 
@@ -115,7 +118,8 @@ class AgentConfigTest {
 
   @Test
   void namedProbesAndValuesAreCaseInsensitiveAndTrimmed() throws ConfigException {
-    AgentConfig c = args(" mode = OBSERVE , vram_probe=NVML, ram_probe=Proc ,log=Info,prefetch=CAP");
+    AgentConfig c =
+        args(" mode = OBSERVE , vram_probe=NVML, ram_probe=Proc ,log=Info,prefetch=CAP");
     assertEquals(Mode.OBSERVE, c.mode());
     assertEquals("nvml", c.vramProbe());
     assertEquals("proc", c.ramProbe());
@@ -140,15 +144,30 @@ class AgentConfigTest {
 
   @Test
   void agentArgumentsWinOverSystemPropertiesWhichWinOverTheEnvironment() throws ConfigException {
-    Properties p = props("flodl.budget.ram_max_usage", "0.3", "flodl.budget.mode", "observe",
-        "unrelated.property", "x");
-    Map<String, String> env = Map.of("FLODL_BUDGET_RAM_MAX_USAGE", "0.2",
-        "FLODL_BUDGET_MODE", "off", "FLODL_BUDGET_LOG", "info", "PATH", "/usr/bin");
+    Properties p =
+        props(
+            "flodl.budget.ram_max_usage",
+            "0.3",
+            "flodl.budget.mode",
+            "observe",
+            "unrelated.property",
+            "x");
+    Map<String, String> env =
+        Map.of(
+            "FLODL_BUDGET_RAM_MAX_USAGE",
+            "0.2",
+            "FLODL_BUDGET_MODE",
+            "off",
+            "FLODL_BUDGET_LOG",
+            "info",
+            "PATH",
+            "/usr/bin");
     AgentConfig c = AgentConfig.resolve("ram_max_usage=0.4", p, env);
     assertEquals(0.4, c.ramMaxUsage());
     assertEquals(Mode.OBSERVE, c.mode());
     assertEquals(LogLevel.INFO, c.log());
-    assertEquals(new Setting("ram_max_usage", "0.4", Source.AGENT_ARGS), c.settings().get("ram_max_usage"));
+    assertEquals(
+        new Setting("ram_max_usage", "0.4", Source.AGENT_ARGS), c.settings().get("ram_max_usage"));
     assertEquals(new Setting("mode", "observe", Source.SYSTEM_PROPERTY), c.settings().get("mode"));
     assertEquals(new Setting("log", "info", Source.ENVIRONMENT), c.settings().get("log"));
     assertEquals(new Setting("prefetch", "cap", Source.DEFAULT), c.settings().get("prefetch"));
@@ -163,17 +182,30 @@ class AgentConfigTest {
   @Test
   void aBadLowerPrecedenceValueIsStillReported() {
     // the environment's value is shadowed, yet a typo there is still a typo
-    ConfigException e = assertThrows(ConfigException.class, () -> AgentConfig.resolve(
-        "", props("flodl.budget.ram_max_usage", "0.3"), Map.of("FLODL_BUDGET_RAM_MAX_USAG", "1")));
+    ConfigException e =
+        assertThrows(
+            ConfigException.class,
+            () ->
+                AgentConfig.resolve(
+                    "",
+                    props("flodl.budget.ram_max_usage", "0.3"),
+                    Map.of("FLODL_BUDGET_RAM_MAX_USAG", "1")));
     assertEquals("FLODL_BUDGET_RAM_MAX_USAG", e.key());
-    assertTrue(e.getMessage().startsWith(
-        "flodl-budget: unknown environment variable 'FLODL_BUDGET_RAM_MAX_USAG'; did you mean "
-            + "'FLODL_BUDGET_RAM_MAX_USAGE'? (known: mode, "), e.getMessage());
-    assertTrue(e.getMessage().endsWith("; agent disabled") && e.getMessage().length() < 300,
+    assertTrue(
+        e.getMessage()
+            .startsWith(
+                "flodl-budget: unknown environment variable 'FLODL_BUDGET_RAM_MAX_USAG'; did you mean "
+                    + "'FLODL_BUDGET_RAM_MAX_USAGE'? (known: mode, "),
         e.getMessage());
-    ConfigException lower = assertThrows(ConfigException.class, () -> AgentConfig.resolve(
-        "", new Properties(), Map.of("FLODL_BUDGET_mode", "off")));
-    assertTrue(lower.getMessage().contains("did you mean 'FLODL_BUDGET_MODE'?"), lower.getMessage());
+    assertTrue(
+        e.getMessage().endsWith("; agent disabled") && e.getMessage().length() < 300,
+        e.getMessage());
+    ConfigException lower =
+        assertThrows(
+            ConfigException.class,
+            () -> AgentConfig.resolve("", new Properties(), Map.of("FLODL_BUDGET_mode", "off")));
+    assertTrue(
+        lower.getMessage().contains("did you mean 'FLODL_BUDGET_MODE'?"), lower.getMessage());
   }
 
   @Test
@@ -205,14 +237,18 @@ class AgentConfigTest {
     ConfigException e = bad("ram_max_usag=0.4");
     assertEquals("ram_max_usag", e.key());
     String m = e.getMessage();
-    assertTrue(m.startsWith("flodl-budget: unknown agent argument 'ram_max_usag'; did you mean "
-        + "'ram_max_usage'? (known: mode, enabled, ram_max_usage, heap_max_usage, vram_max_usage, "
-        + "host_share, prefetch, sites, presets, djl, vram_probe, ram_probe, record, "
-        + "record_maxsize, record_maxage, throttle, "), m);
+    assertTrue(
+        m.startsWith(
+            "flodl-budget: unknown agent argument 'ram_max_usag'; did you mean "
+                + "'ram_max_usage'? (known: mode, enabled, ram_max_usage, heap_max_usage, vram_max_usage, "
+                + "host_share, prefetch, sites, presets, djl, vram_probe, ram_probe, record, "
+                + "record_maxsize, record_maxage, throttle, "),
+        m);
     assertTrue(m.endsWith("; agent disabled") && m.length() < 300, "one line: " + m);
     ConfigException role = bad("role=stager");
     assertEquals("role", role.key());
-    assertTrue(role.getMessage().contains("'role' is a field of the sites file (site.NAME.role)"),
+    assertTrue(
+        role.getMessage().contains("'role' is a field of the sites file (site.NAME.role)"),
         role.getMessage());
     ConfigException far = bad("rope=1");
     assertFalse(far.getMessage().contains("did you mean"), far.getMessage());
@@ -221,93 +257,120 @@ class AgentConfigTest {
 
   @Test
   void unknownSystemPropertyIsRejected() {
-    ConfigException e = assertThrows(ConfigException.class, () -> AgentConfig.resolve(
-        null, props("flodl.budget.heap_max", "0.4"), Map.of()));
+    ConfigException e =
+        assertThrows(
+            ConfigException.class,
+            () -> AgentConfig.resolve(null, props("flodl.budget.heap_max", "0.4"), Map.of()));
     assertEquals("flodl.budget.heap_max", e.key());
-    assertTrue(e.getMessage().startsWith("flodl-budget: unknown system property "
-        + "'flodl.budget.heap_max' (known: mode, "), e.getMessage());
-    ConfigException near = assertThrows(ConfigException.class, () -> AgentConfig.resolve(
-        null, props("flodl.budget.vram_max_usge", "0.4"), Map.of()));
-    assertTrue(near.getMessage().contains("; did you mean 'flodl.budget.vram_max_usage'? (known: "),
+    assertTrue(
+        e.getMessage()
+            .startsWith(
+                "flodl-budget: unknown system property "
+                    + "'flodl.budget.heap_max' (known: mode, "),
+        e.getMessage());
+    ConfigException near =
+        assertThrows(
+            ConfigException.class,
+            () -> AgentConfig.resolve(null, props("flodl.budget.vram_max_usge", "0.4"), Map.of()));
+    assertTrue(
+        near.getMessage().contains("; did you mean 'flodl.budget.vram_max_usage'? (known: "),
         near.getMessage());
-    assertTrue(near.getMessage().endsWith("; agent disabled") && near.getMessage().length() < 300,
+    assertTrue(
+        near.getMessage().endsWith("; agent disabled") && near.getMessage().length() < 300,
         near.getMessage());
     // the agent's own properties are not settings
-    assertDoesNotThrow(() -> AgentConfig.resolve(null,
-        props("flodl.budget.registry", "/tmp/r"), Map.of()));
+    assertDoesNotThrow(
+        () -> AgentConfig.resolve(null, props("flodl.budget.registry", "/tmp/r"), Map.of()));
   }
 
   @Test
   void malformedAndRepeatedEntries() {
     ConfigException noEquals = bad("mode=observe,observe");
     assertEquals("observe", noEquals.key());
-    assertEquals("flodl-budget: malformed agent argument 'observe': expected key=value entries "
-        + "separated by commas, e.g. sites=sites.properties,record=budget.jfr; agent disabled",
+    assertEquals(
+        "flodl-budget: malformed agent argument 'observe': expected key=value entries "
+            + "separated by commas, e.g. sites=sites.properties,record=budget.jfr; agent disabled",
         noEquals.getMessage());
     ConfigException noKey = bad("=0.4");
     assertTrue(noKey.getMessage().contains("malformed agent argument '=0.4'"), noKey.getMessage());
     ConfigException twice = bad("mode=observe,mode=enforce");
     assertEquals("mode", twice.key());
-    assertEquals("flodl-budget: agent argument 'mode' given twice: expected each key at most once; "
-        + "agent disabled", twice.getMessage());
+    assertEquals(
+        "flodl-budget: agent argument 'mode' given twice: expected each key at most once; "
+            + "agent disabled",
+        twice.getMessage());
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', value = {
-      "ram_max_usage=NaN     | ram_max_usage  | flodl-budget: bad ram_max_usage 'NaN' (agent argument): expected a fraction in (0, 1], e.g. 0.5; agent disabled",
-      "ram_max_usage=1.5     | ram_max_usage  | flodl-budget: bad ram_max_usage '1.5' (agent argument): expected a fraction in (0, 1], e.g. 0.5; agent disabled",
-      "ram_max_usage=abc     | ram_max_usage  | flodl-budget: bad ram_max_usage 'abc' (agent argument): expected a fraction in (0, 1], e.g. 0.5; agent disabled",
-      "heap_max_usage=0      | heap_max_usage | flodl-budget: bad heap_max_usage '0' (agent argument): expected a fraction in (0, 1], e.g. 0.5; agent disabled",
-      "vram_max_usage=-0.5   | vram_max_usage | flodl-budget: bad vram_max_usage '-0.5' (agent argument): expected a fraction in (0, 1], e.g. 0.5; agent disabled",
-      "vram_max_usage=Infinity | vram_max_usage | flodl-budget: bad vram_max_usage 'Infinity' (agent argument): expected a fraction in (0, 1], e.g. 0.5; agent disabled",
-      "vram_max_usage=0x1p-1 | vram_max_usage | flodl-budget: bad vram_max_usage '0x1p-1' (agent argument): expected a fraction in (0, 1], e.g. 0.5; agent disabled",
-      "heap_max_usage=0.5d   | heap_max_usage | flodl-budget: bad heap_max_usage '0.5d' (agent argument): expected a fraction in (0, 1], e.g. 0.5; agent disabled",
-      "host_share=2          | host_share     | flodl-budget: bad host_share '2' (agent argument): expected auto or a fraction in (0, 1], e.g. 0.5; agent disabled",
-      "mode=fast             | mode           | flodl-budget: bad mode 'fast' (agent argument): expected enforce, observe or off; agent disabled",
-      "enabled=no            | enabled        | flodl-budget: bad enabled 'no' (agent argument): expected true or false; agent disabled",
-      "prefetch=x            | prefetch       | flodl-budget: bad prefetch 'x' (agent argument): expected cap or auto; agent disabled",
-      "djl=maybe             | djl            | flodl-budget: bad djl 'maybe' (agent argument): expected on or off; agent disabled",
-      "strict=yes            | strict         | flodl-budget: bad strict 'yes' (agent argument): expected true or false; agent disabled",
-      "log=trace             | log            | flodl-budget: bad log 'trace' (agent argument): expected warn, info or debug; agent disabled",
-      "vram_probe=smi        | vram_probe     | flodl-budget: bad vram_probe 'smi' (agent argument): expected auto, jcuda, cuda, nvml, none or fixed:USED/TOTAL (e.g. fixed:5592M/6360465408); agent disabled",
-      "vram_probe=fixed:      | vram_probe    | flodl-budget: bad vram_probe 'fixed:' (agent argument): expected fixed:USED/TOTAL with two sizes (e.g. fixed:5592M/6360465408); agent disabled",
-      "vram_probe=fixed:5592M | vram_probe    | flodl-budget: bad vram_probe 'fixed:5592M' (agent argument): expected fixed:USED/TOTAL with two sizes (e.g. fixed:5592M/6360465408); agent disabled",
-      "vram_probe=fixed:1G/0  | vram_probe    | flodl-budget: bad vram_probe 'fixed:1G/0' (agent argument): expected fixed:USED/TOTAL with TOTAL more than 0 (e.g. fixed:5592M/6360465408); agent disabled",
-      "vram_probe=fixed:x/8G  | vram_probe    | flodl-budget: bad vram_probe 'fixed:x/8G' (agent argument): expected fixed:USED/TOTAL with two sizes (e.g. fixed:5592M/6360465408), not a size: 'x' (expected bytes like 6360465408, 16K, 5592M or 2G); agent disabled",
-      "ram_probe=meminfo     | ram_probe      | flodl-budget: bad ram_probe 'meminfo' (agent argument): expected auto, proc, mxbean or fixed:AVAILABLE (e.g. fixed:2G); agent disabled",
-      "ram_probe=fixed:lots  | ram_probe      | flodl-budget: bad ram_probe 'fixed:lots' (agent argument): expected fixed:AVAILABLE with a size (e.g. fixed:2G), not a size: 'lots' (expected bytes like 6360465408, 16K, 5592M or 2G); agent disabled",
-      "probe_interval=1      | probe_interval | flodl-budget: bad probe_interval '1' (agent argument): expected a duration from 10ms to 1h, like 500ms, 2s or 1m; agent disabled",
-      "probe_interval=0s     | probe_interval | flodl-budget: bad probe_interval '0s' (agent argument): expected a duration from 10ms to 1h, like 500ms, 2s or 1m (0s is shorter); agent disabled",
-      "probe_interval=9ms    | probe_interval | flodl-budget: bad probe_interval '9ms' (agent argument): expected a duration from 10ms to 1h, like 500ms, 2s or 1m (9ms is shorter); agent disabled",
-      "probe_interval=200000000m | probe_interval | flodl-budget: bad probe_interval '200000000m' (agent argument): expected a duration from 10ms to 1h, like 500ms, 2s or 1m (200000000m is longer); agent disabled",
-      "probe_interval=99999999999999999999s | probe_interval | flodl-budget: bad probe_interval '99999999999999999999s' (agent argument): expected a duration from 10ms to 1h, like 500ms, 2s or 1m; agent disabled",
-      "presets=redis         | presets        | flodl-budget: bad presets 'redis' (agent argument): expected preset names separated by ':' (caffeine, guava, jcache, ehcache, djl or dl4j), e.g. caffeine:guava; 'redis' is none of them; agent disabled",
-      "mode=                 | mode           | flodl-budget: empty mode (agent argument): expected enforce, observe or off; agent disabled",
-      "sites=                | sites          | flodl-budget: empty sites (agent argument): expected the path of a sites file; agent disabled",
-      "record=               | record         | flodl-budget: empty record (agent argument): expected the path of a .jfr file; agent disabled",
-      "job=                  | job            | flodl-budget: empty job (agent argument): expected a job name; agent disabled",
-  })
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "ram_max_usage=NaN     | ram_max_usage  | flodl-budget: bad ram_max_usage 'NaN' (agent argument): expected a fraction in (0, 1], e.g. 0.5; agent disabled",
+        "ram_max_usage=1.5     | ram_max_usage  | flodl-budget: bad ram_max_usage '1.5' (agent argument): expected a fraction in (0, 1], e.g. 0.5; agent disabled",
+        "ram_max_usage=abc     | ram_max_usage  | flodl-budget: bad ram_max_usage 'abc' (agent argument): expected a fraction in (0, 1], e.g. 0.5; agent disabled",
+        "heap_max_usage=0      | heap_max_usage | flodl-budget: bad heap_max_usage '0' (agent argument): expected a fraction in (0, 1], e.g. 0.5; agent disabled",
+        "vram_max_usage=-0.5   | vram_max_usage | flodl-budget: bad vram_max_usage '-0.5' (agent argument): expected a fraction in (0, 1], e.g. 0.5; agent disabled",
+        "vram_max_usage=Infinity | vram_max_usage | flodl-budget: bad vram_max_usage 'Infinity' (agent argument): expected a fraction in (0, 1], e.g. 0.5; agent disabled",
+        "vram_max_usage=0x1p-1 | vram_max_usage | flodl-budget: bad vram_max_usage '0x1p-1' (agent argument): expected a fraction in (0, 1], e.g. 0.5; agent disabled",
+        "heap_max_usage=0.5d   | heap_max_usage | flodl-budget: bad heap_max_usage '0.5d' (agent argument): expected a fraction in (0, 1], e.g. 0.5; agent disabled",
+        "host_share=2          | host_share     | flodl-budget: bad host_share '2' (agent argument): expected auto or a fraction in (0, 1], e.g. 0.5; agent disabled",
+        "mode=fast             | mode           | flodl-budget: bad mode 'fast' (agent argument): expected enforce, observe or off; agent disabled",
+        "enabled=no            | enabled        | flodl-budget: bad enabled 'no' (agent argument): expected true or false; agent disabled",
+        "prefetch=x            | prefetch       | flodl-budget: bad prefetch 'x' (agent argument): expected cap or auto; agent disabled",
+        "djl=maybe             | djl            | flodl-budget: bad djl 'maybe' (agent argument): expected on or off; agent disabled",
+        "strict=yes            | strict         | flodl-budget: bad strict 'yes' (agent argument): expected true or false; agent disabled",
+        "log=trace             | log            | flodl-budget: bad log 'trace' (agent argument): expected warn, info or debug; agent disabled",
+        "vram_probe=smi        | vram_probe     | flodl-budget: bad vram_probe 'smi' (agent argument): expected auto, jcuda, cuda, nvml, none or fixed:USED/TOTAL (e.g. fixed:5592M/6360465408); agent disabled",
+        "vram_probe=fixed:      | vram_probe    | flodl-budget: bad vram_probe 'fixed:' (agent argument): expected fixed:USED/TOTAL with two sizes (e.g. fixed:5592M/6360465408); agent disabled",
+        "vram_probe=fixed:5592M | vram_probe    | flodl-budget: bad vram_probe 'fixed:5592M' (agent argument): expected fixed:USED/TOTAL with two sizes (e.g. fixed:5592M/6360465408); agent disabled",
+        "vram_probe=fixed:1G/0  | vram_probe    | flodl-budget: bad vram_probe 'fixed:1G/0' (agent argument): expected fixed:USED/TOTAL with TOTAL more than 0 (e.g. fixed:5592M/6360465408); agent disabled",
+        "vram_probe=fixed:x/8G  | vram_probe    | flodl-budget: bad vram_probe 'fixed:x/8G' (agent argument): expected fixed:USED/TOTAL with two sizes (e.g. fixed:5592M/6360465408), not a size: 'x' (expected bytes like 6360465408, 16K, 5592M or 2G); agent disabled",
+        "ram_probe=meminfo     | ram_probe      | flodl-budget: bad ram_probe 'meminfo' (agent argument): expected auto, proc, mxbean or fixed:AVAILABLE (e.g. fixed:2G); agent disabled",
+        "ram_probe=fixed:lots  | ram_probe      | flodl-budget: bad ram_probe 'fixed:lots' (agent argument): expected fixed:AVAILABLE with a size (e.g. fixed:2G), not a size: 'lots' (expected bytes like 6360465408, 16K, 5592M or 2G); agent disabled",
+        "probe_interval=1      | probe_interval | flodl-budget: bad probe_interval '1' (agent argument): expected a duration from 10ms to 1h, like 500ms, 2s or 1m; agent disabled",
+        "probe_interval=0s     | probe_interval | flodl-budget: bad probe_interval '0s' (agent argument): expected a duration from 10ms to 1h, like 500ms, 2s or 1m (0s is shorter); agent disabled",
+        "probe_interval=9ms    | probe_interval | flodl-budget: bad probe_interval '9ms' (agent argument): expected a duration from 10ms to 1h, like 500ms, 2s or 1m (9ms is shorter); agent disabled",
+        "probe_interval=200000000m | probe_interval | flodl-budget: bad probe_interval '200000000m' (agent argument): expected a duration from 10ms to 1h, like 500ms, 2s or 1m (200000000m is longer); agent disabled",
+        "probe_interval=99999999999999999999s | probe_interval | flodl-budget: bad probe_interval '99999999999999999999s' (agent argument): expected a duration from 10ms to 1h, like 500ms, 2s or 1m; agent disabled",
+        "presets=redis         | presets        | flodl-budget: bad presets 'redis' (agent argument): expected preset names separated by ':' (caffeine, guava, jcache, ehcache, djl or dl4j), e.g. caffeine:guava; 'redis' is none of them; agent disabled",
+        "mode=                 | mode           | flodl-budget: empty mode (agent argument): expected enforce, observe or off; agent disabled",
+        "sites=                | sites          | flodl-budget: empty sites (agent argument): expected the path of a sites file; agent disabled",
+        "record=               | record         | flodl-budget: empty record (agent argument): expected the path of a .jfr file; agent disabled",
+        "job=                  | job            | flodl-budget: empty job (agent argument): expected a job name; agent disabled",
+      })
   void badValuesNameTheKeyAndWhatWasExpected(String agentArgs, String key, String message) {
     ConfigException e = bad(agentArgs);
     assertEquals(key, e.key());
     assertEquals(message, e.getMessage());
     assertEquals(1, e.getMessage().lines().count());
     assertTrue(e.getMessage().startsWith("flodl-budget: "));
-    assertEquals(message.substring("flodl-budget: ".length(), message.length() - "; agent disabled".length()),
+    assertEquals(
+        message.substring(
+            "flodl-budget: ".length(), message.length() - "; agent disabled".length()),
         e.detail());
   }
 
   @Test
   void badValuesNameTheirSource() {
-    ConfigException prop = assertThrows(ConfigException.class, () -> AgentConfig.resolve(
-        null, props("flodl.budget.mode", "fast"), Map.of()));
-    assertEquals("flodl-budget: bad mode 'fast' (-Dflodl.budget.mode): expected enforce, observe "
-        + "or off; agent disabled", prop.getMessage());
-    ConfigException env = assertThrows(ConfigException.class, () -> AgentConfig.resolve(
-        null, new Properties(), Map.of("FLODL_BUDGET_VRAM_MAX_USAGE", "1.5")));
+    ConfigException prop =
+        assertThrows(
+            ConfigException.class,
+            () -> AgentConfig.resolve(null, props("flodl.budget.mode", "fast"), Map.of()));
+    assertEquals(
+        "flodl-budget: bad mode 'fast' (-Dflodl.budget.mode): expected enforce, observe "
+            + "or off; agent disabled",
+        prop.getMessage());
+    ConfigException env =
+        assertThrows(
+            ConfigException.class,
+            () ->
+                AgentConfig.resolve(
+                    null, new Properties(), Map.of("FLODL_BUDGET_VRAM_MAX_USAGE", "1.5")));
     assertEquals("vram_max_usage", env.key());
-    assertEquals("flodl-budget: bad vram_max_usage '1.5' (FLODL_BUDGET_VRAM_MAX_USAGE): expected "
-        + "a fraction in (0, 1], e.g. 0.5; agent disabled", env.getMessage());
+    assertEquals(
+        "flodl-budget: bad vram_max_usage '1.5' (FLODL_BUDGET_VRAM_MAX_USAGE): expected "
+            + "a fraction in (0, 1], e.g. 0.5; agent disabled",
+        env.getMessage());
   }
 
   @Test
@@ -331,14 +394,21 @@ class AgentConfigTest {
     assertTrue(strictOf("ram_max_usage=NaN,strict=true", null, null));
     assertTrue(strictOf("bogus,strict = TRUE ", new Properties(), Map.of()));
     assertTrue(strictOf("strict=true,bogus=1", null, null), "an unknown key after it");
-    assertFalse(strictOf("strict=false,mode=x", props("flodl.budget.strict", "true"),
-        Map.of("FLODL_BUDGET_STRICT", "true")));
+    assertFalse(
+        strictOf(
+            "strict=false,mode=x",
+            props("flodl.budget.strict", "true"),
+            Map.of("FLODL_BUDGET_STRICT", "true")));
     assertTrue(strictOf("mode=x", props("flodl.budget.strict", "true"), Map.of()));
-    assertFalse(strictOf("mode=x", props("flodl.budget.strict", "false"),
-        Map.of("FLODL_BUDGET_STRICT", "true")));
+    assertFalse(
+        strictOf(
+            "mode=x",
+            props("flodl.budget.strict", "false"),
+            Map.of("FLODL_BUDGET_STRICT", "true")));
     assertTrue(strictOf("mode=x", null, Map.of("FLODL_BUDGET_STRICT", "true")));
-    assertTrue(strictOf(null, props("flodl.budget.bogus", "1"),
-        Map.of("FLODL_BUDGET_STRICT", "true")), "an unknown property beside it");
+    assertTrue(
+        strictOf(null, props("flodl.budget.bogus", "1"), Map.of("FLODL_BUDGET_STRICT", "true")),
+        "an unknown property beside it");
     assertFalse(strictOf("mode=x", null, null));
     assertFalse(strictOf("strict=maybe", null, null));
   }
@@ -366,19 +436,21 @@ class AgentConfigTest {
     AgentConfig knob = observe.withKnob("ram_max_usage", 0.25);
     assertEquals(0.25, knob.ramMaxUsage());
     assertEquals(Mode.OBSERVE, knob.mode());
-    assertEquals(new Setting("ram_max_usage", "0.25", Source.RUNTIME), knob.settings().get("ram_max_usage"));
+    assertEquals(
+        new Setting("ram_max_usage", "0.25", Source.RUNTIME), knob.settings().get("ram_max_usage"));
     assertEquals(0.7, knob.withKnob("heap_max_usage", 0.7).heapMaxUsage());
     assertEquals(0.8, knob.withKnob("vram_max_usage", 0.8).vramMaxUsage());
     assertEquals(OptionalDouble.of(0.5), knob.withKnob("host_share", 0.5).hostShare());
 
-    IllegalArgumentException nan = assertThrows(IllegalArgumentException.class,
-        () -> c.withKnob("vram_max_usage", Double.NaN));
+    IllegalArgumentException nan =
+        assertThrows(
+            IllegalArgumentException.class, () -> c.withKnob("vram_max_usage", Double.NaN));
     assertTrue(nan.getMessage().contains("vram_max_usage"), nan.getMessage());
-    IllegalArgumentException big = assertThrows(IllegalArgumentException.class,
-        () -> c.withKnob("heap_max_usage", 1.5));
+    IllegalArgumentException big =
+        assertThrows(IllegalArgumentException.class, () -> c.withKnob("heap_max_usage", 1.5));
     assertEquals("heap_max_usage must be a fraction in (0, 1], got 1.5", big.getMessage());
-    IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
-        () -> c.withKnob("mode", 0.5));
+    IllegalArgumentException unknown =
+        assertThrows(IllegalArgumentException.class, () -> c.withKnob("mode", 0.5));
     assertTrue(unknown.getMessage().startsWith("unknown knob 'mode'"), unknown.getMessage());
   }
 
@@ -394,7 +466,8 @@ class AgentConfigTest {
 
   @Test
   void toStringIsAgentArgumentsThatResolveToTheSameSettings() throws ConfigException {
-    AgentConfig c = args("mode=observe,sites=s.properties,vram_probe=fixed:1G/8G,probe_interval=1500ms");
+    AgentConfig c =
+        args("mode=observe,sites=s.properties,vram_probe=fixed:1G/8G,probe_interval=1500ms");
     AgentConfig again = args(c.toString());
     assertEquals(Mode.OBSERVE, again.mode());
     assertEquals(c.sites(), again.sites());

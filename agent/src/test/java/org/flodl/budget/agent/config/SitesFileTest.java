@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 class SitesFileTest {
 
   /** The example of DESIGN.md's "Sites file" section, verbatim. */
-  static final String DESIGN_EXAMPLE = """
+  static final String DESIGN_EXAMPLE =
+      """
       site.samples.kind    = cache-admit
       site.samples.method  = com.acme.data.SampleCache#put(java.lang.Object,java.lang.Object)
       site.samples.value   = 1          # 0-based argument index of the value the cache will retain
@@ -36,7 +37,8 @@ class SitesFileTest {
       """;
 
   /** The call-site example of DESIGN.md's "Sites that reach real code", verbatim. */
-  static final String CALL_SITES_EXAMPLE = """
+  static final String CALL_SITES_EXAMPLE =
+      """
       site.rows.kind    = cache-admit
       site.rows.in      = com.acme.data.Dataset#get(int)
       site.rows.method  = java.util.Map#put(java.lang.Object,java.lang.Object)
@@ -51,7 +53,8 @@ class SitesFileTest {
       """;
 
   /** The loaded-value example of DESIGN.md, verbatim. */
-  static final String LOADED_EXAMPLE = """
+  static final String LOADED_EXAMPLE =
+      """
       site.loaded.kind    = cache-admit
       site.loaded.method  = com.github.benmanes.caffeine.cache.Cache#get(java.lang.Object,java.util.function.Function)
       site.loaded.value   = return
@@ -98,14 +101,37 @@ class SitesFileTest {
     SitesFile file = SitesFile.load(write(DESIGN_EXAMPLE));
     assertEquals(List.of(), file.warnings());
     String origin = dir.resolve("sites.properties").toString();
-    assertEquals(List.of(
-        new CacheAdmitSite("samples", "samples",
-            m("com.acme.data.SampleCache#put(java.lang.Object,java.lang.Object)"), null, 1,
-            m("com.acme.data.SampleCache#evict"), null, null, null, false, origin),
-        // both batch and a fixed batch_bytes are given: the site carries both, the fixed price wins
-        new PrefetchDepthSite("feed", "feed", m("com.acme.data.Loader#<init>"), null, 2,
-            m("com.acme.data.Loader#next"), 16384, 0, "cpu", PrefetchDepthSite.NO_EXECUTOR, null,
-            false, origin)), file.sites());
+    assertEquals(
+        List.of(
+            new CacheAdmitSite(
+                "samples",
+                "samples",
+                m("com.acme.data.SampleCache#put(java.lang.Object,java.lang.Object)"),
+                null,
+                1,
+                m("com.acme.data.SampleCache#evict"),
+                null,
+                null,
+                null,
+                false,
+                origin),
+            // both batch and a fixed batch_bytes are given: the site carries both, the fixed price
+            // wins
+            new PrefetchDepthSite(
+                "feed",
+                "feed",
+                m("com.acme.data.Loader#<init>"),
+                null,
+                2,
+                m("com.acme.data.Loader#next"),
+                16384,
+                0,
+                "cpu",
+                PrefetchDepthSite.NO_EXECUTOR,
+                null,
+                false,
+                origin)),
+        file.sites());
     PrefetchDepthSite feed = (PrefetchDepthSite) file.sites().get(1);
     assertTrue(feed.method().isConstructor());
     assertFalse(feed.isCuda());
@@ -125,8 +151,9 @@ class SitesFileTest {
     assertEquals(List.of(), file.warnings());
     CacheAdmitSite rows = (CacheAdmitSite) file.sites().get(1);
     PrefetchDepthSite queue = (PrefetchDepthSite) file.sites().get(0);
-    assertEquals(new Scope(Scope.Kind.METHOD, "com.acme.data.Dataset",
-        m("com.acme.data.Dataset#get(int)")), rows.in());
+    assertEquals(
+        new Scope(Scope.Kind.METHOD, "com.acme.data.Dataset", m("com.acme.data.Dataset#get(int)")),
+        rows.in());
     assertEquals(m("java.util.Map#put(java.lang.Object,java.lang.Object)"), rows.method());
     assertEquals(m("java.util.Map#remove(java.lang.Object)"), rows.release());
     assertTrue(rows.isCallSite());
@@ -140,11 +167,15 @@ class SitesFileTest {
     CacheAdmitSite s = (CacheAdmitSite) only(parse(LOADED_EXAMPLE));
     assertTrue(s.returned());
     assertEquals(SiteSpec.RETURN, s.value());
-    assertEquals(m("com.github.benmanes.caffeine.cache.Cache#invalidate(java.lang.Object)"),
-        s.decline());
+    assertEquals(
+        m("com.github.benmanes.caffeine.cache.Cache#invalidate(java.lang.Object)"), s.decline());
     assertEquals(List.of(0), s.declineArgs());
 
-    CacheAdmitSite two = (CacheAdmitSite) only(parse("""
+    CacheAdmitSite two =
+        (CacheAdmitSite)
+            only(
+                parse(
+                    """
         site.s.kind = cache-admit
         site.s.method = a.Cache#put(java.lang.Object,java.lang.Object,int)
         site.s.value = 1
@@ -156,9 +187,10 @@ class SitesFileTest {
 
   @Test
   void scopesOfEveryForm() {
-    assertEquals(new Scope(Scope.Kind.CLASS, "com.acme.Dataset", null),
-        Scope.parse("com.acme.Dataset"));
-    assertEquals(new Scope(Scope.Kind.PACKAGE, "com.acme.data", null), Scope.parse("com.acme.data.*"));
+    assertEquals(
+        new Scope(Scope.Kind.CLASS, "com.acme.Dataset", null), Scope.parse("com.acme.Dataset"));
+    assertEquals(
+        new Scope(Scope.Kind.PACKAGE, "com.acme.data", null), Scope.parse("com.acme.data.*"));
     assertEquals(new Scope(Scope.Kind.PACKAGE_TREE, "com.acme", null), Scope.parse("com.acme.**"));
     Scope pkg = Scope.parse("com.acme.data.*");
     assertTrue(pkg.covers("com/acme/data/Dataset"));
@@ -178,7 +210,8 @@ class SitesFileTest {
 
   @Test
   void sitesKeepTheFileOrderWhenLoadedAndNameOrderWhenGivenProperties() throws Exception {
-    String text = """
+    String text =
+        """
         site.zeta.kind = cache-admit
         site.zeta.method = a.Z#put(java.lang.Object)
         site.zeta.value = 0
@@ -186,15 +219,20 @@ class SitesFileTest {
         site.alpha.method = a.A#put(java.lang.Object)
         site.alpha.value = 0
         """;
-    assertEquals(List.of("zeta", "alpha"),
+    assertEquals(
+        List.of("zeta", "alpha"),
         SitesFile.load(write(text)).sites().stream().map(SiteSpec::name).toList());
-    assertEquals(List.of("alpha", "zeta"),
-        parse(text).sites().stream().map(SiteSpec::name).toList());
+    assertEquals(
+        List.of("alpha", "zeta"), parse(text).sites().stream().map(SiteSpec::name).toList());
   }
 
   @Test
   void overloadParameterListsArraysPrimitivesVarargsAndNoArguments() {
-    CacheAdmitSite s = (CacheAdmitSite) only(parse("""
+    CacheAdmitSite s =
+        (CacheAdmitSite)
+            only(
+                parse(
+                    """
         site.s.kind = cache-admit
         site.s.method = com.acme.Cache$Shard#put( long , byte[] , java.lang.String[][] )
         site.s.value = 1
@@ -203,17 +241,25 @@ class SitesFileTest {
     assertEquals("com.acme.Cache$Shard", s.method().className());
     assertEquals(List.of("long", "byte[]", "java.lang.String[][]"), s.method().parameterTypes());
     assertEquals(List.of("long"), s.release().parameterTypes());
-    assertEquals("com.acme.Cache$Shard#put(long,byte[],java.lang.String[][])",
-        s.method().toString());
+    assertEquals(
+        "com.acme.Cache$Shard#put(long,byte[],java.lang.String[][])", s.method().toString());
 
-    CacheAdmitSite v = (CacheAdmitSite) only(parse("""
+    CacheAdmitSite v =
+        (CacheAdmitSite)
+            only(
+                parse(
+                    """
         site.v.kind = cache-admit
         site.v.method = a.B#add(int, java.lang.Object...)
         site.v.value = 1
         """));
     assertEquals(List.of("int", "java.lang.Object[]"), v.method().parameterTypes());
 
-    PrefetchDepthSite none = (PrefetchDepthSite) only(parse("""
+    PrefetchDepthSite none =
+        (PrefetchDepthSite)
+            only(
+                parse(
+                    """
         site.n.kind = prefetch-depth
         site.n.method = a.Loader#depth()
         site.n.depth = return
@@ -224,7 +270,11 @@ class SitesFileTest {
 
   @Test
   void aMethodWithoutParameterListMatchesByName() {
-    CacheAdmitSite s = (CacheAdmitSite) only(parse("""
+    CacheAdmitSite s =
+        (CacheAdmitSite)
+            only(
+                parse(
+                    """
         site.s.kind = cache-admit
         site.s.method = a.B#put
         site.s.value = 3
@@ -236,7 +286,11 @@ class SitesFileTest {
 
   @Test
   void cudaDeviceRoleSizesExecutorAdapterAndName() {
-    PrefetchDepthSite s = (PrefetchDepthSite) only(parse("""
+    PrefetchDepthSite s =
+        (PrefetchDepthSite)
+            only(
+                parse(
+                    """
         site.gpu.kind = prefetch-depth
         site.gpu.name = loaders
         site.gpu.method = ai.djl.training.dataset.DataIterable#<init>
@@ -263,7 +317,9 @@ class SitesFileTest {
 
   @Test
   void aBadEntryDisablesItsSiteOnlyAndTheWarningSaysWhy() {
-    SitesFile file = parse("""
+    SitesFile file =
+        parse(
+            """
         site.good.kind = cache-admit
         site.good.method = a.Good#put(java.lang.Object,java.lang.Object)
         site.good.value = 1
@@ -301,36 +357,49 @@ class SitesFileTest {
         """);
     assertEquals(List.of("good", "good2"), file.sites().stream().map(SiteSpec::name).toList());
     String p = "flodl-budget: test.properties: ";
-    assertEquals(List.of(
-        p + "ignored 1 key(s) that are not site.NAME.FIELD (first: 'site.depth')",
-        p + "site 'bytes' disabled: batch_bytes 'lots': expected a size, e.g. 16384 or 16K",
-        p + "site 'device' disabled: device 'gpu0': expected cpu or cuda:N, e.g. cuda:0",
-        p + "site 'index' disabled: value '2': the method takes 2 arguments: expected an index "
-            + "from 0 to 1 or return",
-        p + "site 'nokind' disabled: kind is missing: expected cache-admit or prefetch-depth",
-        p + "site 'nomethod' disabled: method is missing: " + MethodRef.EXPECTED,
-        p + "site 'notindex' disabled: value 'one': expected a 0-based argument index or return",
-        p + "site 'oddkind' disabled: kind 'evict': expected cache-admit or prefetch-depth"),
+    assertEquals(
+        List.of(
+            p + "ignored 1 key(s) that are not site.NAME.FIELD (first: 'site.depth')",
+            p + "site 'bytes' disabled: batch_bytes 'lots': expected a size, e.g. 16384 or 16K",
+            p + "site 'device' disabled: device 'gpu0': expected cpu or cuda:N, e.g. cuda:0",
+            p
+                + "site 'index' disabled: value '2': the method takes 2 arguments: expected an index "
+                + "from 0 to 1 or return",
+            p + "site 'nokind' disabled: kind is missing: expected cache-admit or prefetch-depth",
+            p + "site 'nomethod' disabled: method is missing: " + MethodRef.EXPECTED,
+            p
+                + "site 'notindex' disabled: value 'one': expected a 0-based argument index or return",
+            p + "site 'oddkind' disabled: kind 'evict': expected cache-admit or prefetch-depth"),
         file.warnings());
   }
 
   @Test
   void everyProblemOfASiteIsOnItsOneWarningLine() {
-    String w = rejected(parse("""
+    String w =
+        rejected(
+            parse(
+                """
         site.s.kind = cache-admit
         site.s.method = a.B#put(java.lang.Object)
         site.s.vaule = 0
         """));
-    assertTrue(w.startsWith("flodl-budget: test.properties: site 's' disabled: unknown field "
-        + "'vaule' (known: kind, name, method, in, value, release, decline, decline_args, "
-        + "role, adapter); value is missing: expected a "
-        + "0-based argument index or return"), w);
+    assertTrue(
+        w.startsWith(
+            "flodl-budget: test.properties: site 's' disabled: unknown field "
+                + "'vaule' (known: kind, name, method, in, value, release, decline, decline_args, "
+                + "role, adapter); value is missing: expected a "
+                + "0-based argument index or return"),
+        w);
     assertEquals(1, w.lines().count());
   }
 
   @Test
   void returnDepthAndConstructors() {
-    PrefetchDepthSite ret = (PrefetchDepthSite) only(parse("""
+    PrefetchDepthSite ret =
+        (PrefetchDepthSite)
+            only(
+                parse(
+                    """
         site.r.kind = prefetch-depth
         site.r.method = a.L#prefetchDepth
         site.r.depth = RETURN
@@ -338,157 +407,265 @@ class SitesFileTest {
     assertTrue(ret.returned());
     assertFalse(ret.method().isConstructor());
 
-    assertEquals("flodl-budget: test.properties: site 'c' disabled: depth 'return' on a "
-        + "constructor, which returns nothing: expected a 0-based argument index",
-        rejected(parse("""
+    assertEquals(
+        "flodl-budget: test.properties: site 'c' disabled: depth 'return' on a "
+            + "constructor, which returns nothing: expected a 0-based argument index",
+        rejected(
+            parse(
+                """
             site.c.kind = prefetch-depth
             site.c.method = a.L#<init>(int)
             site.c.depth = return
             """)));
-    assertTrue(rejected(parse("""
+    assertTrue(
+        rejected(
+                parse(
+                    """
         site.c.kind = cache-admit
         site.c.method = a.Cache#<init>(java.lang.Object)
         site.c.value = 0
-        """)).contains("method 'a.Cache#<init>(java.lang.Object)' is a constructor: expected a "
-            + "method, since a declined cache-admit skips the call"));
-    assertTrue(rejected(parse("""
+        """))
+            .contains(
+                "method 'a.Cache#<init>(java.lang.Object)' is a constructor: expected a "
+                    + "method, since a declined cache-admit skips the call"));
+    assertTrue(
+        rejected(
+                parse(
+                    """
         site.c.kind = prefetch-depth
         site.c.method = a.L#<clinit>
         site.c.depth = 0
-        """)).contains("method 'a.L#<clinit>': a static initializer cannot be a site"));
-    assertTrue(rejected(parse("""
+        """))
+            .contains("method 'a.L#<clinit>': a static initializer cannot be a site"));
+    assertTrue(
+        rejected(
+                parse(
+                    """
         site.c.kind = prefetch-depth
         site.c.method = a.L#run()
         site.c.depth = 0
-        """)).contains("depth '0': the method takes 0 arguments: expected return"));
+        """))
+            .contains("depth '0': the method takes 0 arguments: expected return"));
   }
 
   @Test
   void malformedMethodsAndFieldsOfTheOtherKind() {
-    for (String method : List.of("a.B", "a.B#", "a.B#(int)", "a.B#put(int", "a.B#put(int))",
-        "a.B#put(in t)", "a..B#put", "a.B#put(int,)", "a.B#p-ut", "a.B#put#x", "1a.B#put")) {
-      String w = rejected(parse("site.m.kind = cache-admit\nsite.m.method = " + method
-          + "\nsite.m.value = 0\n"));
-      assertTrue(w.contains("site 'm' disabled: method '") && w.contains(
-          "expected Class#method or Class#method(type,...)"), method + " -> " + w);
+    for (String method :
+        List.of(
+            "a.B",
+            "a.B#",
+            "a.B#(int)",
+            "a.B#put(int",
+            "a.B#put(int))",
+            "a.B#put(in t)",
+            "a..B#put",
+            "a.B#put(int,)",
+            "a.B#p-ut",
+            "a.B#put#x",
+            "1a.B#put")) {
+      String w =
+          rejected(
+              parse(
+                  "site.m.kind = cache-admit\nsite.m.method = " + method + "\nsite.m.value = 0\n"));
+      assertTrue(
+          w.contains("site 'm' disabled: method '")
+              && w.contains("expected Class#method or Class#method(type,...)"),
+          method + " -> " + w);
     }
-    assertTrue(rejected(parse("""
+    assertTrue(
+        rejected(
+                parse(
+                    """
         site.x.kind = prefetch-depth
         site.x.method = a.L#<init>(int)
         site.x.depth = 0
         site.x.value = 0
         site.x.release = a.L#close
-        """)).endsWith("value applies to cache-admit sites only: expected no value on a "
-            + "prefetch-depth site; release applies to cache-admit sites only: expected no release "
-            + "on a prefetch-depth site"));
-    assertTrue(rejected(parse("""
+        """))
+            .endsWith(
+                "value applies to cache-admit sites only: expected no value on a "
+                    + "prefetch-depth site; release applies to cache-admit sites only: expected no release "
+                    + "on a prefetch-depth site"));
+    assertTrue(
+        rejected(
+                parse(
+                    """
         site.x.kind = cache-admit
         site.x.method = a.C#put(java.lang.Object)
         site.x.value = 0
         site.x.device = cuda:0
-        """)).endsWith("device applies to prefetch-depth sites only: expected no device on a "
-            + "cache-admit site"));
-    assertTrue(rejected(parse("""
+        """))
+            .endsWith(
+                "device applies to prefetch-depth sites only: expected no device on a "
+                    + "cache-admit site"));
+    assertTrue(
+        rejected(
+                parse(
+                    """
         site.x.kind = prefetch-depth
         site.x.method = a.L#<init>(int)
         site.x.depth = 0
         site.x.batch_bytes = 0
-        """)).contains("batch_bytes '0': expected a size above 0"));
-    assertTrue(rejected(parse("""
+        """))
+            .contains("batch_bytes '0': expected a size above 0"));
+    assertTrue(
+        rejected(
+                parse(
+                    """
         site.x.kind = prefetch-depth
         site.x.method = a.L#<init>(int)
         site.x.depth = -1
         site.x.role = loader
-        """)).endsWith("role 'loader': expected stager (or no role); depth '-1': expected a "
-            + "0-based argument index or return"));
-    assertTrue(rejected(parse("""
+        """))
+            .endsWith(
+                "role 'loader': expected stager (or no role); depth '-1': expected a "
+                    + "0-based argument index or return"));
+    assertTrue(
+        rejected(
+                parse(
+                    """
         site.x.kind = cache-admit
         site.x.method = a.C#put(java.lang.Object)
         site.x.value = 0
         site.x.decline_args = 0
-        """)).contains("decline_args without decline"));
-    assertTrue(rejected(parse("""
+        """))
+            .contains("decline_args without decline"));
+    assertTrue(
+        rejected(
+                parse(
+                    """
         site.x.kind = cache-admit
         site.x.method = a.C#put(java.lang.Object,java.lang.Object)
         site.x.value = 1
         site.x.decline = a.C#remove(java.lang.Object)
         site.x.decline_args = 2
-        """)).contains("decline_args '2': expected comma-separated 0-based argument indices of "
-            + "the site's method (0 to 1)"));
-    assertTrue(rejected(parse("""
+        """))
+            .contains(
+                "decline_args '2': expected comma-separated 0-based argument indices of "
+                    + "the site's method (0 to 1)"));
+    assertTrue(
+        rejected(
+                parse(
+                    """
         site.x.kind = prefetch-depth
         site.x.method = a.L#<init>(int)
         site.x.depth = 0
         site.x.adapter = tensorflow
-        """)).contains("adapter 'tensorflow': expected djl on a prefetch-depth site"));
-    assertTrue(rejected(parse("""
+        """))
+            .contains("adapter 'tensorflow': expected djl on a prefetch-depth site"));
+    assertTrue(
+        rejected(
+                parse(
+                    """
         site.x.kind = cache-admit
         site.x.in = a.Cache#put(java.lang.String,java.lang.Object)
         site.x.method = java.util.Map#put(java.lang.Object,java.lang.Object)
         site.x.value = 1
         site.x.adapter = djl
-        """)).contains("adapter 'djl': expected dl4j on a cache-admit site"));
-    assertTrue(rejected(parse("""
+        """))
+            .contains("adapter 'djl': expected dl4j on a cache-admit site"));
+    assertTrue(
+        rejected(
+                parse(
+                    """
         site.x.kind = prefetch-depth
         site.x.in = a.Main#run()
         site.x.method = java.util.concurrent.ArrayBlockingQueue#<init>(int)
         site.x.depth = 0
         site.x.executor = 1
-        """)).contains("executor applies to method sites only"));
-    assertTrue(rejected(parse("""
+        """))
+            .contains("executor applies to method sites only"));
+    assertTrue(
+        rejected(
+                parse(
+                    """
         site.x.kind = cache-admit
         site.x.in = a.Main#run(
         site.x.method = java.util.Map#put(java.lang.Object,java.lang.Object)
         site.x.value = 1
-        """)).contains("in 'a.Main#run(': " + Scope.EXPECTED));
-    assertTrue(rejected(parse("""
+        """))
+            .contains("in 'a.Main#run(': " + Scope.EXPECTED));
+    assertTrue(
+        rejected(
+                parse(
+                    """
         site.x.kind = cache-admit
         site.x.name = two words
         site.x.method = a.C#put(java.lang.Object)
         site.x.value = 0
-        """)).contains("name 'two words': expected letters, digits"));
+        """))
+            .contains("name 'two words': expected letters, digits"));
   }
 
   @Test
   void jdkBodiesAndTheAgentItselfAreNeverWovenAndTheLineNamesTheCallSiteForm() {
-    String map = rejected(parse("""
+    String map =
+        rejected(
+            parse(
+                """
         site.m.kind = cache-admit
         site.m.method = java.util.HashMap#put(java.lang.Object,java.lang.Object)
         site.m.value = 1
         """));
-    assertTrue(map.contains("'java.util.HashMap#put(java.lang.Object,java.lang.Object)' is a JDK "
-        + "method, whose bodies are never woven: budget its calls with in = the code that makes "
-        + "them"), map);
+    assertTrue(
+        map.contains(
+            "'java.util.HashMap#put(java.lang.Object,java.lang.Object)' is a JDK "
+                + "method, whose bodies are never woven: budget its calls with in = the code that makes "
+                + "them"),
+        map);
     assertEquals(1, map.lines().count());
-    assertTrue(rejected(parse("""
+    assertTrue(
+        rejected(
+                parse(
+                    """
         site.s.kind = prefetch-depth
         site.s.method = java.lang.String#<init>(char[],int,int)
         site.s.depth = 1
-        """)).contains("is a JDK method, whose bodies are never woven"));
-    assertTrue(rejected(parse("""
+        """))
+            .contains("is a JDK method, whose bodies are never woven"));
+    assertTrue(
+        rejected(
+                parse(
+                    """
         site.s.kind = cache-admit
         site.s.method = javax.management.StandardMBean#getMBeanInfo()
         site.s.value = return
-        """)).contains("is a JDK method"), "a JDK module's javax package");
-    assertTrue(rejected(parse("""
+        """))
+            .contains("is a JDK method"),
+        "a JDK module's javax package");
+    assertTrue(
+        rejected(
+                parse(
+                    """
         site.g.kind = cache-admit
         site.g.method = org.flodl.budget.agent.gate.Gate#admit(int,java.lang.Object,java.lang.Object)
         site.g.value = 2
-        """)).contains("is in the agent itself, whose classes are never woven"));
-    assertTrue(rejected(parse("""
+        """))
+            .contains("is in the agent itself, whose classes are never woven"));
+    assertTrue(
+        rejected(
+                parse(
+                    """
         site.g.kind = cache-admit
         site.g.in = java.util.HashMap
         site.g.method = java.util.HashMap#putVal(int,java.lang.Object,java.lang.Object,boolean,boolean)
         site.g.value = 2
-        """)).contains("in 'java.util.HashMap' names JDK code, which is never woven"));
-    assertTrue(rejected(parse("""
+        """))
+            .contains("in 'java.util.HashMap' names JDK code, which is never woven"));
+    assertTrue(
+        rejected(
+                parse(
+                    """
         site.g.kind = cache-admit
         site.g.method = com.acme.Store#put(java.lang.Object)
         site.g.value = 0
         site.g.release = java.util.Map#remove(java.lang.Object)
-        """)).contains("release 'java.util.Map#remove(java.lang.Object)' is a JDK method"));
+        """))
+            .contains("release 'java.util.Map#remove(java.lang.Object)' is a JDK method"));
     // A library's javax.cache is no JDK type: its bodies are woven.
-    only(parse("""
+    only(
+        parse(
+            """
         site.j.kind = cache-admit
         site.j.method = javax.cache.Cache#put(java.lang.Object,java.lang.Object)
         site.j.value = 1
@@ -498,7 +675,10 @@ class SitesFileTest {
 
   @Test
   void conflictsAreRefusedByName() {
-    List<SiteSpec> sites = new ArrayList<>(parse("""
+    List<SiteSpec> sites =
+        new ArrayList<>(
+            parse(
+                    """
         site.a.kind = cache-admit
         site.a.method = com.acme.Store#put(java.lang.Object,java.lang.Object)
         site.a.value = 1
@@ -514,22 +694,35 @@ class SitesFileTest {
         site.d.name = a
         site.d.method = com.acme.L#<init>(int)
         site.d.depth = 0
-        """).sites());
+        """)
+                .sites());
     List<String> warnings = new ArrayList<>();
     List<SiteSpec> kept = SitesFile.withoutConflicts(sites, warnings);
     assertEquals(List.of("a"), kept.stream().map(SiteSpec::block).toList());
     assertEquals(3, warnings.size(), warnings.toString());
-    assertTrue(warnings.get(0).contains("site 'b' disabled: it budgets com.acme.Store#put("
-        + "java.lang.Object,java.lang.Object) as site 'a' (test.properties) already does"));
-    assertTrue(warnings.get(1).contains("site 'c' disabled: its release com.acme.Store#put("
-        + "java.lang.Object,java.lang.Object) is the method site 'a' admits at"));
+    assertTrue(
+        warnings
+            .get(0)
+            .contains(
+                "site 'b' disabled: it budgets com.acme.Store#put("
+                    + "java.lang.Object,java.lang.Object) as site 'a' (test.properties) already does"));
+    assertTrue(
+        warnings
+            .get(1)
+            .contains(
+                "site 'c' disabled: its release com.acme.Store#put("
+                    + "java.lang.Object,java.lang.Object) is the method site 'a' admits at"));
     assertTrue(warnings.get(2).contains("site 'd' disabled: name 'a' is a cache-admit site"));
-    assertTrue(rejected(parse("""
+    assertTrue(
+        rejected(
+                parse(
+                    """
         site.a.kind = cache-admit
         site.a.method = com.acme.Store#put(java.lang.Object,java.lang.Object)
         site.a.value = 1
         site.a.release = com.acme.Store#put
-        """)).contains("release 'com.acme.Store#put' is the site's own method"));
+        """))
+            .contains("release 'com.acme.Store#put' is the site's own method"));
   }
 
   @Test
@@ -543,7 +736,10 @@ class SitesFileTest {
 
   @Test
   void repeatedKeysAndStrayKeysWarnOnceEachButDoNotDisableOtherSites() throws Exception {
-    SitesFile file = SitesFile.load(write("""
+    SitesFile file =
+        SitesFile.load(
+            write(
+                """
         # a comment line
         budget = 0.5
         other = 1
@@ -554,9 +750,10 @@ class SitesFileTest {
         """));
     assertEquals(List.of("a"), file.sites().stream().map(SiteSpec::name).toList());
     String origin = "flodl-budget: " + dir.resolve("sites.properties") + ": ";
-    assertEquals(List.of(
-        origin + "1 key(s) given more than once, the last value used (first: 'site.a.value')",
-        origin + "ignored 2 key(s) that are not site.NAME.FIELD (first: 'budget')"),
+    assertEquals(
+        List.of(
+            origin + "1 key(s) given more than once, the last value used (first: 'site.a.value')",
+            origin + "ignored 2 key(s) that are not site.NAME.FIELD (first: 'budget')"),
         file.warnings());
   }
 
@@ -564,8 +761,11 @@ class SitesFileTest {
   void anEmptyFileIsAWarningNotAnError() throws Exception {
     SitesFile file = SitesFile.load(write("# nothing yet\n"));
     assertEquals(List.of(), file.sites());
-    assertEquals(List.of("flodl-budget: " + dir.resolve("sites.properties")
-        + ": declares no site (expected site.NAME.FIELD keys, or presets = NAME,...)"),
+    assertEquals(
+        List.of(
+            "flodl-budget: "
+                + dir.resolve("sites.properties")
+                + ": declares no site (expected site.NAME.FIELD keys, or presets = NAME,...)"),
         file.warnings());
   }
 
@@ -574,14 +774,19 @@ class SitesFileTest {
     Path missing = dir.resolve("nope.properties");
     ConfigException e = assertThrows(ConfigException.class, () -> SitesFile.load(missing));
     assertEquals("sites", e.key());
-    assertEquals("flodl-budget: cannot read sites file '" + missing + "' (sites=" + missing
-        + "): no such file; expected a readable Java properties file of site.NAME.FIELD entries; "
-        + "agent disabled", e.getMessage());
+    assertEquals(
+        "flodl-budget: cannot read sites file '"
+            + missing
+            + "' (sites="
+            + missing
+            + "): no such file; expected a readable Java properties file of site.NAME.FIELD entries; "
+            + "agent disabled",
+        e.getMessage());
 
     ConfigException directory = assertThrows(ConfigException.class, () -> SitesFile.load(dir));
     assertEquals("sites", directory.key());
-    assertTrue(directory.getMessage().contains("): it is a directory; expected"),
-        directory.getMessage());
+    assertTrue(
+        directory.getMessage().contains("): it is a directory; expected"), directory.getMessage());
 
     Path badEscape = write("site.a.kind = \\u12\n");
     ConfigException escape = assertThrows(ConfigException.class, () -> SitesFile.load(badEscape));
@@ -591,8 +796,8 @@ class SitesFileTest {
 
   @Test
   void aFifoADeviceABinaryAndAHugeFileAreRefusedWithoutBlockingOrReadingThem() throws Exception {
-    ConfigException zero = assertThrows(ConfigException.class,
-        () -> SitesFile.load(Path.of("/dev/zero")));
+    ConfigException zero =
+        assertThrows(ConfigException.class, () -> SitesFile.load(Path.of("/dev/zero")));
     assertTrue(zero.getMessage().contains("not a regular file"), zero.getMessage());
 
     Path fifo = dir.resolve("fifo");
@@ -610,8 +815,8 @@ class SitesFileTest {
     Path huge = dir.resolve("huge.properties");
     Files.write(huge, new byte[SitesFile.MAX_BYTES + 1]);
     ConfigException big = assertThrows(ConfigException.class, () -> SitesFile.load(huge));
-    assertTrue(big.getMessage().contains("more than the 1048576 a sites file may have"),
-        big.getMessage());
+    assertTrue(
+        big.getMessage().contains("more than the 1048576 a sites file may have"), big.getMessage());
   }
 
   @Test
@@ -623,14 +828,18 @@ class SitesFileTest {
     }
     SitesFile file = parse(text.toString());
     assertEquals(SitesFile.MAX_BLOCK_LINES + 2, file.warnings().size(), file.warnings().toString());
-    assertTrue(file.warnings().get(file.warnings().size() - 1).endsWith("40 more site(s) disabled"));
+    assertTrue(
+        file.warnings().get(file.warnings().size() - 1).endsWith("40 more site(s) disabled"));
   }
 
   @Test
   void aFileInLatin1StillLoads() throws Exception {
     Path file = dir.resolve("latin1.properties");
-    Files.write(file, ("site.caf\u00e9.kind = cache-admit\nsite.caf\u00e9.method = a.B#put\n"
-        + "site.caf\u00e9.value = 0\n").getBytes(StandardCharsets.ISO_8859_1));
+    Files.write(
+        file,
+        ("site.caf\u00e9.kind = cache-admit\nsite.caf\u00e9.method = a.B#put\n"
+                + "site.caf\u00e9.value = 0\n")
+            .getBytes(StandardCharsets.ISO_8859_1));
     assertEquals("caf\u00e9", only(SitesFile.load(file)).name());
   }
 
@@ -647,8 +856,12 @@ class SitesFileTest {
       }
     }
     ConfigException unknown = assertThrows(ConfigException.class, () -> Presets.load("redis"));
-    assertTrue(unknown.getMessage().contains("unknown preset 'redis' (known: caffeine, guava, "
-        + "jcache, ehcache, djl, dl4j)"), unknown.getMessage());
+    assertTrue(
+        unknown
+            .getMessage()
+            .contains(
+                "unknown preset 'redis' (known: caffeine, guava, " + "jcache, ehcache, djl, dl4j)"),
+        unknown.getMessage());
   }
 
   @Test
@@ -656,7 +869,9 @@ class SitesFileTest {
     SitesFile only = parse("presets = caffeine, djl   # what suggest writes\n");
     assertEquals(List.of("caffeine", "djl"), only.presets());
     assertEquals(List.of(), only.warnings(), "a file of presets alone declares something");
-    SitesFile both = parse("""
+    SitesFile both =
+        parse(
+            """
         presets = guava:redis
         site.s.kind = cache-admit
         site.s.method = a.B#put(java.lang.Object,java.lang.Object)
@@ -665,7 +880,7 @@ class SitesFileTest {
     assertEquals(List.of("guava"), both.presets());
     assertEquals(1, both.sites().size());
     assertEquals(1, both.warnings().size(), both.warnings().toString());
-    assertTrue(both.warnings().get(0).contains("presets: unknown preset 'redis'"),
-        both.warnings().get(0));
+    assertTrue(
+        both.warnings().get(0).contains("presets: unknown preset 'redis'"), both.warnings().get(0));
   }
 }

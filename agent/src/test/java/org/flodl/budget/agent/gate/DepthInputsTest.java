@@ -17,16 +17,17 @@ import org.junit.jupiter.api.Test;
  */
 class DepthInputsTest {
   private static GateEngine engine(String ram, String vram) {
-    return new GateEngine(EngineSettings.builder()
-        .mode(org.flodl.budget.agent.config.Mode.ENFORCE)
-        .pricerFactory(() -> null)
-        .probeFactory(() -> MemoryProbes.fromSpecs(ram, vram, Duration.ofSeconds(1), null))
-        .probeInterval(Duration.ofSeconds(1))
-        .ramMaxUsage(0.5)
-        .heapMaxUsage(0.5)
-        .vramMaxUsage(0.9)
-        .hostShare(() -> 1.0)
-        .build());
+    return new GateEngine(
+        EngineSettings.builder()
+            .mode(org.flodl.budget.agent.config.Mode.ENFORCE)
+            .pricerFactory(() -> null)
+            .probeFactory(() -> MemoryProbes.fromSpecs(ram, vram, Duration.ofSeconds(1), null))
+            .probeInterval(Duration.ofSeconds(1))
+            .ramMaxUsage(0.5)
+            .heapMaxUsage(0.5)
+            .vramMaxUsage(0.9)
+            .hostShare(() -> 1.0)
+            .build());
   }
 
   @Test
@@ -36,9 +37,20 @@ class DepthInputsTest {
     DepthSite site = ((Point.Depth) e.point(id)).site();
     long available = e.refreshAtEpoch().host().availableBytes();
     DepthDecision.Inputs fromSites = Depths.inputs(e, site, 8);
-    DepthDecision.Inputs fromDjl = DjlGate.inputs(false, 8, 2176, 0, false, null,
-        OptionalLong.of(available), e.knob(Knob.RAM_MAX_USAGE), e.knob(Knob.VRAM_MAX_USAGE), e.cacheActive(), false,
-        e.stagerStreamBytes());
+    DepthDecision.Inputs fromDjl =
+        DjlGate.inputs(
+            false,
+            8,
+            2176,
+            0,
+            false,
+            null,
+            OptionalLong.of(available),
+            e.knob(Knob.RAM_MAX_USAGE),
+            e.knob(Knob.VRAM_MAX_USAGE),
+            e.cacheActive(),
+            false,
+            e.stagerStreamBytes());
     assertEquals(fromSites, fromDjl);
     DepthDecision.Decision d = DepthDecision.decide(fromSites);
     assertEquals(d, DepthDecision.decide(fromDjl));
@@ -53,8 +65,20 @@ class DepthInputsTest {
     e.refreshAtEpoch();
     VramReading v = e.vram(0);
     DepthDecision.Inputs fromSites = Depths.inputs(e, site, 8);
-    DepthDecision.Inputs fromDjl = DjlGate.inputs(true, 8, 16384, 0, false, v, OptionalLong.empty(),
-        e.knob(Knob.RAM_MAX_USAGE), e.knob(Knob.VRAM_MAX_USAGE), e.cacheActive(), false, OptionalLong.empty());
+    DepthDecision.Inputs fromDjl =
+        DjlGate.inputs(
+            true,
+            8,
+            16384,
+            0,
+            false,
+            v,
+            OptionalLong.empty(),
+            e.knob(Knob.RAM_MAX_USAGE),
+            e.knob(Knob.VRAM_MAX_USAGE),
+            e.cacheActive(),
+            false,
+            OptionalLong.empty());
     assertEquals(DepthDecision.decide(fromSites), DepthDecision.decide(fromDjl));
     assertEquals(8, DepthDecision.decide(fromSites).applied(), "room for the whole request");
   }

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The gate's admissions in process, against a fixed host probe (1 MiB available, read once: the
  * probe interval is an hour and the engine's probe thread never starts), on the direct tier: at
- * {@code ram_max_usage=0.5} its budget is 512 KiB, so eight 64 KiB buffers are admitted, the
- * ninth declined, a release makes room for exactly one more, and {@code observe} books the same
+ * {@code ram_max_usage=0.5} its budget is 512 KiB, so eight 64 KiB buffers are admitted, the ninth
+ * declined, a release makes room for exactly one more, and {@code observe} books the same
  * admissions while every value reaches the cache. The engines here are not installed, so they
  * publish no periodic events into another test's recording, and each test releases what it
  * admitted.
@@ -27,21 +27,23 @@ class GateAdmissionTest {
   private static final int KIB64 = 64 << 10;
 
   private static GateEngine engine(Mode mode) {
-    return new GateEngine(EngineSettings.builder()
-        .mode(mode)
-        .pricerFactory(() -> RetentionPricer.standard(null, null))
-        .probeFactory(() -> MemoryProbes.fromSpecs("fixed:1M", "none", Duration.ofHours(1), null))
-        .probeInterval(Duration.ofHours(1))
-        .ramMaxUsage(0.5)
-        .heapMaxUsage(0.5)
-        .vramMaxUsage(0.9)
-        .hostShare(() -> 1.0)
-        .build());
+    return new GateEngine(
+        EngineSettings.builder()
+            .mode(mode)
+            .pricerFactory(() -> RetentionPricer.standard(null, null))
+            .probeFactory(
+                () -> MemoryProbes.fromSpecs("fixed:1M", "none", Duration.ofHours(1), null))
+            .probeInterval(Duration.ofHours(1))
+            .ramMaxUsage(0.5)
+            .heapMaxUsage(0.5)
+            .vramMaxUsage(0.9)
+            .hostShare(() -> 1.0)
+            .build());
   }
 
   /**
-   * Releases every value the engine may still hold, so that none is released later, by
-   * collection, while another test of this JVM records (the site's name is this test's own too).
+   * Releases every value the engine may still hold, so that none is released later, by collection,
+   * while another test of this JVM records (the site's name is this test's own too).
    */
   private static void releaseAll(GateEngine e, int release, List<?> values) {
     for (Object v : values) {

@@ -16,13 +16,20 @@ import org.flodl.budget.policy.TierLedger;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each admitted value gives its bytes back exactly once, whichever comes first: a release site
- * that sees it (by identity, not equality) or its collection.
+ * Each admitted value gives its bytes back exactly once, whichever comes first: a release site that
+ * sees it (by identity, not equality) or its collection.
  */
 class HoldingsTest {
-  private final Budgets budgets = new Budgets(() -> {
-    throw new IllegalStateException("no probes in this test");
-  }, Duration.ofSeconds(1), 0.5, 0.5, 0.9, () -> 1.0);
+  private final Budgets budgets =
+      new Budgets(
+          () -> {
+            throw new IllegalStateException("no probes in this test");
+          },
+          Duration.ofSeconds(1),
+          0.5,
+          0.5,
+          0.9,
+          () -> 1.0);
   private final TierLedger ledger = budgets.ledger(Tier.HEAP);
   private final CacheSite site = new CacheSite("test", 0);
   private final Holdings holdings = new Holdings();
@@ -66,26 +73,30 @@ class HoldingsTest {
     List<Thread> workers = new ArrayList<>();
     Queue<AssertionError> failures = new ConcurrentLinkedQueue<>();
     for (int t = 0; t < threads; t++) {
-      Thread w = new Thread(() -> {
-        try {
-          go.await();
-          List<Object> kept = new ArrayList<>();
-          for (int i = 0; i < perThread; i++) {
-            byte[] v = new byte[32 + (i % 7)];
-            assertTrue(ledger.reserve(v.length) >= 0);
-            holdings.track(v, ledger, v.length, site);
-            admitted.addAndGet(v.length);
-            if (i % 2 == 0) {
-              kept.add(v);
-            }
-          }
-          for (Object v : kept) {
-            holdings.release(v); // the other half is dropped: the collector releases it
-          }
-        } catch (Throwable e) {
-          failures.add(new AssertionError(Thread.currentThread().getName() + " failed: " + e, e));
-        }
-      }, "holdings-worker-" + t);
+      Thread w =
+          new Thread(
+              () -> {
+                try {
+                  go.await();
+                  List<Object> kept = new ArrayList<>();
+                  for (int i = 0; i < perThread; i++) {
+                    byte[] v = new byte[32 + (i % 7)];
+                    assertTrue(ledger.reserve(v.length) >= 0);
+                    holdings.track(v, ledger, v.length, site);
+                    admitted.addAndGet(v.length);
+                    if (i % 2 == 0) {
+                      kept.add(v);
+                    }
+                  }
+                  for (Object v : kept) {
+                    holdings.release(v); // the other half is dropped: the collector releases it
+                  }
+                } catch (Throwable e) {
+                  failures.add(
+                      new AssertionError(Thread.currentThread().getName() + " failed: " + e, e));
+                }
+              },
+              "holdings-worker-" + t);
       workers.add(w);
       w.start();
     }
@@ -99,7 +110,9 @@ class HoldingsTest {
       Thread.sleep(20);
     }
     assertEquals(0, ledger.held(), "every admitted byte came back");
-    assertEquals(admitted.get(), releasedSinceLast(),
+    assertEquals(
+        admitted.get(),
+        releasedSinceLast(),
         "and none came back twice (the site's released bytes)");
     assertTrue(holdings.size() == 0, "nothing left tracked");
   }
@@ -116,8 +129,8 @@ class HoldingsTest {
   }
 
   /**
-   * Holdings of collected values do not stay linked: the releaser hands their bytes back and,
-   * once they are a quarter of what is linked, sweeps them out of the table.
+   * Holdings of collected values do not stay linked: the releaser hands their bytes back and, once
+   * they are a quarter of what is linked, sweeps them out of the table.
    */
   @Test
   void collectedValuesHoldingsAreUnlinkedNotKept() throws Exception {
@@ -166,8 +179,12 @@ class HoldingsTest {
   /** Returns the bytes the site's ledger counted as released since the last look. */
   private long releasedSinceLast() {
     long sum = 0;
-    for (CacheSite.Tiered t : site.close(new long[org.flodl.budget.policy.Tier.values().length]
-        [CacheSite.KINDS], Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, 1)) {
+    for (CacheSite.Tiered t :
+        site.close(
+            new long[org.flodl.budget.policy.Tier.values().length][CacheSite.KINDS],
+            Double.POSITIVE_INFINITY,
+            Double.POSITIVE_INFINITY,
+            1)) {
       sum += t.counts().releasedBytes();
     }
     return sum;

@@ -36,16 +36,20 @@ class TallyTest {
     List<Thread> workers = new ArrayList<>();
     Queue<AssertionError> failures = new ConcurrentLinkedQueue<>();
     for (int i = 0; i < threads; i++) {
-      Thread w = new Thread(() -> {
-        try {
-          start.await();
-          for (int n = 0; n < perThread; n++) {
-            t.add(0, 1, 1, 3);
-          }
-        } catch (Throwable e) {
-          failures.add(new AssertionError(Thread.currentThread().getName() + " failed: " + e, e));
-        }
-      }, "tally-worker-" + i);
+      Thread w =
+          new Thread(
+              () -> {
+                try {
+                  start.await();
+                  for (int n = 0; n < perThread; n++) {
+                    t.add(0, 1, 1, 3);
+                  }
+                } catch (Throwable e) {
+                  failures.add(
+                      new AssertionError(Thread.currentThread().getName() + " failed: " + e, e));
+                }
+              },
+              "tally-worker-" + i);
       workers.add(w);
       w.start();
     }

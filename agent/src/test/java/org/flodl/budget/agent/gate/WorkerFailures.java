@@ -7,8 +7,8 @@ final class WorkerFailures {
   private WorkerFailures() {}
 
   /**
-   * Fails the test with the workers' failures, if any: the first one thrown, the others added to
-   * it as suppressed, each saying which thread it came from.
+   * Fails the test with the workers' failures, if any: the first one thrown, the others added to it
+   * as suppressed, each saying which thread it came from.
    */
   static void rethrow(Queue<AssertionError> failures) {
     AssertionError first = failures.poll();

@@ -10,10 +10,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs a test app that lives on its own class path (test-apps/djl-app, test-apps/dl4j-app: {@code
- * target/classes} and {@code target/classpath.txt}, built by the reactor before the agent's ITs)
- * in a child JVM, with or without {@code -javaagent} (with {@code record=FILE}: the agent's
- * recording, written at exit), stdout and stderr captured; a child that outlives its timeout is
- * killed and fails the test. A missing app build fails the test with the command that makes it.
+ * target/classes} and {@code target/classpath.txt}, built by the reactor before the agent's ITs) in
+ * a child JVM, with or without {@code -javaagent} (with {@code record=FILE}: the agent's recording,
+ * written at exit), stdout and stderr captured; a child that outlives its timeout is killed and
+ * fails the test. A missing app build fails the test with the command that makes it.
  */
 final class AppJvm {
   static final AppJvm DJL = new AppJvm("djl-app", "flodl.it.djlApp");
@@ -32,16 +32,21 @@ final class AppJvm {
     Path classes = dir.resolve("classes");
     Path cp = dir.resolve("classpath.txt");
     if (!Files.isDirectory(classes) || !Files.exists(cp)) {
-      throw new AssertionError("test-apps/" + module + " is not built (" + dir.toAbsolutePath()
-          + "): run `mvn -B -pl agent -am verify` (the agent's test dependency builds it)");
+      throw new AssertionError(
+          "test-apps/"
+              + module
+              + " is not built ("
+              + dir.toAbsolutePath()
+              + "): run `mvn -B -pl agent -am verify` (the agent's test dependency builds it)");
     }
-    return classes.toAbsolutePath() + java.io.File.pathSeparator
+    return classes.toAbsolutePath()
+        + java.io.File.pathSeparator
         + Files.readString(cp, StandardCharsets.UTF_8).trim();
   }
 
   /**
-   * Runs {@code mainClass} of the app; {@code agentArgs} null runs it without the agent.
-   * Returns what it printed and recorded.
+   * Runs {@code mainClass} of the app; {@code agentArgs} null runs it without the agent. Returns
+   * what it printed and recorded.
    */
   ChildJvm.Result run(String name, String agentArgs, String mainClass, String... args)
       throws IOException, InterruptedException {
@@ -49,8 +54,9 @@ final class AppJvm {
   }
 
   /** {@link #run(String, String, String, String...)} with {@code jvmArgs} before the class. */
-  ChildJvm.Result run(String name, String agentArgs, List<String> jvmArgs, String mainClass,
-      String... args) throws IOException, InterruptedException {
+  ChildJvm.Result run(
+      String name, String agentArgs, List<String> jvmArgs, String mainClass, String... args)
+      throws IOException, InterruptedException {
     Files.createDirectories(ChildJvm.WORK);
     Path recording = ChildJvm.WORK.resolve(name + ".jfr");
     Files.deleteIfExists(recording);
@@ -58,8 +64,13 @@ final class AppJvm {
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     if (agentArgs != null) {
       // The recording the way users ask for it: record=FILE, written at exit.
-      cmd.add("-javaagent:" + ChildJvm.AGENT_JAR.toAbsolutePath() + "="
-          + (agentArgs.isEmpty() ? "" : agentArgs + ",") + "record=" + recording.toAbsolutePath());
+      cmd.add(
+          "-javaagent:"
+              + ChildJvm.AGENT_JAR.toAbsolutePath()
+              + "="
+              + (agentArgs.isEmpty() ? "" : agentArgs + ",")
+              + "record="
+              + recording.toAbsolutePath());
     }
     cmd.addAll(jvmArgs);
     cmd.add("-cp");
@@ -71,11 +82,15 @@ final class AppJvm {
     Process p = ChildJvm.launch(name, cmd);
     if (!p.waitFor(600, TimeUnit.SECONDS)) {
       p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      throw new AssertionError(name + " ran past 600 s and was killed; stdout:\n"
-          + Files.readString(out) + "\nstderr:\n" + Files.readString(err));
+      throw new AssertionError(
+          name
+              + " ran past 600 s and was killed; stdout:\n"
+              + Files.readString(out)
+              + "\nstderr:\n"
+              + Files.readString(err));
     }
-    return new ChildJvm.Result(name, p.exitValue(), Files.readString(out), Files.readString(err),
-        recording);
+    return new ChildJvm.Result(
+        name, p.exitValue(), Files.readString(out), Files.readString(err), recording);
   }
 
   /** Returns the loss of each epoch line {@code epoch=N loss=X ...}, in order. */

@@ -35,8 +35,13 @@ class AttachIT {
     ChildJvm child = ChildJvm.on("attach-app", jdk).record();
     // A handshake, no pacing: the app puts 100 samples, says PAUSED and waits for the agent's
     // MBean; the agent attached, exactly the 300 samples after are decided.
-    Process app = child.start("com.acme.it.CacheApp", "--samples=400", "--sample-bytes=65536",
-        "--wait-for-agent-at=100", "--evict-at-end");
+    Process app =
+        child.start(
+            "com.acme.it.CacheApp",
+            "--samples=400",
+            "--sample-bytes=65536",
+            "--wait-for-agent-at=100",
+            "--evict-at-end");
     String pid = app.pid() + "";
     String line = null;
     for (int i = 0; i < 2400 && line == null && app.isAlive(); i++) {
@@ -44,8 +49,15 @@ class AttachIT {
       Thread.sleep(25);
     }
     assertTrue(line != null, "the app never paused: " + child.stdoutSoFar());
-    List<String> cmd = new ArrayList<>(List.of(jdk.java().toString(), "-jar",
-        ChildJvm.AGENT_JAR.toAbsolutePath().toString(), "attach", pid, "sites=" + sites));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                jdk.java().toString(),
+                "-jar",
+                ChildJvm.AGENT_JAR.toAbsolutePath().toString(),
+                "attach",
+                pid,
+                "sites=" + sites));
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
     Process attach = pb.start();
     String attachOut = new String(attach.getInputStream().readAllBytes());
@@ -60,13 +72,19 @@ class AttachIT {
     // Each event stands for the decisions since its kind's last (the recording here records every
     // one, throttle=off), and the site summaries count every decision.
     List<RecordedEvent> admissions = r.events(CacheAdmissionEvent.NAME);
-    assertEquals(300, admissions.stream().mapToLong(e -> e.getLong(DECISIONS)).sum(),
+    assertEquals(
+        300,
+        admissions.stream().mapToLong(e -> e.getLong(DECISIONS)).sum(),
         "decisions from the attach on, not before");
-    assertEquals(300, r.events(SiteSummaryEvent.NAME).stream()
-        .mapToLong(e -> e.getLong(ADMISSIONS) + e.getLong(DECLINES)).sum());
+    assertEquals(
+        300,
+        r.events(SiteSummaryEvent.NAME).stream()
+            .mapToLong(e -> e.getLong(ADMISSIONS) + e.getLong(DECLINES))
+            .sum());
     assertEquals("heap=0", r.value("HELD_AFTER_EVICT"), r.toString());
-    assertTrue(r.events(InstrumentedEvent.NAME).stream()
-        .anyMatch(e -> e.getString(OUTCOME).equals("WOVEN")));
+    assertTrue(
+        r.events(InstrumentedEvent.NAME).stream()
+            .anyMatch(e -> e.getString(OUTCOME).equals("WOVEN")));
   }
 
   /** Starts {@code main} with {@code args} in {@code child} and returns its pid once READY. */
@@ -87,50 +105,66 @@ class AttachIT {
 
   /** Runs {@code attach PID args}; returns its exit status and what it printed. */
   private static String[] attach(String pid, String args) throws Exception {
-    Process attach = new ProcessBuilder(Jdk.JDK17.java().toString(), "-jar",
-        ChildJvm.AGENT_JAR.toAbsolutePath().toString(), "attach", pid, args)
-        .redirectErrorStream(true).start();
+    Process attach =
+        new ProcessBuilder(
+                Jdk.JDK17.java().toString(),
+                "-jar",
+                ChildJvm.AGENT_JAR.toAbsolutePath().toString(),
+                "attach",
+                pid,
+                args)
+            .redirectErrorStream(true)
+            .start();
     String out = new String(attach.getInputStream().readAllBytes());
     assertTrue(attach.waitFor(60, TimeUnit.SECONDS));
     return new String[] {Integer.toString(attach.exitValue()), out};
   }
 
   /**
-   * The command exits non-zero with the target's own line when the target refused the arguments
-   * (a typo; strict with a device for a sites file), ignored them (already running) or failed
-   * (a JVM whose heap is full); the target runs on and prints no stack trace.
+   * The command exits non-zero with the target's own line when the target refused the arguments (a
+   * typo; strict with a device for a sites file), ignored them (already running) or failed (a JVM
+   * whose heap is full); the target runs on and prints no stack trace.
    */
   @org.junit.jupiter.api.Test
   void attachExitsNonZeroWithTheTargetsReason() throws Exception {
     Path sites = Sites.write("store", Sites.STORE);
     ChildJvm child = ChildJvm.on("attach-outcomes", Jdk.JDK17);
     // Alive for every attach below, however long they take: the app waits on its stdin to exit.
-    Process app = child.start("com.acme.it.CacheApp", "--samples=1500", "--sample-bytes=1024",
-        "--ready", "--await-stdin");
+    Process app =
+        child.start(
+            "com.acme.it.CacheApp",
+            "--samples=1500",
+            "--sample-bytes=1024",
+            "--ready",
+            "--await-stdin");
     String pid = ready(child, app);
 
     String[] typo = attach(pid, "sites=" + sites + ",ram_max_usag=0.5");
     assertEquals("1", typo[0], typo[1]);
-    assertTrue(typo[1].contains("refused the attach") && typo[1].contains("'ram_max_usag'"),
-        typo[1]);
+    assertTrue(
+        typo[1].contains("refused the attach") && typo[1].contains("'ram_max_usag'"), typo[1]);
     String[] device = attach(pid, "sites=/dev/zero,strict=true");
     assertEquals("1", device[0], device[1]);
-    assertTrue(device[1].contains("refused the attach") && device[1].contains("not a regular file")
-        && device[1].contains("strict=true"), device[1]);
+    assertTrue(
+        device[1].contains("refused the attach")
+            && device[1].contains("not a regular file")
+            && device[1].contains("strict=true"),
+        device[1]);
     String[] first = attach(pid, "sites=" + sites);
     assertEquals("0", first[0], first[1]);
     assertTrue(first[1].contains("attached to " + pid), first[1]);
     String[] again = attach(pid, "sites=" + sites + ",ram_max_usage=0.5");
     assertEquals("1", again[0], again[1]);
-    assertTrue(again[1].contains("ignored the attach") && again[1].contains("already running"),
-        again[1]);
+    assertTrue(
+        again[1].contains("ignored the attach") && again[1].contains("already running"), again[1]);
     app.getOutputStream().write('\n');
     app.getOutputStream().close();
     ChildJvm.Result r = child.await(app);
     assertEquals(0, r.exitCode, r.toString());
     assertTrue(r.stdout.contains("DONE"), r.toString());
-    assertFalse(r.stderr.contains("\tat ") || r.stderr.contains("Exception")
-        || r.stderr.contains("JPLIS"), "no stack trace on the target's stderr:\n" + r.stderr);
+    assertFalse(
+        r.stderr.contains("\tat ") || r.stderr.contains("Exception") || r.stderr.contains("JPLIS"),
+        "no stack trace on the target's stderr:\n" + r.stderr);
 
     ChildJvm full = ChildJvm.on("attach-full-heap", Jdk.JDK17).jvm("-Xmx48m");
     Process fullApp = full.start("com.acme.it.FullHeap", "30");
@@ -139,9 +173,11 @@ class AttachIT {
     fullApp.destroy();
     ChildJvm.Result fr = full.await(fullApp);
     assertEquals("1", failed[0], failed[1] + "\ntarget:\n" + fr);
-    assertTrue(failed[1].contains("failed the attach")
-        && failed[1].contains("OutOfMemoryError"), failed[1]);
-    assertFalse(fr.stderr.contains("\tat ") || fr.stderr.contains("JPLIS"),
+    assertTrue(
+        failed[1].contains("failed the attach") && failed[1].contains("OutOfMemoryError"),
+        failed[1]);
+    assertFalse(
+        fr.stderr.contains("\tat ") || fr.stderr.contains("JPLIS"),
         "no stack trace on the target's stderr:\n" + fr.stderr);
   }
 }

@@ -22,9 +22,16 @@ final class Cgroups {
     boolean v2 = Files.exists(Path.of("/sys/fs/cgroup/cgroup.controllers"));
     Path base = v2 ? ownUnifiedCgroup() : ownMemoryCgroup();
     if (base == null || !"root".equals(System.getProperty("user.name"))) {
-      System.out.println("no memory cgroup for " + name + ": no cgroup " + (v2 ? "v2" : "v1")
-          + " memory folder this user may create children in (" + base + ", user "
-          + System.getProperty("user.name") + ")");
+      System.out.println(
+          "no memory cgroup for "
+              + name
+              + ": no cgroup "
+              + (v2 ? "v2" : "v1")
+              + " memory folder this user may create children in ("
+              + base
+              + ", user "
+              + System.getProperty("user.name")
+              + ")");
       return null;
     }
     Path cg = base.resolve("flodl-it-" + ProcessHandle.current().pid() + "-" + name);
@@ -32,8 +39,10 @@ final class Cgroups {
       Files.createDirectory(cg);
       if (v2) {
         if (!Files.exists(cg.resolve("memory.max")) || !Files.exists(cg.resolve("memory.peak"))) {
-          throw new IOException("the memory controller (memory.max, memory.peak) is not enabled"
-              + " for children of " + base);
+          throw new IOException(
+              "the memory controller (memory.max, memory.peak) is not enabled"
+                  + " for children of "
+                  + base);
         }
         Files.writeString(cg.resolve("memory.max"), Long.toString(limitBytes));
       } else {
@@ -62,8 +71,9 @@ final class Cgroups {
 
   /** The launcher prefix that moves the JVM into {@code cgroup} before it starts. */
   static String[] enter(Path cgroup) {
-    return new String[] {"sh", "-c",
-        "echo $$ > " + cgroup.resolve("cgroup.procs") + " && exec \"$@\"", "sh"};
+    return new String[] {
+      "sh", "-c", "echo $$ > " + cgroup.resolve("cgroup.procs") + " && exec \"$@\"", "sh"
+    };
   }
 
   /** Removes {@code cgroup} once its processes are gone (5 s at most). */

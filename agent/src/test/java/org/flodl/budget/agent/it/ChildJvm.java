@@ -18,11 +18,12 @@ import org.junit.jupiter.api.Assumptions;
  * stderr captured; a child that outlives its timeout is killed and fails the test.
  */
 public final class ChildJvm {
-  static final Path AGENT_JAR = Path.of(System.getProperty("flodl.it.agentJar",
-      "target/flodl-budget-agent.jar"));
-  static final Path APP_CLASSES = Path.of(System.getProperty("flodl.it.appClasses",
-      "target/test-classes"));
+  static final Path AGENT_JAR =
+      Path.of(System.getProperty("flodl.it.agentJar", "target/flodl-budget-agent.jar"));
+  static final Path APP_CLASSES =
+      Path.of(System.getProperty("flodl.it.appClasses", "target/test-classes"));
   public static final Path WORK = Path.of(System.getProperty("flodl.it.workDir", "target/it-work"));
+
   /**
    * The newer JDK the smoke cases also run on: {@code -Dit.jdk25.home}, else {@code JAVA25_HOME},
    * else the newest JDK of 21 or later under {@code /usr/lib/jvm} (read from its {@code release}
@@ -31,8 +32,8 @@ public final class ChildJvm {
   static final Path NEWER_JDK = newerJdk();
 
   private static Path newerJdk() {
-    for (String given : new String[] {System.getProperty("flodl.it.jdk25"),
-        System.getenv("JAVA25_HOME")}) {
+    for (String given :
+        new String[] {System.getProperty("flodl.it.jdk25"), System.getenv("JAVA25_HOME")}) {
       if (given != null && !given.isBlank()) {
         return Path.of(given.trim());
       }
@@ -71,12 +72,13 @@ public final class ChildJvm {
 
   /**
    * The JDKs the application JVM runs on: this one (17) for every test, and the newest JDK on the
-   * machine (Temurin 25 here) for the smoke cases that take a {@code Jdk} parameter. Without one,
-   * a smoke case is skipped with a visible line on a developer's machine and fails under CI
-   * ({@code CI} set), where half a matrix must not pass for all of it.
+   * machine (Temurin 25 here) for the smoke cases that take a {@code Jdk} parameter. Without one, a
+   * smoke case is skipped with a visible line on a developer's machine and fails under CI ({@code
+   * CI} set), where half a matrix must not pass for all of it.
    */
   public enum Jdk {
-    JDK17, JDK25;
+    JDK17,
+    JDK25;
 
     /** Returns the java launcher, or aborts (fails under CI) when the newer JDK is missing. */
     public Path java() {
@@ -85,9 +87,10 @@ public final class ChildJvm {
       }
       Path java = NEWER_JDK == null ? null : NEWER_JDK.resolve("bin/java");
       if (java == null || !Files.isExecutable(java)) {
-        String line = "no JDK 21+ for the smoke cases: "
-            + (java == null ? "none under /usr/lib/jvm" : java + " is not there")
-            + " (set -Dit.jdk25.home or JAVA25_HOME)";
+        String line =
+            "no JDK 21+ for the smoke cases: "
+                + (java == null ? "none under /usr/lib/jvm" : java + " is not there")
+                + " (set -Dit.jdk25.home or JAVA25_HOME)";
         String ci = System.getenv("CI");
         if (ci != null && !ci.isBlank() && !ci.equalsIgnoreCase("false")) {
           Assertions.fail("CI: " + line);
@@ -142,18 +145,22 @@ public final class ChildJvm {
     if (!Files.exists(every)) {
       Files.writeString(every, EVERY_DECISION);
     }
-    command.add("-XX:StartFlightRecording=filename=" + recording.toAbsolutePath()
-        + ",dumponexit=true,settings=default,settings=" + every);
+    command.add(
+        "-XX:StartFlightRecording=filename="
+            + recording.toAbsolutePath()
+            + ",dumponexit=true,settings=default,settings="
+            + every);
     return this;
   }
 
   /** Settings added to the JDK's default: the per-decision events unthrottled. */
-  static final String EVERY_DECISION = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      + "<configuration version=\"2.0\" label=\"every decision\">\n"
-      + "  <event name=\"flodl.budget.CacheAdmission\"><setting name=\"throttle\">off</setting>"
-      + "</event>\n"
-      + "  <event name=\"flodl.budget.Release\"><setting name=\"throttle\">off</setting></event>\n"
-      + "</configuration>\n";
+  static final String EVERY_DECISION =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+          + "<configuration version=\"2.0\" label=\"every decision\">\n"
+          + "  <event name=\"flodl.budget.CacheAdmission\"><setting name=\"throttle\">off</setting>"
+          + "</event>\n"
+          + "  <event name=\"flodl.budget.Release\"><setting name=\"throttle\">off</setting></event>\n"
+          + "</configuration>\n";
 
   /** Runs the main class from {@code paths} (jars or folders) instead of the test classes. */
   public ChildJvm classPath(Path... paths) {
@@ -175,7 +182,9 @@ public final class ChildJvm {
   public ChildJvm withJarsOf(Path folder) throws IOException {
     List<String> entries = new ArrayList<>(List.of(APP_CLASSES.toAbsolutePath().toString()));
     try (var files = Files.list(folder)) {
-      files.filter(f -> f.toString().endsWith(".jar")).sorted()
+      files
+          .filter(f -> f.toString().endsWith(".jar"))
+          .sorted()
           .forEach(f -> entries.add(f.toAbsolutePath().toString()));
     }
     this.classPath = String.join(java.io.File.pathSeparator, entries);
@@ -183,8 +192,8 @@ public final class ChildJvm {
   }
 
   /**
-   * Starts the JVM through {@code prefix} (e.g. {@code sh -c 'echo $$ > CG/cgroup.procs; exec
-   * "$@"' sh}): the java command line is appended to it.
+   * Starts the JVM through {@code prefix} (e.g. {@code sh -c 'echo $$ > CG/cgroup.procs; exec "$@"'
+   * sh}): the java command line is appended to it.
    */
   public ChildJvm launchedBy(String... prefix) {
     launcher.addAll(List.of(prefix));
@@ -265,8 +274,8 @@ public final class ChildJvm {
           }
         }
       }
-      throw new AssertionError(name + ": no " + key + "= in stdout:\n" + stdout + "\nstderr:\n"
-          + stderr);
+      throw new AssertionError(
+          name + ": no " + key + "= in stdout:\n" + stdout + "\nstderr:\n" + stderr);
     }
 
     /** Returns the first stdout line starting with {@code KEY=} , the rest of the line. */
@@ -276,8 +285,8 @@ public final class ChildJvm {
           return line.substring(key.length() + 1).trim();
         }
       }
-      throw new AssertionError(name + ": no " + key + "= line in stdout:\n" + stdout
-          + "\nstderr:\n" + stderr);
+      throw new AssertionError(
+          name + ": no " + key + "= line in stdout:\n" + stdout + "\nstderr:\n" + stderr);
     }
 
     /** Returns the recorded events named {@code eventName}, in time order. */

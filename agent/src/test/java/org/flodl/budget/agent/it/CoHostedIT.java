@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Co-hosted ranks of one job (issue 9): three agent JVMs consuming at 1:1:2 discover each other
  * through the host-share registry and settle on 25/25/50 % of the host budget, as their recorded
- * {@code RamBudget} events of the host tier show; the rank with a {@code role = stager} site
- * splits its budget 3:1 and records each split.
+ * {@code RamBudget} events of the host tier show; the rank with a {@code role = stager} site splits
+ * its budget 3:1 and records each split.
  */
 @Tag("slow") // a real engine, a cluster or many child JVMs: left out by -Pfast
 class CoHostedIT {
@@ -38,18 +38,30 @@ class CoHostedIT {
     Files.createDirectories(root);
     String registry = "-D" + HostShareRegistry.ROOT_PROPERTY + "=" + root;
     // 1 KiB samples: the budget never binds; the pace sets the rate (samples a second).
-    ChildJvm slowA = ChildJvm.on("cohosted-a", Jdk.JDK17).jvm("-Xmx128m", registry)
-        .agent("sites=" + plain + args).record().timeout(90);
-    ChildJvm slowB = ChildJvm.on("cohosted-b", Jdk.JDK17).jvm("-Xmx128m", registry)
-        .agent("sites=" + plain + args).record().timeout(90);
-    ChildJvm fast = ChildJvm.on("cohosted-c", Jdk.JDK17).jvm("-Xmx128m", registry)
-        .agent("sites=" + stager + args).record().timeout(90);
-    Process a = slowA.start("com.acme.it.CacheApp", "--samples=700", "--sample-bytes=1024",
-        "--pace-ms=20");
-    Process b = slowB.start("com.acme.it.CacheApp", "--samples=700", "--sample-bytes=1024",
-        "--pace-ms=20");
-    Process c = fast.start("com.acme.it.CacheApp", "--samples=1400", "--sample-bytes=1024",
-        "--pace-ms=10");
+    ChildJvm slowA =
+        ChildJvm.on("cohosted-a", Jdk.JDK17)
+            .jvm("-Xmx128m", registry)
+            .agent("sites=" + plain + args)
+            .record()
+            .timeout(90);
+    ChildJvm slowB =
+        ChildJvm.on("cohosted-b", Jdk.JDK17)
+            .jvm("-Xmx128m", registry)
+            .agent("sites=" + plain + args)
+            .record()
+            .timeout(90);
+    ChildJvm fast =
+        ChildJvm.on("cohosted-c", Jdk.JDK17)
+            .jvm("-Xmx128m", registry)
+            .agent("sites=" + stager + args)
+            .record()
+            .timeout(90);
+    Process a =
+        slowA.start("com.acme.it.CacheApp", "--samples=700", "--sample-bytes=1024", "--pace-ms=20");
+    Process b =
+        slowB.start("com.acme.it.CacheApp", "--samples=700", "--sample-bytes=1024", "--pace-ms=20");
+    Process c =
+        fast.start("com.acme.it.CacheApp", "--samples=1400", "--sample-bytes=1024", "--pace-ms=10");
     List<ChildJvm.Result> results = List.of(slowA.await(a), slowB.await(b), fast.await(c));
     double[] want = {0.25, 0.25, 0.50};
     // The window all three shared: the last 3 s before the first of them finished.
@@ -63,7 +75,8 @@ class CoHostedIT {
     for (int i = 0; i < 3; i++) {
       ChildJvm.Result r = results.get(i);
       double settled = Shares.settled(r, commonEnd);
-      assertTrue(Math.abs(settled - want[i]) <= 0.05,
+      assertTrue(
+          Math.abs(settled - want[i]) <= 0.05,
           r.name + " settled on share " + settled + ", want " + want[i] + " +- 0.05");
     }
     List<RecordedEvent> splits = results.get(2).events(StagerSplitEvent.NAME);
@@ -73,7 +86,8 @@ class CoHostedIT {
       assertEquals(total / 4, e.getLong(STREAM_BYTES), e.toString());
       assertEquals(total - total / 4, e.getLong(PINNED_BYTES), e.toString());
     }
-    assertTrue(results.get(0).events(StagerSplitEvent.NAME).isEmpty(),
+    assertTrue(
+        results.get(0).events(StagerSplitEvent.NAME).isEmpty(),
         "a rank without a stager site does not split");
   }
 }

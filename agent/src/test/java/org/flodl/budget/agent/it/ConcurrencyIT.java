@@ -36,16 +36,23 @@ class ConcurrencyIT {
   @EnumSource(Jdk.class)
   void eightThreadsNeverPassTheBudgetAndReleaseToZero(Jdk jdk) throws Exception {
     Path sites = Sites.write("store", Sites.STORE);
-    ChildJvm.Result r = ChildJvm.on("threads8", jdk).jvm("-Xmx128m")
-        .agent("sites=" + sites).record()
-        .run("com.acme.it.CacheApp", "--samples=2000", "--sample-bytes=65536", "--threads=8",
-            "--evict-at-end");
+    ChildJvm.Result r =
+        ChildJvm.on("threads8", jdk)
+            .jvm("-Xmx128m")
+            .agent("sites=" + sites)
+            .record()
+            .run(
+                "com.acme.it.CacheApp",
+                "--samples=2000",
+                "--sample-bytes=65536",
+                "--threads=8",
+                "--evict-at-end");
     assertEquals(0, r.exitCode, r.toString());
     assertEquals("2000", r.value("DELIVERED"));
     List<RecordedEvent> admissions = r.events(CacheAdmissionEvent.NAME);
     assertEquals(2000, admissions.size());
-    assertTrue(admissions.stream().anyMatch(e -> e.getString(DECISION).equals(
-        Decision.DECLINE.name())),
+    assertTrue(
+        admissions.stream().anyMatch(e -> e.getString(DECISION).equals(Decision.DECLINE.name())),
         "the budget was reached");
     long threads = admissions.stream().map(e -> e.getThread().getJavaName()).distinct().count();
     assertEquals(8, threads, "all 8 threads admitted");
@@ -59,27 +66,33 @@ class ConcurrencyIT {
     assertEquals("heap=0", r.value("HELD_AFTER_EVICT"), r.toString());
     List<RecordedEvent> releases = r.events(ReleaseEvent.NAME);
     assertEquals(charged, releases.stream().mapToLong(e -> e.getLong(BYTES)).sum());
-    assertTrue(releases.stream().allMatch(e -> e.getString(CAUSE).equals(
-        ReleaseCause.RELEASE_SITE.name())));
+    assertTrue(
+        releases.stream()
+            .allMatch(e -> e.getString(CAUSE).equals(ReleaseCause.RELEASE_SITE.name())));
   }
 
   @Test
   void valuesDroppedUnseenAreReleasedWhenCollected() throws Exception {
     Jdk jdk = Jdk.JDK17; // the JDK 25 smoke cases are elsewhere (ChildJvm.Jdk)
     Path sites = Sites.write("store", Sites.STORE);
-    ChildJvm.Result r = ChildJvm.on("collected", jdk).jvm("-Xmx128m")
-        .agent("sites=" + sites).record()
-        .run("com.acme.it.CacheApp", "--samples=200", "--sample-bytes=65536", "--clear-at-end");
+    ChildJvm.Result r =
+        ChildJvm.on("collected", jdk)
+            .jvm("-Xmx128m")
+            .agent("sites=" + sites)
+            .record()
+            .run("com.acme.it.CacheApp", "--samples=200", "--sample-bytes=65536", "--clear-at-end");
     assertEquals(0, r.exitCode, r.toString());
     assertEquals("heap=0", r.value("HELD_AFTER_CLEAR"), r.toString());
-    long admitted = r.events(CacheAdmissionEvent.NAME).stream()
-        .filter(e -> e.getString(DECISION).startsWith(Decision.ADMIT.name()))
-        .mapToLong(e -> e.getLong(CHARGED_BYTES)).sum();
+    long admitted =
+        r.events(CacheAdmissionEvent.NAME).stream()
+            .filter(e -> e.getString(DECISION).startsWith(Decision.ADMIT.name()))
+            .mapToLong(e -> e.getLong(CHARGED_BYTES))
+            .sum();
     List<RecordedEvent> releases = r.events(ReleaseEvent.NAME);
     assertTrue(admitted > 0);
     assertEquals(admitted, releases.stream().mapToLong(e -> e.getLong(BYTES)).sum());
-    assertTrue(releases.stream().allMatch(e -> e.getString(CAUSE).equals(
-        ReleaseCause.COLLECTED.name())),
+    assertTrue(
+        releases.stream().allMatch(e -> e.getString(CAUSE).equals(ReleaseCause.COLLECTED.name())),
         "no release site saw them");
   }
 
@@ -87,22 +100,30 @@ class ConcurrencyIT {
   void aShrunkBudgetStopsAdmissionsAndEvictsNothing() throws Exception {
     Jdk jdk = Jdk.JDK17; // the JDK 25 smoke cases are elsewhere (ChildJvm.Jdk)
     Path sites = Sites.write("store", Sites.STORE);
-    ChildJvm.Result r = ChildJvm.on("shrink", jdk).jvm("-Xmx128m")
-        .agent("sites=" + sites).record()
-        .run("com.acme.it.CacheApp", "--samples=100", "--sample-bytes=65536", "--shrink-at=50");
+    ChildJvm.Result r =
+        ChildJvm.on("shrink", jdk)
+            .jvm("-Xmx128m")
+            .agent("sites=" + sites)
+            .record()
+            .run("com.acme.it.CacheApp", "--samples=100", "--sample-bytes=65536", "--shrink-at=50");
     assertEquals(0, r.exitCode, r.toString());
     assertTrue(r.stdout.contains("SHRUNK heap_max_usage=0.01"), r.toString());
     int atShrink = Integer.parseInt(r.value("CACHED_AT_SHRINK"));
     assertEquals(50, atShrink, "the budget admitted the first 50: " + r);
-    assertEquals(atShrink, Integer.parseInt(r.value("CACHED")), "nothing admitted, nothing evicted");
+    assertEquals(
+        atShrink, Integer.parseInt(r.value("CACHED")), "nothing admitted, nothing evicted");
     List<RecordedEvent> admissions = r.events(CacheAdmissionEvent.NAME);
     for (int i = 50; i < admissions.size(); i++) {
       RecordedEvent e = admissions.get(i);
       assertEquals(Decision.DECLINE.name(), e.getString(DECISION), e.toString());
       assertTrue(e.getLong(HELD_BYTES) > e.getLong(BUDGET_BYTES), "held over the new budget");
     }
-    assertTrue(r.events(ConfigurationEvent.NAME).stream()
-        .anyMatch(e -> e.getString(KEY).equals("heap_max_usage")
-            && e.getString(SOURCE).equals("RUNTIME")), "the change is recorded");
+    assertTrue(
+        r.events(ConfigurationEvent.NAME).stream()
+            .anyMatch(
+                e ->
+                    e.getString(KEY).equals("heap_max_usage")
+                        && e.getString(SOURCE).equals("RUNTIME")),
+        "the change is recorded");
   }
 }

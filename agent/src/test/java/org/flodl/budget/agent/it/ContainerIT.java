@@ -34,9 +34,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The agent in a real memory cgroup (v1 here, made by the test where root may; skipped with the
  * reason elsewhere), issue 17: the probe reads the cgroup's limit and usage and the direct and
  * native budgets come from it; and the custom-loader app's direct-slice run (8 MiB row groups,
- * 2,000 samples of 1 MiB, a 1 GiB limit), which the kernel kills without the agent, completes
- * with it in 5 of 5 runs, its container guard collecting the garbage row groups before they reach
- * the limit, at {@code MaxDirectMemorySize=8g} and at {@code 700m}.
+ * 2,000 samples of 1 MiB, a 1 GiB limit), which the kernel kills without the agent, completes with
+ * it in 5 of 5 runs, its container guard collecting the garbage row groups before they reach the
+ * limit, at {@code MaxDirectMemorySize=8g} and at {@code 700m}.
  */
 @Tag("slow") // a real engine, a cluster or many child JVMs: left out by -Pfast
 class ContainerIT {
@@ -44,24 +44,37 @@ class ContainerIT {
   private static final long HIGH_WATER = 90;
 
   private static final long GIB = 1L << 30;
-  private static final Path LOADER_APP = Path.of(System.getProperty("flodl.it.loaderApp",
-      "../test-apps/loader-app/target/flodl-budget-loader-app-0.1.0-SNAPSHOT.jar"));
-  static final Path SITES = Path.of(System.getProperty("flodl.it.loaderSites",
-      "../test-apps/loader-app")).resolve("sites.properties");
-  static final String[] SCENARIO = {"--sample-kind=direct-slice", "--row-group-bytes=8M",
-      "--sample-bytes=1M", "--samples=2000", "--epochs=2", "--batch-size=16", "--depth=4"};
+  private static final Path LOADER_APP =
+      Path.of(
+          System.getProperty(
+              "flodl.it.loaderApp",
+              "../test-apps/loader-app/target/flodl-budget-loader-app-0.1.0-SNAPSHOT.jar"));
+  static final Path SITES =
+      Path.of(System.getProperty("flodl.it.loaderSites", "../test-apps/loader-app"))
+          .resolve("sites.properties");
+  static final String[] SCENARIO = {
+    "--sample-kind=direct-slice",
+    "--row-group-bytes=8M",
+    "--sample-bytes=1M",
+    "--samples=2000",
+    "--epochs=2",
+    "--batch-size=16",
+    "--depth=4"
+  };
 
   @Test
   void theProbeReadsTheCgroupAndTheHostTiersAreBudgetedFromIt() throws Exception {
     Path cg = Cgroups.create("container-probe", GIB);
-    Preconditions.require(cg != null,
-        "theProbeReadsTheCgroup: no memory cgroup can be made here");
+    Preconditions.require(cg != null, "theProbeReadsTheCgroup: no memory cgroup can be made here");
     ChildJvm.Result r;
     try {
       Path sites = Sites.write("store", Sites.STORE);
-      r = ChildJvm.on("container-probe", Jdk.JDK17).launchedBy(Cgroups.enter(cg))
-          .agent("sites=" + sites + ",probe_interval=250ms,log=info").record()
-          .run("com.acme.it.CacheApp", "--samples=40", "--sample-bytes=1024", "--pace-ms=25");
+      r =
+          ChildJvm.on("container-probe", Jdk.JDK17)
+              .launchedBy(Cgroups.enter(cg))
+              .agent("sites=" + sites + ",probe_interval=250ms,log=info")
+              .record()
+              .run("com.acme.it.CacheApp", "--samples=40", "--sample-bytes=1024", "--pace-ms=25");
     } finally {
       Cgroups.remove(cg);
     }
@@ -71,23 +84,25 @@ class ContainerIT {
     assertFalse(probes.isEmpty(), r.toString());
     for (RecordedEvent e : probes) {
       assertEquals(GIB, e.getLong(CGROUP_LIMIT_BYTES), e.toString());
-      assertTrue(e.getLong(CGROUP_USAGE_BYTES) > 0 && e.getLong(CGROUP_USAGE_BYTES) < GIB,
-          e.toString());
+      assertTrue(
+          e.getLong(CGROUP_USAGE_BYTES) > 0 && e.getLong(CGROUP_USAGE_BYTES) < GIB, e.toString());
       assertEquals(cg.toString(), e.getString(CGROUP), e.toString());
       assertEquals("proc+cgroup-v1", e.getString(RAM_SOURCE), e.toString());
       assertTrue(e.getLong(HOST_AVAILABLE_BYTES) <= GIB, e.toString());
     }
     for (String tier : List.of("direct", "native")) {
-      List<RecordedEvent> budgets = r.events(RamBudgetEvent.NAME).stream()
-          .filter(e -> e.getString(TIER).equals(tier)).toList();
+      List<RecordedEvent> budgets =
+          r.events(RamBudgetEvent.NAME).stream()
+              .filter(e -> e.getString(TIER).equals(tier))
+              .toList();
       assertFalse(budgets.isEmpty(), "no " + tier + " budget: " + r);
       for (RecordedEvent e : budgets) {
         long available = e.getLong(AVAILABLE_BYTES);
         assertTrue(available > 0 && available <= GIB, e.toString());
         // The anchored share of what the container leaves: min(r, 0.9) x (available + held).
         long ceiling = (long) (e.getDouble(MAX_USAGE) * (available + e.getLong(HELD_BYTES)));
-        assertTrue(e.getLong(BUDGET_BYTES) > 0 && e.getLong(BUDGET_BYTES) <= ceiling + 1,
-            e.toString());
+        assertTrue(
+            e.getLong(BUDGET_BYTES) > 0 && e.getLong(BUDGET_BYTES) <= ceiling + 1, e.toString());
       }
     }
   }
@@ -98,48 +113,82 @@ class ContainerIT {
     Path cg = Cgroups.create("container-" + maxDirect, GIB);
     Preconditions.require(cg != null, "theDirectSliceRun: no memory cgroup can be made here");
     try {
-      ChildJvm.Result bare = ChildJvm.on("container-bare-" + maxDirect, Jdk.JDK17)
-          .launchedBy(Cgroups.enter(cg)).jvm("-XX:MaxDirectMemorySize=" + maxDirect)
-          .classPath(LOADER_APP).timeout(120).run("com.acme.train.TrainMain", SCENARIO);
+      ChildJvm.Result bare =
+          ChildJvm.on("container-bare-" + maxDirect, Jdk.JDK17)
+              .launchedBy(Cgroups.enter(cg))
+              .jvm("-XX:MaxDirectMemorySize=" + maxDirect)
+              .classPath(LOADER_APP)
+              .timeout(120)
+              .run("com.acme.train.TrainMain", SCENARIO);
       assertNotEquals(0, bare.exitCode, "without the agent the run must fail: " + bare);
       assertFalse(bare.stdout.contains("TRAINING COMPLETE"), bare.toString());
       if (maxDirect.equals("8g")) {
         // The guard is what keeps it alive: with reclaim=off the budget alone does not.
-        ChildJvm.Result off = ChildJvm.on("container-reclaim-off", Jdk.JDK17)
-            .launchedBy(Cgroups.enter(cg)).jvm("-XX:MaxDirectMemorySize=" + maxDirect)
-            .agent("sites=" + SITES.toAbsolutePath() + ",reclaim=off").classPath(LOADER_APP)
-            .timeout(120).run("com.acme.train.TrainMain", SCENARIO);
+        ChildJvm.Result off =
+            ChildJvm.on("container-reclaim-off", Jdk.JDK17)
+                .launchedBy(Cgroups.enter(cg))
+                .jvm("-XX:MaxDirectMemorySize=" + maxDirect)
+                .agent("sites=" + SITES.toAbsolutePath() + ",reclaim=off")
+                .classPath(LOADER_APP)
+                .timeout(120)
+                .run("com.acme.train.TrainMain", SCENARIO);
         assertNotEquals(0, off.exitCode, "reclaim=off: " + off);
         assertFalse(off.stdout.contains("TRAINING COMPLETE"), off.toString());
       }
       for (int run = 1; run <= 5; run++) {
         Cgroups.resetPeak(cg);
-        ChildJvm.Result r = ChildJvm.on("container-agent-" + maxDirect + "-" + run, Jdk.JDK17)
-            .launchedBy(Cgroups.enter(cg)).jvm("-XX:MaxDirectMemorySize=" + maxDirect)
-            .agent("sites=" + SITES.toAbsolutePath()).record().classPath(LOADER_APP)
-            .timeout(180).run("com.acme.train.TrainMain", SCENARIO);
+        ChildJvm.Result r =
+            ChildJvm.on("container-agent-" + maxDirect + "-" + run, Jdk.JDK17)
+                .launchedBy(Cgroups.enter(cg))
+                .jvm("-XX:MaxDirectMemorySize=" + maxDirect)
+                .agent("sites=" + SITES.toAbsolutePath())
+                .record()
+                .classPath(LOADER_APP)
+                .timeout(180)
+                .run("com.acme.train.TrainMain", SCENARIO);
         assertEquals(0, r.exitCode, "run " + run + ": " + r);
-        assertTrue(r.stdout.contains("TRAINING COMPLETE samples_delivered=4000")
-            && r.stdout.contains("exactly_once=true"), "run " + run + ": " + r);
+        assertTrue(
+            r.stdout.contains("TRAINING COMPLETE samples_delivered=4000")
+                && r.stdout.contains("exactly_once=true"),
+            "run " + run + ": " + r);
         long peak = Cgroups.peak(cg);
-        List<RecordedEvent> reclaims = r.events(ReclaimEvent.NAME).stream()
-            .filter(e -> e.getString(ACTION).equals("GC")
-                || e.getString(ACTION).equals("MALLOC_TRIM")).toList();
+        List<RecordedEvent> reclaims =
+            r.events(ReclaimEvent.NAME).stream()
+                .filter(
+                    e ->
+                        e.getString(ACTION).equals("GC")
+                            || e.getString(ACTION).equals("MALLOC_TRIM"))
+                .toList();
         // The guard acts when the container passes 90 % of its limit, and only then; at 8g
         // nothing else collects the garbage row groups, at 700m the JDK's own limit may.
         if (maxDirect.equals("8g") || peak * 100 >= GIB * HIGH_WATER) {
-          assertFalse(reclaims.isEmpty(), "run " + run + ": the container peaked at " + peak
-              + " bytes and the guard did nothing: " + r);
+          assertFalse(
+              reclaims.isEmpty(),
+              "run "
+                  + run
+                  + ": the container peaked at "
+                  + peak
+                  + " bytes and the guard did nothing: "
+                  + r);
         }
         for (RecordedEvent e : reclaims) {
           assertEquals(GIB, e.getLong(LIMIT_BYTES));
           if (e.getString(ACTION).equals("GC")) {
-            assertTrue(e.getLong(USAGE_BEFORE_BYTES) * 100 >= GIB * HIGH_WATER,
+            assertTrue(
+                e.getLong(USAGE_BEFORE_BYTES) * 100 >= GIB * HIGH_WATER,
                 "collected only past the high-water mark: " + e);
           }
         }
-        System.out.println("MaxDirectMemorySize=" + maxDirect + " run " + run + ": peak "
-            + (peak >> 20) + " MiB, " + reclaims.size() + " reclaim actions by the guard");
+        System.out.println(
+            "MaxDirectMemorySize="
+                + maxDirect
+                + " run "
+                + run
+                + ": peak "
+                + (peak >> 20)
+                + " MiB, "
+                + reclaims.size()
+                + " reclaim actions by the guard");
       }
     } finally {
       Cgroups.remove(cg);

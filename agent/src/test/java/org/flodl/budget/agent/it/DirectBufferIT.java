@@ -19,9 +19,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The {@code sun.nio.ch} export the direct-buffer pricer needs is granted, from the packaged jar,
- * to the module that runs the pricer (the boot loader's, where the jar sits): a 1 MiB slice of a
- * 16 MiB direct row group is priced at its owner's 16 MiB and materialized, which the pricer can
- * only see with the export. No {@code --add-exports} on the command line.
+ * to the module that runs the pricer (the boot loader's, where the jar sits): a 1 MiB slice of a 16
+ * MiB direct row group is priced at its owner's 16 MiB and materialized, which the pricer can only
+ * see with the export. No {@code --add-exports} on the command line.
  */
 class DirectBufferIT {
 
@@ -29,8 +29,11 @@ class DirectBufferIT {
   @EnumSource(Jdk.class)
   void directSlicesArePricedByTheirOwnerAndCopied(Jdk jdk) throws Exception {
     Path sites = Sites.write("store", Sites.STORE);
-    ChildJvm.Result r = ChildJvm.on("direct", jdk).agent("sites=" + sites).record()
-        .run("com.acme.it.CacheApp", "--samples=8", "--kind=direct-slice", "--evict-at-end");
+    ChildJvm.Result r =
+        ChildJvm.on("direct", jdk)
+            .agent("sites=" + sites)
+            .record()
+            .run("com.acme.it.CacheApp", "--samples=8", "--kind=direct-slice", "--evict-at-end");
     assertEquals(0, r.exitCode, r.toString());
     List<RecordedEvent> admissions = r.events(CacheAdmissionEvent.NAME);
     assertEquals(8, admissions.size(), r.toString());

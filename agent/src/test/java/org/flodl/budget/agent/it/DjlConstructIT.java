@@ -31,8 +31,15 @@ class DjlConstructIT {
   @Test
   void theSeedsDoubleBufferFloorOnGpuZero() throws Exception {
     // batch 8 × (511 features + 1 label) × 4 bytes = 16 KiB, priced from the ArrayDataset.
-    ChildJvm.Result r = AppJvm.DJL.run("djl-construct-gpu", "vram_probe=fixed:5592M/6360465408",
-        CONSTRUCT, "--device=gpu", "--features=511", "--batch-size=8", "--prefetch=4");
+    ChildJvm.Result r =
+        AppJvm.DJL.run(
+            "djl-construct-gpu",
+            "vram_probe=fixed:5592M/6360465408",
+            CONSTRUCT,
+            "--device=gpu",
+            "--features=511",
+            "--batch-size=8",
+            "--prefetch=4");
     assertEquals(0, r.exitCode, r.toString());
     List<RecordedEvent> depth = r.events(PrefetchDepthEvent.NAME);
     assertEquals(1, depth.size(), depth.toString());
@@ -52,9 +59,16 @@ class DjlConstructIT {
   @Test
   void aFatBatchOnTheSameCardIsSynchronousWithoutTheExecutor() throws Exception {
     // 4096 × 512 × 4 = 8 MiB a batch: 2 × 8 MiB × 256 is more than the 473 MiB free.
-    ChildJvm.Result r = AppJvm.DJL.run("djl-construct-gpu-sync", "vram_probe=fixed:5592M/6360465408",
-        CONSTRUCT, "--device=gpu", "--features=511", "--batch-size=4096", "--samples=8192",
-        "--prefetch=4");
+    ChildJvm.Result r =
+        AppJvm.DJL.run(
+            "djl-construct-gpu-sync",
+            "vram_probe=fixed:5592M/6360465408",
+            CONSTRUCT,
+            "--device=gpu",
+            "--features=511",
+            "--batch-size=4096",
+            "--samples=8192",
+            "--prefetch=4");
     assertEquals(0, r.exitCode, r.toString());
     RecordedEvent e = r.events(PrefetchDepthEvent.NAME).get(0);
     assertEquals(0, e.getLong(DEPTH), e.toString());
@@ -66,11 +80,16 @@ class DjlConstructIT {
   @Test
   void aCpuRingOfThreeSlotsIsWhatTheConstructorReceives() throws Exception {
     // batch 8 × (4 + 1) × 4 = 160 bytes; fixed:1000 → ring budget 500 bytes → 3 slots.
-    ChildJvm.Result bare = AppJvm.DJL.run("djl-construct-cpu-bare", null, CONSTRUCT, "--device=cpu",
-        "--prefetch=8");
+    ChildJvm.Result bare =
+        AppJvm.DJL.run("djl-construct-cpu-bare", null, CONSTRUCT, "--device=cpu", "--prefetch=8");
     assertEquals("8", bare.value("queued"), bare.toString());
-    ChildJvm.Result r = AppJvm.DJL.run("djl-construct-cpu", "prefetch=cap,ram_probe=fixed:1000",
-        CONSTRUCT, "--device=cpu", "--prefetch=8");
+    ChildJvm.Result r =
+        AppJvm.DJL.run(
+            "djl-construct-cpu",
+            "prefetch=cap,ram_probe=fixed:1000",
+            CONSTRUCT,
+            "--device=cpu",
+            "--prefetch=8");
     assertEquals(0, r.exitCode, r.toString());
     RecordedEvent e = r.events(PrefetchDepthEvent.NAME).get(0);
     assertEquals("cpu", e.getString(DEVICE));
@@ -82,8 +101,13 @@ class DjlConstructIT {
 
   @Test
   void observeRecordsTheDecisionAndChangesNothing() throws Exception {
-    ChildJvm.Result r = AppJvm.DJL.run("djl-construct-observe", "mode=observe,ram_probe=fixed:1000",
-        CONSTRUCT, "--device=cpu", "--prefetch=8");
+    ChildJvm.Result r =
+        AppJvm.DJL.run(
+            "djl-construct-observe",
+            "mode=observe,ram_probe=fixed:1000",
+            CONSTRUCT,
+            "--device=cpu",
+            "--prefetch=8");
     assertEquals(0, r.exitCode, r.toString());
     RecordedEvent e = r.events(PrefetchDepthEvent.NAME).get(0);
     assertEquals(3, e.getLong(DEPTH), e.toString());
@@ -99,15 +123,22 @@ class DjlConstructIT {
   @Test
   void aStagersEpochTakesTheFlowQuarterOfTheSplit() throws Exception {
     Files.createDirectories(ChildJvm.WORK);
-    Path sites = Files.writeString(ChildJvm.WORK.resolve("djl-stager.properties"), """
+    Path sites =
+        Files.writeString(
+            ChildJvm.WORK.resolve("djl-stager.properties"),
+            """
         site.stage.kind = prefetch-depth
         site.stage.method = com.acme.djl.NeverLoaded#depth
         site.stage.depth = return
         site.stage.role = stager
         """);
-    ChildJvm.Result r = AppJvm.DJL.run("djl-construct-stager",
-        "prefetch=cap,ram_probe=fixed:1000,sites=" + sites.toAbsolutePath(), CONSTRUCT,
-        "--device=cpu", "--prefetch=8");
+    ChildJvm.Result r =
+        AppJvm.DJL.run(
+            "djl-construct-stager",
+            "prefetch=cap,ram_probe=fixed:1000,sites=" + sites.toAbsolutePath(),
+            CONSTRUCT,
+            "--device=cpu",
+            "--prefetch=8");
     assertEquals(0, r.exitCode, r.toString());
     RecordedEvent ring = r.events(RingSlotsEvent.NAME).get(0);
     assertEquals(125, ring.getLong(BUDGET_BYTES), ring.toString());

@@ -23,17 +23,18 @@ import org.flodl.budget.events.RingSlotsEvent;
 import org.junit.jupiter.api.Test;
 
 /**
- * The DJL app (three Linear blocks, an ArrayDataset, a 2-thread executor, optPrefetchNumber) trained
- * offline on the PyTorch CPU engine with the agent and no sites file: one PrefetchDepth decision per
- * epoch with the priced batch bytes, every epoch's samples in the batches and order of a run
- * without the agent; a ring budget
- * that fits 3 batches lowers a request of 8 to 3; a decision of 0 drops the executor and every
- * epoch still yields all its batches.
+ * The DJL app (three Linear blocks, an ArrayDataset, a 2-thread executor, optPrefetchNumber)
+ * trained offline on the PyTorch CPU engine with the agent and no sites file: one PrefetchDepth
+ * decision per epoch with the priced batch bytes, every epoch's samples in the batches and order of
+ * a run without the agent; a ring budget that fits 3 batches lowers a request of 8 to 3; a decision
+ * of 0 drops the executor and every epoch still yields all its batches.
  */
 class DjlTrainIT {
   static final int EPOCHS = 4;
+
   /** TrainDjl's batch: 32 samples × (16 features + 1 label) × 4 bytes (float32). */
   static final long BATCH_BYTES = 32 * 17 * 4;
+
   static final int BATCHES = 2048 / 32;
   static final String TRAIN = "com.acme.djl.TrainDjl";
 
@@ -41,8 +42,8 @@ class DjlTrainIT {
   void trainsInEnforceModeWithOneDecisionPerEpoch() throws Exception {
     ChildJvm.Result bare = AppJvm.DJL.run("djl-train-bare", null, TRAIN, "--epochs=" + EPOCHS);
     assertEquals(0, bare.exitCode, bare.toString());
-    ChildJvm.Result r = AppJvm.DJL.run("djl-train-enforce", "mode=enforce", TRAIN,
-        "--epochs=" + EPOCHS);
+    ChildJvm.Result r =
+        AppJvm.DJL.run("djl-train-enforce", "mode=enforce", TRAIN, "--epochs=" + EPOCHS);
     assertEquals(0, r.exitCode, r.toString());
     assertEquals("0", r.value("empty_epochs"), r.toString());
     assertEquals(List.of(BATCHES, BATCHES, BATCHES, BATCHES), AppJvm.batches(r));
@@ -64,12 +65,21 @@ class DjlTrainIT {
     }
     assertEquals(EPOCHS, r.events(RingSlotsEvent.NAME).size(), "a host ring per epoch");
     List<RecordedEvent> woven = r.events(InstrumentedEvent.NAME);
-    assertTrue(woven.stream().anyMatch(e -> e.getString(CLASS_NAME)
-        .equals("ai.djl.training.dataset.DataIterable") && e.getString(OUTCOME).equals("WOVEN")
-        && e.getString(SITE).equals("djl")), woven.toString());
-    assertTrue(woven.stream().anyMatch(e -> e.getString(CLASS_NAME)
-        .equals("ai.djl.training.dataset.BulkDataIterable")
-        && e.getString(OUTCOME).equals("WOVEN")), woven.toString());
+    assertTrue(
+        woven.stream()
+            .anyMatch(
+                e ->
+                    e.getString(CLASS_NAME).equals("ai.djl.training.dataset.DataIterable")
+                        && e.getString(OUTCOME).equals("WOVEN")
+                        && e.getString(SITE).equals("djl")),
+        woven.toString());
+    assertTrue(
+        woven.stream()
+            .anyMatch(
+                e ->
+                    e.getString(CLASS_NAME).equals("ai.djl.training.dataset.BulkDataIterable")
+                        && e.getString(OUTCOME).equals("WOVEN")),
+        woven.toString());
   }
 
   /** Asserts that {@code r}'s epochs delivered {@code bare}'s samples in {@code bare}'s order. */
@@ -79,15 +89,22 @@ class DjlTrainIT {
     for (String c : contents) {
       assertEquals(contents.get(0), c, "every epoch delivers the whole dataset: " + bare);
     }
-    assertEquals(AppJvm.epochTexts(bare, "order"), AppJvm.epochTexts(r, "order"),
+    assertEquals(
+        AppJvm.epochTexts(bare, "order"),
+        AppJvm.epochTexts(r, "order"),
         "in the same batches and order: " + r);
   }
 
   @Test
   void capLowersARequestOfEightToTheThreeSlotsTheRingFits() throws Exception {
     // ram_probe=fixed:14K: the ring budget is 7 KiB, 3 batches of 2176 bytes.
-    ChildJvm.Result r = AppJvm.DJL.run("djl-train-ring3", "prefetch=cap,ram_probe=fixed:14K", TRAIN,
-        "--epochs=2", "--prefetch=8");
+    ChildJvm.Result r =
+        AppJvm.DJL.run(
+            "djl-train-ring3",
+            "prefetch=cap,ram_probe=fixed:14K",
+            TRAIN,
+            "--epochs=2",
+            "--prefetch=8");
     assertEquals(0, r.exitCode, r.toString());
     assertEquals(List.of(BATCHES, BATCHES), AppJvm.batches(r));
     List<RecordedEvent> depth = r.events(PrefetchDepthEvent.NAME);
@@ -125,21 +142,28 @@ class DjlTrainIT {
   void aSubtypeWithItsOwnFetchIsWovenAtItsFirstConstructionAndPriced() throws Exception {
     // --dataset=rows: not an ArrayDataset (the first epoch is unpriced), iterated by its own
     // DataIterable subtype whose fetch never calls super.
-    ChildJvm.Result bare = AppJvm.DJL.run("djl-train-rows-bare", null, TRAIN, "--epochs=3",
-        "--dataset=rows");
+    ChildJvm.Result bare =
+        AppJvm.DJL.run("djl-train-rows-bare", null, TRAIN, "--epochs=3", "--dataset=rows");
     ChildJvm.Result r = AppJvm.DJL.run("djl-train-rows", "", TRAIN, "--epochs=3", "--dataset=rows");
     assertEquals(0, r.exitCode, r.toString());
     assertEquals(List.of(BATCHES, BATCHES, BATCHES), AppJvm.batches(r));
     sameBatches(bare, r);
     List<RecordedEvent> woven = r.events(InstrumentedEvent.NAME);
-    assertTrue(woven.stream().anyMatch(e -> e.getString(CLASS_NAME)
-        .equals("com.acme.djl.RowDataset$RowIterable") && e.getString(OUTCOME).equals("WOVEN")
-        && e.getString(MESSAGE).contains("batch pricing at fetch")), woven.toString());
+    assertTrue(
+        woven.stream()
+            .anyMatch(
+                e ->
+                    e.getString(CLASS_NAME).equals("com.acme.djl.RowDataset$RowIterable")
+                        && e.getString(OUTCOME).equals("WOVEN")
+                        && e.getString(MESSAGE).contains("batch pricing at fetch")),
+        woven.toString());
     List<RecordedEvent> depth = r.events(PrefetchDepthEvent.NAME);
     assertEquals(3, depth.size(), depth.toString());
     assertEquals("UNPRICED_BATCH", depth.get(0).getString(REASON), depth.toString());
     assertEquals(0, depth.get(0).getLong(EventFields.BATCH_BYTES));
-    assertEquals(BATCH_BYTES, depth.get(1).getLong(EventFields.BATCH_BYTES),
+    assertEquals(
+        BATCH_BYTES,
+        depth.get(1).getLong(EventFields.BATCH_BYTES),
         "priced by the subtype's fetch");
     assertEquals(BATCH_BYTES, depth.get(2).getLong(EventFields.BATCH_BYTES));
   }

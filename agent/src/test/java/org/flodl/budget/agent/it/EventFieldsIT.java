@@ -39,14 +39,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every field of every event the agent declares is set by the agent in a real run (issue 16): a
- * field that reads its declared default (-1, 0, false or empty) in every event of a handful of
- * runs that between them take every kind of decision is a field the agent forgot. The runs: a
- * heap cache with a stager and evictions, direct slices (materialized copies), a feeder on the
- * host and on a GPU (fixed VRAM, an activation reserve), a hand-written loader (a cache and a
- * prefetch queue: ring slots, the ring's bytes off the cache budget), hostile values (estimated
- * prices), and a recording whose folder is deleted while the JVM runs (a recording problem).
- * The runs are short: their last site summaries are the ones written at exit.
- * Each run is recorded by JFR itself besides the agent.
+ * field that reads its declared default (-1, 0, false or empty) in every event of a handful of runs
+ * that between them take every kind of decision is a field the agent forgot. The runs: a heap cache
+ * with a stager and evictions, direct slices (materialized copies), a feeder on the host and on a
+ * GPU (fixed VRAM, an activation reserve), a hand-written loader (a cache and a prefetch queue:
+ * ring slots, the ring's bytes off the cache budget), hostile values (estimated prices), and a
+ * recording whose folder is deleted while the JVM runs (a recording problem). The runs are short:
+ * their last site summaries are the ones written at exit. Each run is recorded by JFR itself
+ * besides the agent.
  */
 @Tag("slow") // a real engine, a cluster or many child JVMs: left out by -Pfast
 class EventFieldsIT {
@@ -63,22 +63,41 @@ class EventFieldsIT {
     assertTrue(defaults.size() >= 10, "event classes found: " + defaults.keySet());
     List<ChildJvm.Result> runs = new ArrayList<>();
     runs.add(cacheRun());
-    runs.add(ChildJvm.on("fields-slice", Jdk.JDK17).agent("sites=" + store("")).record()
-        .run("com.acme.it.CacheApp", "--samples=8", "--kind=direct-slice", "--evict-at-end"));
-    runs.add(ChildJvm.on("fields-depth", Jdk.JDK17)
-        .agent("sites=" + Sites.write("fields-feeder", Sites.FEEDER
-            + "site.pref.activation_reserve = 64M\n") + ",vram_probe=fixed:1G/2G").record()
-        .run("com.acme.it.DepthApp", "--epochs=2", "--depth=8", "--batch-bytes=65536"));
-    runs.add(ChildJvm.on("fields-hand", Jdk.JDK17).jvm("-Xmx256m")
-        .agent("sites=" + Sites.write("fields-hand", HandLoaderIT.SITES)).record()
-        .run("com.acme.loader.HandTrain"));
-    runs.add(ChildJvm.on("fields-hostile", Jdk.JDK17).jvm("-Xmx300m")
-        .agent("sites=" + store("")).record().timeout(180).run("com.acme.it.HostileValues"));
+    runs.add(
+        ChildJvm.on("fields-slice", Jdk.JDK17)
+            .agent("sites=" + store(""))
+            .record()
+            .run("com.acme.it.CacheApp", "--samples=8", "--kind=direct-slice", "--evict-at-end"));
+    runs.add(
+        ChildJvm.on("fields-depth", Jdk.JDK17)
+            .agent(
+                "sites="
+                    + Sites.write(
+                        "fields-feeder", Sites.FEEDER + "site.pref.activation_reserve = 64M\n")
+                    + ",vram_probe=fixed:1G/2G")
+            .record()
+            .run("com.acme.it.DepthApp", "--epochs=2", "--depth=8", "--batch-bytes=65536"));
+    runs.add(
+        ChildJvm.on("fields-hand", Jdk.JDK17)
+            .jvm("-Xmx256m")
+            .agent("sites=" + Sites.write("fields-hand", HandLoaderIT.SITES))
+            .record()
+            .run("com.acme.loader.HandTrain"));
+    runs.add(
+        ChildJvm.on("fields-hostile", Jdk.JDK17)
+            .jvm("-Xmx300m")
+            .agent("sites=" + store(""))
+            .record()
+            .timeout(180)
+            .run("com.acme.it.HostileValues"));
     // observe mode under a small budget (WOULD_DECLINE), each sample put twice (ALREADY_HELD),
     // the cache dropped without a release (released as COLLECTED)
-    runs.add(ChildJvm.on("fields-observe", Jdk.JDK17).jvm("-Xmx256m")
-        .agent("sites=" + store("") + ",mode=observe,heap_max_usage=0.05").record()
-        .run("com.acme.it.CacheApp", "--samples=60", "--put-twice", "--clear-at-end"));
+    runs.add(
+        ChildJvm.on("fields-observe", Jdk.JDK17)
+            .jvm("-Xmx256m")
+            .agent("sites=" + store("") + ",mode=observe,heap_max_usage=0.05")
+            .record()
+            .run("com.acme.it.CacheApp", "--samples=60", "--put-twice", "--clear-at-end"));
     runs.add(lostDestinationRun());
     ChildJvm.Result reclaim = reclaimRun();
     if (reclaim != null) {
@@ -119,8 +138,14 @@ class EventFieldsIT {
       }
     }
     System.out.println("events seen: " + counts);
-    assertTrue(never.isEmpty(), "fields never set by the agent in " + runs.size() + " runs: "
-        + never + "\nevents seen: " + counts);
+    assertTrue(
+        never.isEmpty(),
+        "fields never set by the agent in "
+            + runs.size()
+            + " runs: "
+            + never
+            + "\nevents seen: "
+            + counts);
     // Fields only a memory cgroup can set (the container guard, the probe's cgroup): not a pass
     // where none can be made, but a test that did not run all of itself (a failure under CI).
     Preconditions.require(unchecked.isEmpty(), "fields not checked here: " + unchecked);
@@ -146,9 +171,14 @@ class EventFieldsIT {
    * limit where this machine lets the test make one (the cgroup fields need one).
    */
   private static ChildJvm.Result cacheRun() throws Exception {
-    ChildJvm jvm = ChildJvm.on("fields-cache", Jdk.JDK17).jvm("-Xmx256m")
-        .agent("sites=" + store("site.samples.role = stager\n")
-            + ",vram_probe=fixed:1G/2G,probe_interval=250ms").record();
+    ChildJvm jvm =
+        ChildJvm.on("fields-cache", Jdk.JDK17)
+            .jvm("-Xmx256m")
+            .agent(
+                "sites="
+                    + store("site.samples.role = stager\n")
+                    + ",vram_probe=fixed:1G/2G,probe_interval=250ms")
+            .record();
     Path cgroup = Cgroups.create("fields", 4L << 30);
     if (cgroup == null) {
       String why = "this machine does not let the test make a memory cgroup with a limit";
@@ -165,27 +195,41 @@ class EventFieldsIT {
   }
 
   /**
-   * The custom-loader app's direct-slice run in a 1 GiB cgroup with {@code
-   * MaxDirectMemorySize=8g} (ContainerIT's scenario): the container guard warns and reclaims.
-   * Null, with the Reclaim fields marked unsettable, where no cgroup can be made.
+   * The custom-loader app's direct-slice run in a 1 GiB cgroup with {@code MaxDirectMemorySize=8g}
+   * (ContainerIT's scenario): the container guard warns and reclaims. Null, with the Reclaim fields
+   * marked unsettable, where no cgroup can be made.
    */
   private static ChildJvm.Result reclaimRun() throws Exception {
     Path cgroup = Cgroups.create("fields-reclaim", 1L << 30);
     if (cgroup == null) {
       String why = "no memory cgroup can be made here, so the container guard never acts";
-      for (String f : List.of(ACTION, REASON, LIMIT_BYTES, USAGE_BEFORE_BYTES, USAGE_AFTER_BYTES,
-          DIRECT_USED_BEFORE_BYTES, DIRECT_USED_AFTER_BYTES, DIRECT_HELD_BYTES)) {
+      for (String f :
+          List.of(
+              ACTION,
+              REASON,
+              LIMIT_BYTES,
+              USAGE_BEFORE_BYTES,
+              USAGE_AFTER_BYTES,
+              DIRECT_USED_BEFORE_BYTES,
+              DIRECT_USED_AFTER_BYTES,
+              DIRECT_HELD_BYTES)) {
         UNSETTABLE.put(ReclaimEvent.NAME + "." + f, why);
       }
       return null;
     }
     try {
-      Path loaderApp = Path.of(System.getProperty("flodl.it.loaderApp",
-          "../test-apps/loader-app/target/flodl-budget-loader-app-0.1.0-SNAPSHOT.jar"));
-      return ChildJvm.on("fields-reclaim", Jdk.JDK17).launchedBy(Cgroups.enter(cgroup))
+      Path loaderApp =
+          Path.of(
+              System.getProperty(
+                  "flodl.it.loaderApp",
+                  "../test-apps/loader-app/target/flodl-budget-loader-app-0.1.0-SNAPSHOT.jar"));
+      return ChildJvm.on("fields-reclaim", Jdk.JDK17)
+          .launchedBy(Cgroups.enter(cgroup))
           .jvm("-XX:MaxDirectMemorySize=8g")
-          .agent("sites=" + ContainerIT.SITES.toAbsolutePath()).record()
-          .classPath(loaderApp).timeout(180)
+          .agent("sites=" + ContainerIT.SITES.toAbsolutePath())
+          .record()
+          .classPath(loaderApp)
+          .timeout(180)
           .run("com.acme.train.TrainMain", ContainerIT.SCENARIO);
     } finally {
       Cgroups.remove(cgroup);
@@ -196,10 +240,12 @@ class EventFieldsIT {
   private static ChildJvm.Result lostDestinationRun() throws Exception {
     Path folder = ChildJvm.WORK.resolve("fields-lost-" + System.nanoTime()).toAbsolutePath();
     Files.createDirectories(folder);
-    ChildJvm jvm = ChildJvm.on("fields-lost", Jdk.JDK17)
-        .agent("sites=" + store("") + ",record=" + folder.resolve("lost.jfr")).record();
-    Process p = jvm.start("com.acme.it.CacheApp", "--samples=400", "--sample-bytes=1024",
-        "--pace-ms=10");
+    ChildJvm jvm =
+        ChildJvm.on("fields-lost", Jdk.JDK17)
+            .agent("sites=" + store("") + ",record=" + folder.resolve("lost.jfr"))
+            .record();
+    Process p =
+        jvm.start("com.acme.it.CacheApp", "--samples=400", "--sample-bytes=1024", "--pace-ms=10");
     Thread.sleep(1_500);
     RecordingsIT.clean(folder); // the file, its chunks, and the folder itself
     Files.delete(folder);
@@ -209,8 +255,8 @@ class EventFieldsIT {
   }
 
   /**
-   * Returns, per event name, each declared field's default: what a new event holds before the
-   * agent sets anything.
+   * Returns, per event name, each declared field's default: what a new event holds before the agent
+   * sets anything.
    */
   private static Map<String, Map<String, Object>> declaredDefaults() throws Exception {
     Map<String, Map<String, Object>> out = new TreeMap<>();
@@ -235,20 +281,24 @@ class EventFieldsIT {
   }
 
   /** Returns the classes of the events module (the package CacheAdmissionEvent is in). */
-  private static List<Class<?>> eventClasses() throws IOException, URISyntaxException,
-      ClassNotFoundException {
-    Path where = Path.of(CacheAdmissionEvent.class.getProtectionDomain().getCodeSource()
-        .getLocation().toURI());
+  private static List<Class<?>> eventClasses()
+      throws IOException, URISyntaxException, ClassNotFoundException {
+    Path where =
+        Path.of(
+            CacheAdmissionEvent.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     String pkg = CacheAdmissionEvent.class.getPackageName();
     List<String> names = new ArrayList<>();
     if (Files.isDirectory(where)) {
       try (var files = Files.walk(where.resolve(pkg.replace('.', '/')))) {
-        files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith("Event.class"))
+        files
+            .map(f -> f.getFileName().toString())
+            .filter(n -> n.endsWith("Event.class"))
             .forEach(n -> names.add(pkg + "." + n.substring(0, n.length() - 6)));
       }
     } else {
       try (var jar = new java.util.jar.JarFile(where.toFile())) {
-        jar.stream().map(java.util.jar.JarEntry::getName)
+        jar.stream()
+            .map(java.util.jar.JarEntry::getName)
             .filter(n -> n.startsWith(pkg.replace('.', '/') + "/") && n.endsWith("Event.class"))
             .forEach(n -> names.add(n.substring(0, n.length() - 6).replace('/', '.')));
       }

@@ -32,26 +32,35 @@ class FailOpenIT {
   @EnumSource(Jdk.class)
   void aBadArgumentTurnsTheAgentOffAndStrictStopsTheStart(Jdk jdk) throws Exception {
     Path sites = Sites.write("store", Sites.STORE);
-    ChildJvm.Result typo = ChildJvm.on("bad-key", jdk).agent("sites=" + sites + ",ram_max_usag=0.5")
-        .record().run(APP, "--samples=20");
+    ChildJvm.Result typo =
+        ChildJvm.on("bad-key", jdk)
+            .agent("sites=" + sites + ",ram_max_usag=0.5")
+            .record()
+            .run(APP, "--samples=20");
     ranOn(typo);
     assertEquals("20", typo.value("CACHED"), "agent off: the cache as written");
-    assertTrue(typo.stderr.contains("flodl-budget: ") && typo.stderr.contains("'ram_max_usag'"),
+    assertTrue(
+        typo.stderr.contains("flodl-budget: ") && typo.stderr.contains("'ram_max_usag'"),
         typo.toString());
-    assertEquals(1, typo.stderr.lines().filter(l -> l.startsWith("flodl-budget:")).count(),
+    assertEquals(
+        1,
+        typo.stderr.lines().filter(l -> l.startsWith("flodl-budget:")).count(),
         "one line: " + typo.stderr);
     assertEquals(0, typo.flodlEvents().size());
 
-    ChildJvm.Result value = ChildJvm.on("bad-value", jdk).agent("ram_max_usage=2.5")
-        .run(APP, "--samples=5");
+    ChildJvm.Result value =
+        ChildJvm.on("bad-value", jdk).agent("ram_max_usage=2.5").run(APP, "--samples=5");
     ranOn(value);
     assertTrue(value.stderr.contains("ram_max_usage"), value.toString());
 
-    ChildJvm.Result strict = ChildJvm.on("bad-key-strict", jdk)
-        .agent("sites=" + sites + ",ram_max_usag=0.5,strict=true").run(APP, "--samples=5");
+    ChildJvm.Result strict =
+        ChildJvm.on("bad-key-strict", jdk)
+            .agent("sites=" + sites + ",ram_max_usag=0.5,strict=true")
+            .run(APP, "--samples=5");
     assertNotEquals(0, strict.exitCode, strict.toString());
     assertFalse(strict.stdout.contains("DONE"), "main never ran: " + strict);
-    assertTrue(strict.stderr.contains("'ram_max_usag'") && strict.stderr.contains("strict=true"),
+    assertTrue(
+        strict.stderr.contains("'ram_max_usag'") && strict.stderr.contains("strict=true"),
         strict.toString());
   }
 
@@ -59,13 +68,15 @@ class FailOpenIT {
   void aMissingSitesFileIsOneLineAndStrictStopsTheStart() throws Exception {
     Jdk jdk = Jdk.JDK17; // the JDK 25 smoke cases are elsewhere (ChildJvm.Jdk)
     String missing = ChildJvm.WORK.resolve("no-such-sites.properties").toAbsolutePath().toString();
-    ChildJvm.Result r = ChildJvm.on("no-sites", jdk).agent("sites=" + missing).run(APP,
-        "--samples=5");
+    ChildJvm.Result r =
+        ChildJvm.on("no-sites", jdk).agent("sites=" + missing).run(APP, "--samples=5");
     ranOn(r);
-    assertTrue(r.stderr.contains("flodl-budget:") && r.stderr.contains("no-such-sites"),
-        r.toString());
-    ChildJvm.Result strict = ChildJvm.on("no-sites-strict", jdk)
-        .agent("sites=" + missing + ",strict=true").run(APP, "--samples=5");
+    assertTrue(
+        r.stderr.contains("flodl-budget:") && r.stderr.contains("no-such-sites"), r.toString());
+    ChildJvm.Result strict =
+        ChildJvm.on("no-sites-strict", jdk)
+            .agent("sites=" + missing + ",strict=true")
+            .run(APP, "--samples=5");
     assertNotEquals(0, strict.exitCode, strict.toString());
     assertFalse(strict.stdout.contains("DONE"), strict.toString());
     assertTrue(strict.stderr.contains("no-such-sites"), strict.toString());
@@ -74,36 +85,50 @@ class FailOpenIT {
   @Test
   void aMissingClassOrABadEntryDisablesThatSiteOnly() throws Exception {
     Jdk jdk = Jdk.JDK17; // the JDK 25 smoke cases are elsewhere (ChildJvm.Jdk)
-    Path sites = Sites.write("mixed", Sites.STORE
-        + "site.ghost.kind = cache-admit\n"
-        + "site.ghost.method = com.acme.it.NoSuchCache#put(java.lang.Object,java.lang.Object)\n"
-        + "site.ghost.value = 1\n"
-        + "site.broken.kind = cache-evict\n"
-        + "site.broken.method = com.acme.it.SampleStore#get\n"
-        + "site.wrong.kind = cache-admit\n"
-        + "site.wrong.method = com.acme.it.SampleStore#evict\n"
-        + "site.wrong.value = 3\n");
-    ChildJvm.Result r = ChildJvm.on("mixed-sites", jdk).jvm("-Xmx256m").agent("sites=" + sites)
-        .record().run(APP, "--samples=300");
+    Path sites =
+        Sites.write(
+            "mixed",
+            Sites.STORE
+                + "site.ghost.kind = cache-admit\n"
+                + "site.ghost.method = com.acme.it.NoSuchCache#put(java.lang.Object,java.lang.Object)\n"
+                + "site.ghost.value = 1\n"
+                + "site.broken.kind = cache-evict\n"
+                + "site.broken.method = com.acme.it.SampleStore#get\n"
+                + "site.wrong.kind = cache-admit\n"
+                + "site.wrong.method = com.acme.it.SampleStore#evict\n"
+                + "site.wrong.value = 3\n");
+    ChildJvm.Result r =
+        ChildJvm.on("mixed-sites", jdk)
+            .jvm("-Xmx256m")
+            .agent("sites=" + sites)
+            .record()
+            .run(APP, "--samples=300");
     ranOn(r);
     assertTrue(r.stderr.contains("com.acme.it.NoSuchCache"), r.toString());
     assertTrue(r.stderr.contains("broken"), r.toString());
     assertTrue(r.stderr.contains("argument index 3 is out of range"), r.toString());
     assertTrue(Integer.parseInt(r.value("CACHED")) < 300, "the good site still bounds the cache");
-    assertTrue(r.events(InstrumentedEvent.NAME).stream()
-        .anyMatch(e -> e.getString(SITE).equals("wrong")
-            && e.getString(OUTCOME).equals("FAILED")), "the failed weave is recorded");
+    assertTrue(
+        r.events(InstrumentedEvent.NAME).stream()
+            .anyMatch(
+                e -> e.getString(SITE).equals("wrong") && e.getString(OUTCOME).equals("FAILED")),
+        "the failed weave is recorded");
   }
 
   @Test
   void aPricerThatThrowsLetsTheCallRunAndSaysSoOnce() throws Exception {
     Jdk jdk = Jdk.JDK17; // the JDK 25 smoke cases are elsewhere (ChildJvm.Jdk)
     Path sites = Sites.write("store", Sites.STORE);
-    ChildJvm.Result r = ChildJvm.on("poison", jdk).agent("sites=" + sites).record()
-        .run(APP, "--samples=30", "--sample-bytes=1024", "--kind=poison");
+    ChildJvm.Result r =
+        ChildJvm.on("poison", jdk)
+            .agent("sites=" + sites)
+            .record()
+            .run(APP, "--samples=30", "--sample-bytes=1024", "--kind=poison");
     ranOn(r);
     assertEquals("30", r.value("CACHED"), "the calls ran as written: " + r);
-    assertEquals(1, r.stderr.lines().filter(l -> l.contains("poison pricer refuses")).count(),
+    assertEquals(
+        1,
+        r.stderr.lines().filter(l -> l.contains("poison pricer refuses")).count(),
         "said once: " + r.stderr);
     // The pricer falls back to the value's shallow size: the decisions go on, priced.
     assertEquals(30, r.events(CacheAdmissionEvent.NAME).size());

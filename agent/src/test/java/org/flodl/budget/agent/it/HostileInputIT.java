@@ -21,9 +21,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Arguments a careless or hostile user gives the agent (issue 16): files that are pipes, devices,
- * binaries or huge, values that overflow, a 100 KB argument, sites that contradict each other.
- * Each ends start-up within 5 s with one line under 300 characters, printable, naming the
- * problem; the application runs on, and {@code strict=true} fails the start instead.
+ * binaries or huge, values that overflow, a 100 KB argument, sites that contradict each other. Each
+ * ends start-up within 5 s with one line under 300 characters, printable, naming the problem; the
+ * application runs on, and {@code strict=true} fails the start instead.
  */
 @Tag("slow") // a real engine, a cluster or many child JVMs: left out by -Pfast
 class HostileInputIT {
@@ -43,7 +43,8 @@ class HostileInputIT {
       huge.append("# a comment line that only makes the file bigger than a sites file may be\n");
     }
     Files.writeString(dir.resolve("huge.properties"), huge);
-    Files.writeString(dir.resolve("no-site.properties"),
+    Files.writeString(
+        dir.resolve("no-site.properties"),
         "site.a.kind = bogus\nsite.a.method = com.acme.it.SampleStore#put\n");
   }
 
@@ -70,8 +71,11 @@ class HostileInputIT {
   void oneLineWithinFiveSecondsAndStrictFailsTheStart(String args, String says) throws Exception {
     String name = "hostile-" + Integer.toHexString(args.hashCode());
     long t0 = System.nanoTime();
-    ChildJvm.Result r = ChildJvm.on(name, Jdk.JDK17).agent(args).timeout(60)
-        .run(APP, "--samples=5", "--sample-bytes=1024");
+    ChildJvm.Result r =
+        ChildJvm.on(name, Jdk.JDK17)
+            .agent(args)
+            .timeout(60)
+            .run(APP, "--samples=5", "--sample-bytes=1024");
     long millis = (System.nanoTime() - t0) / 1_000_000;
     assertEquals(0, r.exitCode, r.toString());
     assertTrue(r.stdout.contains("DONE"), "the application ran on: " + r);
@@ -79,8 +83,11 @@ class HostileInputIT {
     assertTrue(line.contains(says), "want '" + says + "' in: " + line);
     assertTrue(millis < 5_000, "the whole run took " + millis + " ms");
 
-    ChildJvm.Result strict = ChildJvm.on(name + "-strict", Jdk.JDK17).agent(args + ",strict=true")
-        .timeout(60).run(APP, "--samples=5", "--sample-bytes=1024");
+    ChildJvm.Result strict =
+        ChildJvm.on(name + "-strict", Jdk.JDK17)
+            .agent(args + ",strict=true")
+            .timeout(60)
+            .run(APP, "--samples=5", "--sample-bytes=1024");
     assertNotEquals(0, strict.exitCode, strict.toString());
     assertFalse(strict.stdout.contains("DONE"), "main never ran: " + strict);
     String strictLine = onlyLine(strict.stderr);
@@ -90,8 +97,13 @@ class HostileInputIT {
   /** Returns the one agent line of {@code stderr}, checked for length and printable bytes. */
   private static String onlyLine(String stderr) {
     List<String> lines = stderr.lines().toList();
-    assertEquals(1, lines.size(), "one line, nothing else: " + stderr.length() + " chars\n"
-        + stderr.substring(0, Math.min(2_000, stderr.length())));
+    assertEquals(
+        1,
+        lines.size(),
+        "one line, nothing else: "
+            + stderr.length()
+            + " chars\n"
+            + stderr.substring(0, Math.min(2_000, stderr.length())));
     String line = lines.get(0);
     assertTrue(line.startsWith("flodl-budget: "), line);
     assertTrue(line.length() < 300, line.length() + " characters: " + line);
@@ -102,42 +114,56 @@ class HostileInputIT {
   static Stream<Arguments> conflicts() {
     String put = "com.acme.it.SampleStore#put(java.lang.Object,java.lang.Object)";
     return Stream.of(
-        Arguments.of("two sites on one method",
-            "site.a.kind = cache-admit\nsite.a.method = " + put + "\nsite.a.value = 1\n"
+        Arguments.of(
+            "two sites on one method",
+            "site.a.kind = cache-admit\nsite.a.method = "
+                + put
+                + "\nsite.a.value = 1\n"
                 + "site.a.release = com.acme.it.SampleStore#evict\n"
-                + "site.b.kind = cache-admit\nsite.b.method = " + put + "\nsite.b.value = 1\n"
+                + "site.b.kind = cache-admit\nsite.b.method = "
+                + put
+                + "\nsite.b.value = 1\n"
                 + "site.b.release = com.acme.it.SampleStore#evict\n",
             "site 'b' disabled: it budgets com.acme.it.SampleStore#put("),
-        Arguments.of("a release that is its own put",
-            "site.a.kind = cache-admit\nsite.a.method = " + put + "\nsite.a.value = 1\n"
+        Arguments.of(
+            "a release that is its own put",
+            "site.a.kind = cache-admit\nsite.a.method = "
+                + put
+                + "\nsite.a.value = 1\n"
                 + "site.a.release = com.acme.it.SampleStore#put\n",
             "site 'a' disabled: release 'com.acme.it.SampleStore#put' is the site's own method"));
   }
 
   /**
-   * A conflict is refused by name before anything is woven: the site that comes second (or the
-   * one that releases with its own put) is disabled, the other works, and the budget still binds:
-   * every admitted byte is released (nothing stays held after the evictions).
+   * A conflict is refused by name before anything is woven: the site that comes second (or the one
+   * that releases with its own put) is disabled, the other works, and the budget still binds: every
+   * admitted byte is released (nothing stays held after the evictions).
    */
   @ParameterizedTest
   @MethodSource("conflicts")
   void siteConflictsAreRefusedByName(String what, String sites, String says) throws Exception {
     Path file = Sites.write("conflict-" + Integer.toHexString(what.hashCode()), sites);
-    ChildJvm.Result r = ChildJvm.on("conflict-" + Integer.toHexString(what.hashCode()), Jdk.JDK17)
-        .agent("sites=" + file).record().jvm("-Xmx256m")
-        .run(APP, "--samples=40", "--sample-bytes=1048576", "--evict-at-end");
+    ChildJvm.Result r =
+        ChildJvm.on("conflict-" + Integer.toHexString(what.hashCode()), Jdk.JDK17)
+            .agent("sites=" + file)
+            .record()
+            .jvm("-Xmx256m")
+            .run(APP, "--samples=40", "--sample-bytes=1048576", "--evict-at-end");
     assertEquals(0, r.exitCode, r.toString());
     assertTrue(r.stderr.contains(says), what + ": " + r.stderr);
     assertEquals(1, r.stderr.lines().filter(l -> l.contains("disabled")).count(), r.stderr);
     if (what.startsWith("two sites")) {
       assertEquals("heap=0", r.value("HELD_AFTER_EVICT"), "one site, each byte booked once: " + r);
-      assertTrue(r.events(CacheAdmissionEvent.NAME).stream()
-          .allMatch(e -> e.getString(SITE).equals("a")), "only site a decides");
+      assertTrue(
+          r.events(CacheAdmissionEvent.NAME).stream().allMatch(e -> e.getString(SITE).equals("a")),
+          "only site a decides");
     } else {
       assertTrue(r.events(CacheAdmissionEvent.NAME).isEmpty(), "the site is off: " + r);
     }
-    ChildJvm.Result strict = ChildJvm.on("conflict-strict-" + Integer.toHexString(what.hashCode()),
-        Jdk.JDK17).agent("sites=" + file + ",strict=true").run(APP, "--samples=5");
+    ChildJvm.Result strict =
+        ChildJvm.on("conflict-strict-" + Integer.toHexString(what.hashCode()), Jdk.JDK17)
+            .agent("sites=" + file + ",strict=true")
+            .run(APP, "--samples=5");
     assertNotEquals(0, strict.exitCode, strict.toString());
     assertTrue(strict.stderr.contains(says), strict.stderr);
   }
@@ -145,17 +171,26 @@ class HostileInputIT {
   /** A release class that never loads: said at start, and again at exit since it never came. */
   @Test
   void aReleaseClassThatNeverLoadsIsReportedAtExit() throws Exception {
-    Path file = Sites.write("release-never", "site.a.kind = cache-admit\n"
-        + "site.a.method = com.acme.it.SampleStore#put(java.lang.Object,java.lang.Object)\n"
-        + "site.a.value = 1\nsite.a.release = com.acme.nowhere.Gone#evict\n");
-    ChildJvm.Result r = ChildJvm.on("release-never", Jdk.JDK17).agent("sites=" + file).record()
-        .run(APP, "--samples=5", "--sample-bytes=1024");
+    Path file =
+        Sites.write(
+            "release-never",
+            "site.a.kind = cache-admit\n"
+                + "site.a.method = com.acme.it.SampleStore#put(java.lang.Object,java.lang.Object)\n"
+                + "site.a.value = 1\nsite.a.release = com.acme.nowhere.Gone#evict\n");
+    ChildJvm.Result r =
+        ChildJvm.on("release-never", Jdk.JDK17)
+            .agent("sites=" + file)
+            .record()
+            .run(APP, "--samples=5", "--sample-bytes=1024");
     assertEquals(0, r.exitCode, r.toString());
-    assertTrue(r.stderr.contains("site 'a': class com.acme.nowhere.Gone is not on the class path"),
+    assertTrue(
+        r.stderr.contains("site 'a': class com.acme.nowhere.Gone is not on the class path"),
         r.stderr);
-    assertTrue(r.stderr.contains(
-        "site 'a': its release at com.acme.nowhere.Gone#evict was never woven"), r.stderr);
-    assertFalse(r.stderr.contains("cache admission at com.acme.it.SampleStore#put was never woven"),
+    assertTrue(
+        r.stderr.contains("site 'a': its release at com.acme.nowhere.Gone#evict was never woven"),
+        r.stderr);
+    assertFalse(
+        r.stderr.contains("cache admission at com.acme.it.SampleStore#put was never woven"),
         "the put was woven: " + r.stderr);
     assertFalse(r.events(CacheAdmissionEvent.NAME).isEmpty(), "the put decides: " + r);
   }

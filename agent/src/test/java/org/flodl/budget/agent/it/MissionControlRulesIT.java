@@ -24,24 +24,33 @@ import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
 /**
- * flodl's rules in Mission Control's automated analysis (issue 28), run as JMC runs them
- * headless: its own {@code JfrRulesReport} (the Maven artifacts, in a child JVM), with JMC's JDK
- * rules beside them and the {@code flodl-budget-jmc-rules} jar as it ships, over recordings of
- * the demo, an observe-mode run, the DJL app and an idle run. Each flodl rule's severity and
- * text is what the scenario shows, no rule (JMC's included) fails, and the agent's {@code report}
- * prints the same findings; a recording made with {@code -XX:StartFlightRecording} and the
- * agent's {@code .jfc} gives the same results as {@code record=}.
+ * flodl's rules in Mission Control's automated analysis (issue 28), run as JMC runs them headless:
+ * its own {@code JfrRulesReport} (the Maven artifacts, in a child JVM), with JMC's JDK rules beside
+ * them and the {@code flodl-budget-jmc-rules} jar as it ships, over recordings of the demo, an
+ * observe-mode run, the DJL app and an idle run. Each flodl rule's severity and text is what the
+ * scenario shows, no rule (JMC's included) fails, and the agent's {@code report} prints the same
+ * findings; a recording made with {@code -XX:StartFlightRecording} and the agent's {@code .jfc}
+ * gives the same results as {@code record=}.
  */
 @Tag("slow") // child JVMs of the loader app and DJL, and JMC's report over each
 class MissionControlRulesIT {
-  static final Path LOADER = Path.of(System.getProperty("flodl.it.loaderApp",
-      "../test-apps/loader-app/target/flodl-budget-loader-app-0.1.0-SNAPSHOT.jar"));
-  static final Path LOADER_SITES = Path.of(System.getProperty("flodl.it.loaderSites",
-      "../test-apps/loader-app")).resolve("sites.properties").toAbsolutePath();
-  static final Path JMC_RULES = Path.of(System.getProperty("flodl.it.jmcRules",
-      "../jmc-rules/target/flodl-budget-jmc-rules-0.1.0-SNAPSHOT.jar"));
-  static final String[] DEMO_ARGS = {"--sample-bytes=1M", "--samples=400", "--epochs=2",
-      "--batch-size=4", "--depth=8"};
+  static final Path LOADER =
+      Path.of(
+          System.getProperty(
+              "flodl.it.loaderApp",
+              "../test-apps/loader-app/target/flodl-budget-loader-app-0.1.0-SNAPSHOT.jar"));
+  static final Path LOADER_SITES =
+      Path.of(System.getProperty("flodl.it.loaderSites", "../test-apps/loader-app"))
+          .resolve("sites.properties")
+          .toAbsolutePath();
+  static final Path JMC_RULES =
+      Path.of(
+          System.getProperty(
+              "flodl.it.jmcRules",
+              "../jmc-rules/target/flodl-budget-jmc-rules-0.1.0-SNAPSHOT.jar"));
+  static final String[] DEMO_ARGS = {
+    "--sample-bytes=1M", "--samples=400", "--epochs=2", "--batch-size=4", "--depth=8"
+  };
 
   static Path demo;
 
@@ -49,9 +58,13 @@ class MissionControlRulesIT {
   static void theDemo() throws Exception {
     Path file = ChildJvm.WORK.resolve("jmc-demo.jfr").toAbsolutePath();
     Files.deleteIfExists(file);
-    ChildJvm.Result r = ChildJvm.on("jmc-demo", Jdk.JDK17).jvm("-Xmx256m").classPath(LOADER)
-        .agent("sites=" + LOADER_SITES + ",record=" + file).timeout(120)
-        .run("com.acme.train.TrainMain", DEMO_ARGS);
+    ChildJvm.Result r =
+        ChildJvm.on("jmc-demo", Jdk.JDK17)
+            .jvm("-Xmx256m")
+            .classPath(LOADER)
+            .agent("sites=" + LOADER_SITES + ",record=" + file)
+            .timeout(120)
+            .run("com.acme.train.TrainMain", DEMO_ARGS);
     assertEquals(0, r.exitCode, r.toString());
     demo = file;
   }
@@ -61,16 +74,22 @@ class MissionControlRulesIT {
     Map<String, Rule> rules = rulesReport(demo);
     Rule declines = rules.get("flodl.Declines");
     assertEquals("Warning", declines.severity, declines.toString());
-    assertTrue(declines.summary.matches("Site 'samples' declined \\d+ % of its \\d+ decisions "
-        + "\\(\\d+\\): the heap tier's budget of [0-9.]+ MiB was bound by the heap \\(-Xmx "
-        + "256 MiB\\) x heap_max_usage 0\\.5\\..*"), declines.summary);
+    assertTrue(
+        declines.summary.matches(
+            "Site 'samples' declined \\d+ % of its \\d+ decisions "
+                + "\\(\\d+\\): the heap tier's budget of [0-9.]+ MiB was bound by the heap \\(-Xmx "
+                + "256 MiB\\) x heap_max_usage 0\\.5\\..*"),
+        declines.summary);
     assertTrue(declines.solution.contains("raise heap_max_usage"), declines.solution);
     // The demo's loader asks for a depth of 8: its first epoch, no batch priced yet, gets the
     // ring's fallback of 4, the second what it asked.
     Rule depth = rules.get("flodl.PrefetchDepth");
     assertEquals("Information", depth.severity, depth.toString());
-    assertTrue(depth.summary.contains("'feed' (cpu) got as little as 4 where 8 was asked, in 1 of"
-        + " 2 decisions (no batch priced yet x1), then what it asked"), depth.summary);
+    assertTrue(
+        depth.summary.contains(
+            "'feed' (cpu) got as little as 4 where 8 was asked, in 1 of"
+                + " 2 decisions (no batch priced yet x1), then what it asked"),
+        depth.summary);
     assertEquals("OK", rules.get("flodl.Weaving").severity, rules.get("flodl.Weaving").summary);
     assertEquals("OK", rules.get("flodl.Pricing").severity);
     assertEquals("OK", rules.get("flodl.Materialized").severity);
@@ -82,9 +101,15 @@ class MissionControlRulesIT {
     Path file = ChildJvm.WORK.resolve("jmc-observe.jfr").toAbsolutePath();
     Files.deleteIfExists(file);
     Path sites = Sites.write("jmc-observe", Sites.STORE);
-    ChildJvm.Result r = ChildJvm.on("jmc-observe", Jdk.JDK17).jvm("-Xmx1g")
-        .agent("sites=" + sites + ",mode=observe,heap_max_usage=0.1,record=" + file)
-        .run("com.acme.it.CacheApp", "--samples=200", "--sample-bytes=1048576", "--evict-at-end");
+    ChildJvm.Result r =
+        ChildJvm.on("jmc-observe", Jdk.JDK17)
+            .jvm("-Xmx1g")
+            .agent("sites=" + sites + ",mode=observe,heap_max_usage=0.1,record=" + file)
+            .run(
+                "com.acme.it.CacheApp",
+                "--samples=200",
+                "--sample-bytes=1048576",
+                "--evict-at-end");
     assertEquals(0, r.exitCode, r.toString());
     Map<String, Rule> rules = rulesReport(file);
     Rule declines = rules.get("flodl.Declines");
@@ -101,16 +126,18 @@ class MissionControlRulesIT {
     Map<String, Rule> rules = rulesReport(file);
     Rule depth = rules.get("flodl.PrefetchDepth");
     assertEquals("OK", depth.severity, depth.toString());
-    assertTrue(depth.summary.startsWith("Every prefetch depth was what the application asked (3 "
-        + "decisions)"), depth.summary);
-    assertEquals("Not Applicable", rules.get("flodl.Declines").severity,
-        "no cache site in the DJL app");
+    assertTrue(
+        depth.summary.startsWith(
+            "Every prefetch depth was what the application asked (3 " + "decisions)"),
+        depth.summary);
+    assertEquals(
+        "Not Applicable", rules.get("flodl.Declines").severity, "no cache site in the DJL app");
     for (String id : List.of("flodl.Weaving", "flodl.Recording")) {
       assertEquals("OK", rules.get(id).severity, rules.get(id).toString());
     }
     // A run of a second or two may end before the first probe reading: OK or NA, never a warning.
-    assertFalse(rules.get("flodl.Memory").severity.equals("Warning"), rules.get("flodl.Memory")
-        .toString());
+    assertFalse(
+        rules.get("flodl.Memory").severity.equals("Warning"), rules.get("flodl.Memory").toString());
     assertSameAsReport(file, rules);
   }
 
@@ -119,8 +146,10 @@ class MissionControlRulesIT {
     // The agent attached with nothing to budget: no site, the app's cache untouched.
     Path file = ChildJvm.WORK.resolve("jmc-idle.jfr").toAbsolutePath();
     Files.deleteIfExists(file);
-    ChildJvm.Result r = ChildJvm.on("jmc-idle", Jdk.JDK17).agent("record=" + file)
-        .run("com.acme.it.CacheApp", "--samples=0");
+    ChildJvm.Result r =
+        ChildJvm.on("jmc-idle", Jdk.JDK17)
+            .agent("record=" + file)
+            .run("com.acme.it.CacheApp", "--samples=0");
     assertEquals(0, r.exitCode, r.toString());
     Map<String, Rule> rules = rulesReport(file);
     for (Rule rule : rules.values()) {
@@ -138,10 +167,19 @@ class MissionControlRulesIT {
     try (java.util.jar.JarFile in = new java.util.jar.JarFile(ChildJvm.AGENT_JAR.toFile())) {
       Files.write(jfc, in.getInputStream(in.getEntry("flodl-budget.jfc")).readAllBytes());
     }
-    ChildJvm.Result r = ChildJvm.on("jmc-jfc", Jdk.JDK17).jvm("-Xmx256m",
-        "-XX:StartFlightRecording:filename=" + file + ",settings=" + jfc + ",dumponexit=true")
-        .classPath(LOADER).agent("sites=" + LOADER_SITES).timeout(120)
-        .run("com.acme.train.TrainMain", DEMO_ARGS);
+    ChildJvm.Result r =
+        ChildJvm.on("jmc-jfc", Jdk.JDK17)
+            .jvm(
+                "-Xmx256m",
+                "-XX:StartFlightRecording:filename="
+                    + file
+                    + ",settings="
+                    + jfc
+                    + ",dumponexit=true")
+            .classPath(LOADER)
+            .agent("sites=" + LOADER_SITES)
+            .timeout(120)
+            .run("com.acme.train.TrainMain", DEMO_ARGS);
     assertEquals(0, r.exitCode, r.toString());
     Map<String, Rule> viaJfc = rulesReport(file);
     Map<String, Rule> viaRecord = rulesReport(demo);
@@ -151,27 +189,34 @@ class MissionControlRulesIT {
     // run and not in the other); JMC's own rules see two different runs.
     assertFalse(viaJfc.get("flodl.Memory").severity.equals("Warning"), viaJfc.toString());
     for (String id : viaRecord.keySet()) {
-      if (id.startsWith("flodl.") && !id.equals("flodl.Memory")
+      if (id.startsWith("flodl.")
+          && !id.equals("flodl.Memory")
           && !id.equals("flodl.PrefetchDepth")) {
-        assertEquals(viaRecord.get(id).severity, viaJfc.get(id).severity, id + ": "
-            + viaRecord.get(id) + " vs " + viaJfc.get(id));
+        assertEquals(
+            viaRecord.get(id).severity,
+            viaJfc.get(id).severity,
+            id + ": " + viaRecord.get(id) + " vs " + viaJfc.get(id));
       }
     }
     // The depth's finding: the same decisions, the first one the same (no batch priced yet).
     for (Map<String, Rule> rules : List.of(viaRecord, viaJfc)) {
       String depth = rules.get("flodl.PrefetchDepth").summary;
-      assertTrue(depth.contains("'feed' (cpu)") && depth.contains("of 2 decisions")
-          && depth.contains("no batch priced yet"), depth);
+      assertTrue(
+          depth.contains("'feed' (cpu)")
+              && depth.contains("of 2 decisions")
+              && depth.contains("no batch priced yet"),
+          depth);
     }
     // The same decisions, to the sample: the declines' summary differs at most in its numbers.
     String amounts = "[0-9][0-9.,]*( (B|KiB|MiB|GiB|TiB))?";
-    assertEquals(viaRecord.get("flodl.Declines").summary.replaceAll(amounts, "N"),
+    assertEquals(
+        viaRecord.get("flodl.Declines").summary.replaceAll(amounts, "N"),
         viaJfc.get("flodl.Declines").summary.replaceAll(amounts, "N"));
   }
 
   /**
-   * The jar is what Mission Control's application loads from {@code dropins/}: an OSGi bundle,
-   * a singleton (Equinox reads the plugin.xml of singletons only), requiring JMC's rules bundle,
+   * The jar is what Mission Control's application loads from {@code dropins/}: an OSGi bundle, a
+   * singleton (Equinox reads the plugin.xml of singletons only), requiring JMC's rules bundle,
    * whose plugin.xml contributes to the rules' extension point and whose service file names every
    * rule it carries; the findings inside it, JMC's own classes not.
    */
@@ -181,31 +226,48 @@ class MissionControlRulesIT {
       java.util.jar.Attributes m = jar.getManifest().getMainAttributes();
       assertEquals("2", m.getValue("Bundle-ManifestVersion"));
       assertEquals("org.flodl.budget.jmc.rules;singleton:=true", m.getValue("Bundle-SymbolicName"));
-      assertTrue(m.getValue("Bundle-Version").matches("\\d+\\.\\d+\\.\\d+"),
-          m.getValue("Bundle-Version"));
-      assertTrue(m.getValue("Require-Bundle").contains("org.openjdk.jmc.flightrecorder.rules;"),
+      assertTrue(
+          m.getValue("Bundle-Version").matches("\\d+\\.\\d+\\.\\d+"), m.getValue("Bundle-Version"));
+      assertTrue(
+          m.getValue("Require-Bundle").contains("org.openjdk.jmc.flightrecorder.rules;"),
           m.getValue("Require-Bundle"));
-      String plugin = new String(jar.getInputStream(jar.getEntry("plugin.xml")).readAllBytes(),
-          StandardCharsets.UTF_8);
-      assertTrue(plugin.contains("point=\"org.openjdk.jmc.flightrecorder.rules.ruleProvider\""),
-          plugin);
-      List<String> services = new String(jar.getInputStream(jar.getEntry(
-          "META-INF/services/org.openjdk.jmc.flightrecorder.rules.IRule")).readAllBytes(),
-          StandardCharsets.UTF_8).lines().filter(l -> !l.isBlank()).toList();
+      String plugin =
+          new String(
+              jar.getInputStream(jar.getEntry("plugin.xml")).readAllBytes(),
+              StandardCharsets.UTF_8);
+      assertTrue(
+          plugin.contains("point=\"org.openjdk.jmc.flightrecorder.rules.ruleProvider\""), plugin);
+      List<String> services =
+          new String(
+                  jar.getInputStream(
+                          jar.getEntry(
+                              "META-INF/services/org.openjdk.jmc.flightrecorder.rules.IRule"))
+                      .readAllBytes(),
+                  StandardCharsets.UTF_8)
+              .lines()
+              .filter(l -> !l.isBlank())
+              .toList();
       assertEquals(7, services.size(), services.toString());
       for (String cls : services) {
         assertTrue(jar.getEntry(cls.replace('.', '/') + ".class") != null, cls);
       }
-      assertTrue(jar.getEntry("org/flodl/budget/findings/Findings.class") != null
-          && jar.getEntry("org/flodl/budget/policy/Sizes.class") != null,
+      assertTrue(
+          jar.getEntry("org/flodl/budget/findings/Findings.class") != null
+              && jar.getEntry("org/flodl/budget/policy/Sizes.class") != null,
           "the findings inside the bundle, and what they need");
-      assertTrue(jar.stream().noneMatch(e -> e.getName().startsWith("org/openjdk/")),
+      assertTrue(
+          jar.stream().noneMatch(e -> e.getName().startsWith("org/openjdk/")),
           "JMC's own classes are the application's");
     }
   }
 
   /** One rule's result in JMC's report. */
-  record Rule(String id, String name, String severity, String summary, String explanation,
+  record Rule(
+      String id,
+      String name,
+      String severity,
+      String summary,
+      String explanation,
       String solution) {}
 
   /**
@@ -214,30 +276,53 @@ class MissionControlRulesIT {
    */
   static Map<String, Rule> rulesReport(Path file) throws Exception {
     List<String> cp = new ArrayList<>();
-    for (String cls : List.of("org.openjdk.jmc.flightrecorder.rules.report.JfrRulesReport",
-        "org.openjdk.jmc.flightrecorder.rules.jdk.general.DMSIncidentRule",
-        "org.openjdk.jmc.flightrecorder.JfrLoaderToolkit", "org.openjdk.jmc.common.item.IItem",
-        "org.owasp.encoder.Encode", "net.jpountz.lz4.LZ4Factory")) {
-      cp.add(Path.of(Class.forName(cls).getProtectionDomain().getCodeSource().getLocation()
-          .toURI()).toString());
+    for (String cls :
+        List.of(
+            "org.openjdk.jmc.flightrecorder.rules.report.JfrRulesReport",
+            "org.openjdk.jmc.flightrecorder.rules.jdk.general.DMSIncidentRule",
+            "org.openjdk.jmc.flightrecorder.JfrLoaderToolkit",
+            "org.openjdk.jmc.common.item.IItem",
+            "org.owasp.encoder.Encode",
+            "net.jpountz.lz4.LZ4Factory")) {
+      cp.add(
+          Path.of(Class.forName(cls).getProtectionDomain().getCodeSource().getLocation().toURI())
+              .toString());
     }
     assertTrue(Files.isRegularFile(JMC_RULES), "the rules jar is not built: " + JMC_RULES);
     cp.add(JMC_RULES.toAbsolutePath().toString()); // as it ships: the findings inside it
-    Process p = new ProcessBuilder(Jdk.JDK17.java().toString(), "-cp",
-        String.join(File.pathSeparator, cp),
-        "org.openjdk.jmc.flightrecorder.rules.report.JfrRulesReport", "-format", "xml", "-min",
-        "ok", "-verbose", file.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    Process p =
+        new ProcessBuilder(
+                Jdk.JDK17.java().toString(),
+                "-cp",
+                String.join(File.pathSeparator, cp),
+                "org.openjdk.jmc.flightrecorder.rules.report.JfrRulesReport",
+                "-format",
+                "xml",
+                "-min",
+                "ok",
+                "-verbose",
+                file.toString())
+            .redirectError(ProcessBuilder.Redirect.INHERIT)
+            .start();
     byte[] xml = p.getInputStream().readAllBytes();
     assertTrue(p.waitFor(120, TimeUnit.SECONDS), "JfrRulesReport did not finish");
     assertEquals(0, p.exitValue(), new String(xml, StandardCharsets.UTF_8));
     Files.write(Path.of(file + ".rules.xml"), xml);
-    Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder()
-        .parse(new ByteArrayInputStream(xml));
+    Document doc =
+        DocumentBuilderFactory.newInstance()
+            .newDocumentBuilder()
+            .parse(new ByteArrayInputStream(xml));
     NodeList reports = doc.getElementsByTagName("report");
     for (int i = 0; i < reports.getLength(); i++) {
-      for (org.w3c.dom.Node n = reports.item(i).getFirstChild(); n != null; n = n.getNextSibling()) {
-        assertFalse(n.getNodeName().equals("error"), "JMC could not read " + file + ": "
-            + n.getTextContent().lines().findFirst().orElse(""));
+      for (org.w3c.dom.Node n = reports.item(i).getFirstChild();
+          n != null;
+          n = n.getNextSibling()) {
+        assertFalse(
+            n.getNodeName().equals("error"),
+            "JMC could not read "
+                + file
+                + ": "
+                + n.getTextContent().lines().findFirst().orElse(""));
       }
     }
     Map<String, Rule> rules = new LinkedHashMap<>();
@@ -249,13 +334,27 @@ class MissionControlRulesIT {
       if (!child(e, "error").isEmpty()) {
         errors.add(id + ": " + child(e, "error").lines().findFirst().orElse(""));
       }
-      rules.put(id, new Rule(id, child(e, "name"), child(e, "severity"), child(e, "summary"),
-          child(e, "explanation"), child(e, "solution")));
+      rules.put(
+          id,
+          new Rule(
+              id,
+              child(e, "name"),
+              child(e, "severity"),
+              child(e, "summary"),
+              child(e, "explanation"),
+              child(e, "solution")));
     }
     assertEquals(List.of(), errors, "no rule may fail on " + file);
     assertTrue(rules.size() > 15, "JMC's own rules ran too: " + rules.keySet());
-    for (String id : List.of("flodl.Declines", "flodl.Materialized", "flodl.PrefetchDepth",
-        "flodl.Weaving", "flodl.Pricing", "flodl.Memory", "flodl.Recording")) {
+    for (String id :
+        List.of(
+            "flodl.Declines",
+            "flodl.Materialized",
+            "flodl.PrefetchDepth",
+            "flodl.Weaving",
+            "flodl.Pricing",
+            "flodl.Memory",
+            "flodl.Recording")) {
       if (!rules.containsKey(id)) {
         // -min ok leaves out Not Applicable results: say so in the map, to assert on
         rules.put(id, new Rule(id, "", "Not Applicable", "", "", ""));
@@ -271,23 +370,37 @@ class MissionControlRulesIT {
 
   /** Asserts that the agent's report prints each flodl finding JMC showed, word for word. */
   static void assertSameAsReport(Path file, Map<String, Rule> rules) throws Exception {
-    Process p = new ProcessBuilder(Jdk.JDK17.java().toString(), "-jar",
-        ChildJvm.AGENT_JAR.toAbsolutePath().toString(), "report", file.toString())
-        .redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder(
+                Jdk.JDK17.java().toString(),
+                "-jar",
+                ChildJvm.AGENT_JAR.toAbsolutePath().toString(),
+                "report",
+                file.toString())
+            .redirectErrorStream(true)
+            .start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(p.waitFor(60, TimeUnit.SECONDS));
     assertEquals(0, p.exitValue(), out);
     for (Rule r : rules.values()) {
       if (r.id.startsWith("flodl.") && !r.summary.isEmpty()) {
-        String sev = switch (r.severity) {
-          case "Warning" -> "WARNING";
-          case "Information" -> "INFO";
-          case "OK" -> "OK";
-          default -> "NA";
-        };
-        assertTrue(out.contains("[" + sev + "] " + r.name + ": " + r.summary),
-            "the report says what JMC says: [" + sev + "] " + r.name + ": " + r.summary + "\n"
-            + out);
+        String sev =
+            switch (r.severity) {
+              case "Warning" -> "WARNING";
+              case "Information" -> "INFO";
+              case "OK" -> "OK";
+              default -> "NA";
+            };
+        assertTrue(
+            out.contains("[" + sev + "] " + r.name + ": " + r.summary),
+            "the report says what JMC says: ["
+                + sev
+                + "] "
+                + r.name
+                + ": "
+                + r.summary
+                + "\n"
+                + out);
       }
     }
   }

@@ -26,8 +26,9 @@ import org.junit.jupiter.api.Test;
 class ModesIT {
   // Direct samples against a fixed host reading and 64 MiB of direct memory: the direct tier's
   // anchored budget does not depend on when the probes are read, so both modes meet the same one.
-  private static final String[] APP =
-      {"--samples=600", "--sample-bytes=65536", "--kind=direct", "--evict-at-end"};
+  private static final String[] APP = {
+    "--samples=600", "--sample-bytes=65536", "--kind=direct", "--evict-at-end"
+  };
   private static final String[] JVM = {"-XX:MaxDirectMemorySize=64m", "-Xmx128m"};
   private static final String AGENT = ",ram_probe=fixed:1G";
 
@@ -35,11 +36,18 @@ class ModesIT {
   void observeDecidesLikeEnforceAndChangesNothing() throws Exception {
     Jdk jdk = Jdk.JDK17; // the JDK 25 smoke cases are elsewhere (ChildJvm.Jdk)
     Path sites = Sites.write("store", Sites.STORE);
-    ChildJvm.Result enforce = ChildJvm.on("modes-enforce", jdk).jvm(JVM)
-        .agent("sites=" + sites + AGENT).record().run("com.acme.it.CacheApp", APP);
-    ChildJvm.Result observe = ChildJvm.on("modes-observe", jdk).jvm(JVM)
-        .agent("sites=" + sites + AGENT + ",mode=observe").record()
-        .run("com.acme.it.CacheApp", APP);
+    ChildJvm.Result enforce =
+        ChildJvm.on("modes-enforce", jdk)
+            .jvm(JVM)
+            .agent("sites=" + sites + AGENT)
+            .record()
+            .run("com.acme.it.CacheApp", APP);
+    ChildJvm.Result observe =
+        ChildJvm.on("modes-observe", jdk)
+            .jvm(JVM)
+            .agent("sites=" + sites + AGENT + ",mode=observe")
+            .record()
+            .run("com.acme.it.CacheApp", APP);
     assertEquals(0, enforce.exitCode, enforce.toString());
     assertEquals(0, observe.exitCode, observe.toString());
 
@@ -52,11 +60,10 @@ class ModesIT {
     List<RecordedEvent> o = observe.events(CacheAdmissionEvent.NAME);
     assertEquals(600, o.size());
     assertTrue(o.stream().noneMatch(x -> x.getString(DECISION).equals(Decision.DECLINE.name())));
-    long wouldDecline = o.stream().filter(x -> x.getString(DECISION).equals(
-        Decision.WOULD_DECLINE.name()))
-        .count();
-    long declined = e.stream().filter(x -> x.getString(DECISION).equals(Decision.DECLINE.name(
-        ))).count();
+    long wouldDecline =
+        o.stream().filter(x -> x.getString(DECISION).equals(Decision.WOULD_DECLINE.name())).count();
+    long declined =
+        e.stream().filter(x -> x.getString(DECISION).equals(Decision.DECLINE.name())).count();
     assertTrue(wouldDecline > 0, "observe records what enforce would decline");
     // The same rule in both modes: admit exactly when the charge fits under the budget.
     for (RecordedEvent x : e) {
@@ -69,10 +76,12 @@ class ModesIT {
     // sample a probe read at another moment sees allocated).
     int fe = firstDecline(e);
     int fo = firstDecline(o);
-    assertTrue(fe > 0 && fo > 0 && Math.abs(fe - fo) <= 2,
+    assertTrue(
+        fe > 0 && fo > 0 && Math.abs(fe - fo) <= 2,
         "first decline: enforce " + fe + ", observe " + fo);
     assertEquals("direct", o.get(0).getString(TIER));
-    assertTrue(Math.abs(wouldDecline - declined) <= 600 / 10,
+    assertTrue(
+        Math.abs(wouldDecline - declined) <= 600 / 10,
         "enforce declined " + declined + ", observe would have declined " + wouldDecline);
     for (RecordedEvent x : o) {
       if (x.getString(DECISION).startsWith(Decision.ADMIT.name())) {
@@ -107,9 +116,11 @@ class ModesIT {
     // No wait for an MBean that must be absent: premain installs nothing under mode=off, and a
     // weave would show in stderr ("wove") and in the recording (Instrumented), asserted below.
     for (String args : new String[] {"mode=off", "enabled=false"}) {
-      ChildJvm.Result r = ChildJvm.on("modes-" + args.replace('=', '-'), jdk)
-          .agent("sites=" + sites + ",log=debug," + args).record()
-          .run("com.acme.it.CacheApp", "--samples=20", "--evict-at-end", "--mbean-wait-ms=0");
+      ChildJvm.Result r =
+          ChildJvm.on("modes-" + args.replace('=', '-'), jdk)
+              .agent("sites=" + sites + ",log=debug," + args)
+              .record()
+              .run("com.acme.it.CacheApp", "--samples=20", "--evict-at-end", "--mbean-wait-ms=0");
       assertEquals(0, r.exitCode, r.toString());
       assertEquals("20", r.value("CACHED"), r.toString());
       assertEquals("none", r.value("HELD_AFTER_EVICT").split(" ")[0], "no MBean: " + r);

@@ -33,35 +33,47 @@ import org.junit.jupiter.params.provider.CsvSource;
 @Tag("slow")
 class OtherLanguagesIT {
   static final Path APPS = Path.of(System.getProperty("flodl.it.testApps", "../test-apps"));
-  static final List<String> ARGS = List.of("--samples=200", "--epochs=2", "--batch=4",
-      "--depth=4");
+  static final List<String> ARGS = List.of("--samples=200", "--epochs=2", "--batch=4", "--depth=4");
 
   @ParameterizedTest
-  @CsvSource({"scala, com.acme.scala.Train", "scala3, com.acme.scala.Train",
-      "kotlin, com.acme.kotlin.TrainKt"})
+  @CsvSource({
+    "scala, com.acme.scala.Train",
+    "scala3, com.acme.scala.Train",
+    "kotlin, com.acme.kotlin.TrainKt"
+  })
   void theSuggestedFileUneditedKeepsTheJobAlive(String app, String main) throws Exception {
     Path target = APPS.resolve(app + "-app/target").toAbsolutePath();
     Path classes = target.resolve("classes");
-    Preconditions.require(Files.isDirectory(classes)
-        && Files.exists(target.resolve("classpath.txt")),
+    Preconditions.require(
+        Files.isDirectory(classes) && Files.exists(target.resolve("classpath.txt")),
         "test-apps/" + app + "-app is not built (" + target + ")");
     String libs = Files.readString(target.resolve("classpath.txt"), StandardCharsets.UTF_8).trim();
     String classPath = classes + java.io.File.pathSeparator + libs;
 
     Path sites = ChildJvm.WORK.resolve("languages-" + app + ".properties").toAbsolutePath();
     Files.createDirectories(ChildJvm.WORK);
-    List<String> suggest = new ArrayList<>(List.of(ChildJvm.Jdk.JDK17.java().toString(), "-jar",
-        ChildJvm.AGENT_JAR.toAbsolutePath().toString(), "suggest", "--check", classes.toString()));
+    List<String> suggest =
+        new ArrayList<>(
+            List.of(
+                ChildJvm.Jdk.JDK17.java().toString(),
+                "-jar",
+                ChildJvm.AGENT_JAR.toAbsolutePath().toString(),
+                "suggest",
+                "--check",
+                classes.toString()));
     suggest.addAll(List.of(libs.split(java.io.File.pathSeparator)));
     Process s = ChildJvm.launch("languages-" + app + "-suggest", suggest);
     assertTrue(s.waitFor(120, TimeUnit.SECONDS), "suggest ran past 120 s");
-    Files.copy(ChildJvm.WORK.resolve("languages-" + app + "-suggest.out"), sites,
+    Files.copy(
+        ChildJvm.WORK.resolve("languages-" + app + "-suggest.out"),
+        sites,
         java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     String err = Files.readString(ChildJvm.WORK.resolve("languages-" + app + "-suggest.err"));
     assertEquals(0, s.exitValue(), err);
     String file = Files.readString(sites);
-    assertTrue(file.contains("site.dataset-cache.kind") && file.contains(
-        "site.prefetcher-queue.batch"), "suggest missed the cache or the batch: " + file);
+    assertTrue(
+        file.contains("site.dataset-cache.kind") && file.contains("site.prefetcher-queue.batch"),
+        "suggest missed the cache or the batch: " + file);
 
     // Without the agent, at -Xmx128m: the prefetch thread dies and next() waits for ever.
     List<String> bareCmd = command("-Xmx128m", null, classPath, main);
@@ -91,8 +103,8 @@ class OtherLanguagesIT {
 
     Path recording = ChildJvm.WORK.resolve("languages-" + app + ".jfr").toAbsolutePath();
     Files.deleteIfExists(recording);
-    ChildJvm.Result r = run(app + "-agent", "-Xmx128m", "sites=" + sites + ",record=" + recording,
-        classPath, main);
+    ChildJvm.Result r =
+        run(app + "-agent", "-Xmx128m", "sites=" + sites + ",record=" + recording, classPath, main);
     assertEquals("400", r.value("samples_delivered"), r.toString());
     assertEquals(checksum, r.value("checksum"), "the samples of the big-heap run: " + r);
     long admissions = 0;
@@ -108,10 +120,11 @@ class OtherLanguagesIT {
         depths++;
       }
     }
-    System.out.println(app + ": " + admissions + " admitted, " + declines + " declined, "
-        + depths + " depths");
-    assertTrue(admissions > 0 && declines > 0, "the cache budgeted: " + admissions + " admitted, "
-        + declines + " declined");
+    System.out.println(
+        app + ": " + admissions + " admitted, " + declines + " declined, " + depths + " depths");
+    assertTrue(
+        admissions > 0 && declines > 0,
+        "the cache budgeted: " + admissions + " admitted, " + declines + " declined");
     assertEquals(2, depths, "one depth decision per epoch's prefetcher");
   }
 
@@ -125,17 +138,21 @@ class OtherLanguagesIT {
     return cmd;
   }
 
-  private static ChildJvm.Result run(String name, String heap, String agent, String classPath,
-      String main) throws Exception {
+  private static ChildJvm.Result run(
+      String name, String heap, String agent, String classPath, String main) throws Exception {
     String child = "languages-" + name;
     Process p = ChildJvm.launch(child, command(heap, agent, classPath, main));
     boolean ended = p.waitFor(120, TimeUnit.SECONDS);
     if (!ended) {
       p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     }
-    ChildJvm.Result r = new ChildJvm.Result(child, ended ? p.exitValue() : -1,
-        Files.readString(ChildJvm.WORK.resolve(child + ".out")),
-        Files.readString(ChildJvm.WORK.resolve(child + ".err")), null);
+    ChildJvm.Result r =
+        new ChildJvm.Result(
+            child,
+            ended ? p.exitValue() : -1,
+            Files.readString(ChildJvm.WORK.resolve(child + ".out")),
+            Files.readString(ChildJvm.WORK.resolve(child + ".err")),
+            null);
     assertTrue(ended, child + " ran past 120 s: " + r);
     assertEquals(0, r.exitCode, r.toString());
     return r;

@@ -26,9 +26,12 @@ class PackagingIT {
   static final String CLI = "META-INF/flodl-budget/cli/";
 
   /** The command line's packages: report, suggest, attach, and the findings the report draws. */
-  static final List<String> COMMAND_LINE = List.of("org/flodl/budget/agent/report/",
-      "org/flodl/budget/agent/suggest/", "org/flodl/budget/agent/cli/",
-      "org/flodl/budget/findings/");
+  static final List<String> COMMAND_LINE =
+      List.of(
+          "org/flodl/budget/agent/report/",
+          "org/flodl/budget/agent/suggest/",
+          "org/flodl/budget/agent/cli/",
+          "org/flodl/budget/findings/");
 
   @Test
   void theCommandLineIsOffTheClassPathThatWovenCodeSees() throws Exception {
@@ -57,16 +60,24 @@ class PackagingIT {
     System.out.println("the jar's boot-visible classes: " + boot);
 
     // An application class (as a woven one would) sees the gate and none of the command line.
-    ChildJvm.Result r = ChildJvm.on("classes-seen", Jdk.JDK17)
-        .agent("sites=" + Sites.write("store", Sites.STORE))
-        .run("com.acme.it.ClassesSeen", "org.flodl.budget.agent.gate.Gate",
-            "org.flodl.budget.agent.report.ReportCommand",
-            "org.flodl.budget.agent.suggest.SuggestCommand",
-            "org.flodl.budget.agent.cli.AttachCommand", "org.flodl.budget.findings.Findings");
+    ChildJvm.Result r =
+        ChildJvm.on("classes-seen", Jdk.JDK17)
+            .agent("sites=" + Sites.write("store", Sites.STORE))
+            .run(
+                "com.acme.it.ClassesSeen",
+                "org.flodl.budget.agent.gate.Gate",
+                "org.flodl.budget.agent.report.ReportCommand",
+                "org.flodl.budget.agent.suggest.SuggestCommand",
+                "org.flodl.budget.agent.cli.AttachCommand",
+                "org.flodl.budget.findings.Findings");
     assertEquals(0, r.exitCode, r.toString());
     assertEquals("yes", r.value("org.flodl.budget.agent.gate.Gate"), r.toString());
-    for (String hidden : List.of("agent.report.ReportCommand", "agent.suggest.SuggestCommand",
-        "agent.cli.AttachCommand", "findings.Findings")) {
+    for (String hidden :
+        List.of(
+            "agent.report.ReportCommand",
+            "agent.suggest.SuggestCommand",
+            "agent.cli.AttachCommand",
+            "findings.Findings")) {
       assertEquals("no", r.value("org.flodl.budget." + hidden), r.toString());
     }
   }
@@ -75,7 +86,8 @@ class PackagingIT {
   void everyClassInTheJarIsUnderTheAgentsPackage() throws Exception {
     List<String> foreign = new ArrayList<>();
     try (JarFile jar = new JarFile(ChildJvm.AGENT_JAR.toFile())) {
-      assertEquals("flodl-budget-agent.jar",
+      assertEquals(
+          "flodl-budget-agent.jar",
           jar.getManifest().getMainAttributes().getValue("Boot-Class-Path"));
       Enumeration<JarEntry> entries = jar.entries();
       while (entries.hasMoreElements()) {
@@ -102,22 +114,27 @@ class PackagingIT {
     }
     assertTrue(byteBuddy != null, "the test class path has the application's ByteBuddy");
     Path sites = Sites.write("store", Sites.STORE);
-    ChildJvm.Result r = ChildJvm.on("own-bytebuddy", jdk).jvm("-Xmx256m")
-        .agent("sites=" + sites + ",log=info")
-        .classPath(ChildJvm.APP_CLASSES, Path.of(byteBuddy))
-        .run("com.acme.it.OwnByteBuddyApp");
+    ChildJvm.Result r =
+        ChildJvm.on("own-bytebuddy", jdk)
+            .jvm("-Xmx256m")
+            .agent("sites=" + sites + ",log=info")
+            .classPath(ChildJvm.APP_CLASSES, Path.of(byteBuddy))
+            .run("com.acme.it.OwnByteBuddyApp");
     assertEquals(0, r.exitCode, r.toString());
     assertEquals("generated", r.value("TOSTRING"));
     assertEquals("app", r.value("LOADER"), "the application's ByteBuddy is its own");
     assertTrue(Integer.parseInt(r.value("CACHED")) < 300, "and the agent still bounds the cache");
-    assertTrue(r.stderr.contains("wove site 'samples' into com.acme.it.SampleStore: cache "
-        + "admission at put(Object, Object)"), r.toString());
+    assertTrue(
+        r.stderr.contains(
+            "wove site 'samples' into com.acme.it.SampleStore: cache "
+                + "admission at put(Object, Object)"),
+        r.toString());
   }
 
   /**
-   * The jar carries the JNA the GPU probes use, nested and unrelocated, and the probes load it in
-   * a loader of their own: an application with no JNA gets a working one for the probes, and
-   * still sees none itself.
+   * The jar carries the JNA the GPU probes use, nested and unrelocated, and the probes load it in a
+   * loader of their own: an application with no JNA gets a working one for the probes, and still
+   * sees none itself.
    */
   @ParameterizedTest
   @EnumSource(Jdk.class)
@@ -125,8 +142,8 @@ class PackagingIT {
     try (JarFile jar = new JarFile(ChildJvm.AGENT_JAR.toFile())) {
       assertTrue(jar.getEntry("META-INF/flodl-budget/jna.jar") != null, "the nested JNA jar");
     }
-    ChildJvm.Result r = ChildJvm.on("agent-jna", jdk).agent("mode=off")
-        .run("com.acme.it.AgentJnaApp");
+    ChildJvm.Result r =
+        ChildJvm.on("agent-jna", jdk).agent("mode=off").run("com.acme.it.AgentJnaApp");
     assertEquals(0, r.exitCode, r.toString());
     assertEquals("flodl-budget-jna", r.value("PROBE_JNA_LOADER"), r.toString());
     assertEquals("5.17.0", r.value("PROBE_JNA_VERSION"), r.toString());

@@ -4,10 +4,10 @@ import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * What a test needs of the machine (root, a cgroup controller, a tmpfs mount, a browser, a
- * second JDK): where it is missing the test is aborted with the reason (JUnit shows it skipped,
- * never passed), and under CI ({@code CI} set, as {@code .ci/run} sets it) it fails, so that a
- * green CI run ran every test.
+ * What a test needs of the machine (root, a cgroup controller, a tmpfs mount, a browser, a second
+ * JDK): where it is missing the test is aborted with the reason (JUnit shows it skipped, never
+ * passed), and under CI ({@code CI} set, as {@code .ci/run} sets it) it fails, so that a green CI
+ * run ran every test.
  */
 public final class Preconditions {
   private Preconditions() {}

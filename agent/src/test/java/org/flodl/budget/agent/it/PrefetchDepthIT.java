@@ -22,18 +22,24 @@ import org.flodl.budget.events.RingSlotsEvent;
 import org.junit.jupiter.api.Test;
 
 /**
- * Prefetch depth on an unmodified loader: a constructor argument on the host (ring slots from
- * host RAM, priced by the batches the batch site saw; {@code UNPRICED_BATCH} until one passed)
- * and an {@code int} return on a GPU (VRAM depth with its floor); {@code prefetch=cap} only lowers
- * the request, {@code prefetch=auto} applies the policy's depth, {@code observe} changes nothing.
+ * Prefetch depth on an unmodified loader: a constructor argument on the host (ring slots from host
+ * RAM, priced by the batches the batch site saw; {@code UNPRICED_BATCH} until one passed) and an
+ * {@code int} return on a GPU (VRAM depth with its floor); {@code prefetch=cap} only lowers the
+ * request, {@code prefetch=auto} applies the policy's depth, {@code observe} changes nothing.
  */
 class PrefetchDepthIT {
 
   private static ChildJvm.Result run(String name, Jdk jdk, String args) throws Exception {
     Path sites = Sites.write("feeder", Sites.FEEDER);
     // Direct batches: host RAM (the fixed probe) bounds them, not the heap.
-    return ChildJvm.on(name, jdk).agent("sites=" + sites + "," + args).record()
-        .run("com.acme.it.DepthApp", "--epochs=2", "--depth=8", "--batch-bytes=65536",
+    return ChildJvm.on(name, jdk)
+        .agent("sites=" + sites + "," + args)
+        .record()
+        .run(
+            "com.acme.it.DepthApp",
+            "--epochs=2",
+            "--depth=8",
+            "--batch-bytes=65536",
             "--direct=true");
   }
 
@@ -43,21 +49,34 @@ class PrefetchDepthIT {
     Path sites = Sites.write("feeder", Sites.FEEDER);
     // 16 MiB batches of heap arrays at -Xmx64m, host RAM plentiful (1 GiB fixed): half of what
     // the heap has available buys one batch or two, not the 8 asked for.
-    ChildJvm.Result r = ChildJvm.on("depth-heap", jdk).jvm("-Xmx64m")
-        .agent("sites=" + sites + ",ram_probe=fixed:1G,vram_probe=fixed:1G/2G").record()
-        .run("com.acme.it.DepthApp", "--epochs=2", "--depth=8", "--batch-bytes=16777216",
-            "--batches=2");
+    ChildJvm.Result r =
+        ChildJvm.on("depth-heap", jdk)
+            .jvm("-Xmx64m")
+            .agent("sites=" + sites + ",ram_probe=fixed:1G,vram_probe=fixed:1G/2G")
+            .record()
+            .run(
+                "com.acme.it.DepthApp",
+                "--epochs=2",
+                "--depth=8",
+                "--batch-bytes=16777216",
+                "--batches=2");
     assertEquals(0, r.exitCode, r.toString());
-    RecordedEvent priced = r.events(PrefetchDepthEvent.NAME).stream()
-        .filter(e -> e.getString(SITE).equals("feed")).toList().get(1);
+    RecordedEvent priced =
+        r.events(PrefetchDepthEvent.NAME).stream()
+            .filter(e -> e.getString(SITE).equals("feed"))
+            .toList()
+            .get(1);
     assertEquals("CAPACITY", priced.getString(REASON), priced.toString());
     assertTrue(priced.getLong(DEPTH) <= 2, "the heap, not 1 GiB of host RAM: " + priced);
     // A host decision reads no GPU: its inputs are the ring's, in the RingSlots event beside it.
     assertEquals(-1, priced.getLong(USED_BYTES), priced.toString());
     assertEquals(-1, priced.getLong(TOTAL_BYTES), priced.toString());
     assertEquals(0.5, priced.getDouble(MAX_USAGE), "heap_max_usage: " + priced);
-    RecordedEvent ring = r.events(RingSlotsEvent.NAME).stream()
-        .filter(e -> e.getString(SITE).equals("feed")).toList().get(1);
+    RecordedEvent ring =
+        r.events(RingSlotsEvent.NAME).stream()
+            .filter(e -> e.getString(SITE).equals("feed"))
+            .toList()
+            .get(1);
     assertTrue(ring.getLong(AVAILABLE_BYTES) < 64L << 20, "the heap's available: " + ring);
     assertEquals(priced.getLong(DEPTH), ring.getLong(SLOTS), ring.toString());
   }
@@ -68,8 +87,10 @@ class PrefetchDepthIT {
     ChildJvm.Result r = run("depth-cap", jdk, "ram_probe=fixed:1M,vram_probe=fixed:1945M/2G");
     assertEquals(0, r.exitCode, r.toString());
     assertEquals("40", r.value("SAMPLES"), "every batch still served: " + r);
-    List<RecordedEvent> feed = r.events(PrefetchDepthEvent.NAME).stream()
-        .filter(e -> e.getString(SITE).equals("feed")).toList();
+    List<RecordedEvent> feed =
+        r.events(PrefetchDepthEvent.NAME).stream()
+            .filter(e -> e.getString(SITE).equals("feed"))
+            .toList();
     assertEquals(2, feed.size(), r.toString());
     // Epoch 0: nothing priced yet, the host ring's fallback (4) under the request (8).
     assertEquals("UNPRICED_BATCH", feed.get(0).getString(REASON));
@@ -85,8 +106,10 @@ class PrefetchDepthIT {
     assertTrue(r.events(RingSlotsEvent.NAME).size() >= 2);
 
     // The GPU site: 1945 MiB of 2 GiB used, no room under 90 % and too little free for the floor.
-    List<RecordedEvent> pref = r.events(PrefetchDepthEvent.NAME).stream()
-        .filter(e -> e.getString(SITE).equals("pref")).toList();
+    List<RecordedEvent> pref =
+        r.events(PrefetchDepthEvent.NAME).stream()
+            .filter(e -> e.getString(SITE).equals("pref"))
+            .toList();
     assertEquals(2, pref.size());
     assertEquals("SYNC_FALLBACK", pref.get(0).getString(REASON), pref.get(0).toString());
     assertEquals(16, pref.get(0).getLong(REQUESTED_DEPTH));
@@ -96,20 +119,20 @@ class PrefetchDepthIT {
   @Test
   void autoAppliesThePolicysDepthAndObserveChangesNothing() throws Exception {
     Jdk jdk = Jdk.JDK17; // the JDK 25 smoke cases are elsewhere (ChildJvm.Jdk)
-    ChildJvm.Result auto = run("depth-auto", jdk,
-        "prefetch=auto,ram_probe=fixed:1G,vram_probe=fixed:1G/2G");
+    ChildJvm.Result auto =
+        run("depth-auto", jdk, "prefetch=auto,ram_probe=fixed:1G,vram_probe=fixed:1G/2G");
     assertEquals(0, auto.exitCode, auto.toString());
     assertTrue(Integer.parseInt(auto.value("EPOCH1")) > 8, "auto raises the depth: " + auto);
     // (1.8 GiB cap - 1 GiB used) / 1 MiB batches
     assertEquals("819", auto.value("PREFERRED0"), auto.toString());
 
-    ChildJvm.Result observe = run("depth-observe", jdk,
-        "mode=observe,ram_probe=fixed:1M,vram_probe=fixed:1945M/2G");
+    ChildJvm.Result observe =
+        run("depth-observe", jdk, "mode=observe,ram_probe=fixed:1M,vram_probe=fixed:1945M/2G");
     assertEquals(0, observe.exitCode, observe.toString());
     assertEquals("8", observe.value("EPOCH0"));
     assertEquals("8", observe.value("EPOCH1"));
     assertEquals("16", observe.value("PREFERRED1"));
-    assertEquals(4, observe.events(PrefetchDepthEvent.NAME).size(),
-        "observe still decides and records");
+    assertEquals(
+        4, observe.events(PrefetchDepthEvent.NAME).size(), "observe still decides and records");
   }
 }

@@ -38,13 +38,13 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Recordings that last as long as the job (issue 26): a cache at the machine's full rate
- * ({@code com.acme.it.HammerApp}, two threads putting and evicting 16 KiB values through one site
- * with a release) recorded with {@code record=} at the default settings. The file is small, its
- * {@code SiteSummary} ledger is what the application counted, decision by decision, and the
- * sampled per-decision events' weights add up to the same; a {@code kill -9} leaves chunks that
- * {@code report} reads up to the last second or two, and keeping them costs no more per second
- * late in a run than early.
+ * Recordings that last as long as the job (issue 26): a cache at the machine's full rate ({@code
+ * com.acme.it.HammerApp}, two threads putting and evicting 16 KiB values through one site with a
+ * release) recorded with {@code record=} at the default settings. The file is small, its {@code
+ * SiteSummary} ledger is what the application counted, decision by decision, and the sampled
+ * per-decision events' weights add up to the same; a {@code kill -9} leaves chunks that {@code
+ * report} reads up to the last second or two, and keeping them costs no more per second late in a
+ * run than early.
  */
 @Tag("slow") // 30 s of a hammer, and a killed one
 class RecordingsIT {
@@ -60,10 +60,12 @@ class RecordingsIT {
     Path dir = ChildJvm.WORK.resolve("hammer-exact").toAbsolutePath();
     clean(dir);
     Path file = dir.resolve("run.jfr");
-    ChildJvm.Result r = ChildJvm.on("hammer-exact", Jdk.JDK17)
-        .jvm("-Xmx256m", "-XX:+UseG1GC")
-        .agent("sites=" + sites + ",record=" + file).timeout(180)
-        .run("com.acme.it.HammerApp", "--seconds=30", "--threads=2", "--window=4000");
+    ChildJvm.Result r =
+        ChildJvm.on("hammer-exact", Jdk.JDK17)
+            .jvm("-Xmx256m", "-XX:+UseG1GC")
+            .agent("sites=" + sites + ",record=" + file)
+            .timeout(180)
+            .run("com.acme.it.HammerApp", "--seconds=30", "--threads=2", "--window=4000");
     assertEquals(0, r.exitCode, r.toString());
     long puts = Long.parseLong(r.value("PUTS"));
     long admitted = Long.parseLong(r.value("ADMITTED"));
@@ -86,15 +88,19 @@ class RecordingsIT {
     assertEquals(released, l.sum(RELEASES), "summaries: releases");
     assertEquals(0, l.sum(COLLECTED), "every value was evicted: none released by collection");
     assertEquals(l.sum(ADMITTED_BYTES), l.sum(RELEASED_BYTES), "every admitted byte came back");
-    assertEquals(admitted, l.weights.getOrDefault(Decision.ADMIT.name(), 0L),
-        "events' weights: ADMIT");
-    assertEquals(declined, l.weights.getOrDefault(Decision.DECLINE.name(), 0L),
-        "events' weights: DECLINE");
-    assertEquals(released, l.weights.getOrDefault(ReleaseCause.RELEASE_SITE.name(), 0L),
+    assertEquals(
+        admitted, l.weights.getOrDefault(Decision.ADMIT.name(), 0L), "events' weights: ADMIT");
+    assertEquals(
+        declined, l.weights.getOrDefault(Decision.DECLINE.name(), 0L), "events' weights: DECLINE");
+    assertEquals(
+        released,
+        l.weights.getOrDefault(ReleaseCause.RELEASE_SITE.name(), 0L),
         "events' weights: RELEASE_SITE");
-    assertTrue(l.events.getOrDefault(Decision.DECLINE.name(), 0L) > 100,
+    assertTrue(
+        l.events.getOrDefault(Decision.DECLINE.name(), 0L) > 100,
         "declines are sampled on their own, not crowded out: " + l.events);
-    assertTrue(l.events.getOrDefault(Decision.ADMIT.name(), 0L) < admitted / 100,
+    assertTrue(
+        l.events.getOrDefault(Decision.ADMIT.name(), 0L) < admitted / 100,
         "and the admissions are sampled: " + l.events);
     assertEquals(puts, l.samplingDecisions, "the chunk's sampling account: every decision");
   }
@@ -105,10 +111,17 @@ class RecordingsIT {
     Path dir = ChildJvm.WORK.resolve("hammer-killed").toAbsolutePath();
     clean(dir);
     Path file = dir.resolve("killed.jfr");
-    ChildJvm child = ChildJvm.on("hammer-killed", Jdk.JDK17).jvm("-Xmx256m", "-XX:+UseG1GC")
-        .agent("sites=" + sites + ",record=" + file);
-    Process app = child.start("com.acme.it.HammerApp", "--seconds=600", "--threads=2",
-        "--window=4000", "--beat-ms=100");
+    ChildJvm child =
+        ChildJvm.on("hammer-killed", Jdk.JDK17)
+            .jvm("-Xmx256m", "-XX:+UseG1GC")
+            .agent("sites=" + sites + ",record=" + file);
+    Process app =
+        child.start(
+            "com.acme.it.HammerApp",
+            "--seconds=600",
+            "--threads=2",
+            "--window=4000",
+            "--beat-ms=100");
     long pid = app.pid();
     // The app says when it runs; the test measures from there, not from the launch.
     long ready = awaitLine(child, "READY", 60).toEpochMilli();
@@ -130,16 +143,23 @@ class RecordingsIT {
     double earlyRate = rate(early);
     double lateRate = rate(late);
     System.out.printf("bytes written a second: %.0f (2-4 s), %.0f (7-9 s)%n", earlyRate, lateRate);
-    assertTrue(lateRate < earlyRate * 1.5 + 256 * 1024,
+    assertTrue(
+        lateRate < earlyRate * 1.5 + 256 * 1024,
         "the work a second grew with the run: " + earlyRate + " then " + lateRate);
 
     assertFalse(Files.exists(file) && Files.size(file) > 0, "a killed JVM wrote no file");
     Path chunks = dir.resolve("killed.jfr.chunks");
     assertTrue(Files.isDirectory(chunks), "no chunks beside " + file);
 
-    Process report = new ProcessBuilder(Jdk.JDK17.java().toString(), "-jar",
-        ChildJvm.AGENT_JAR.toAbsolutePath().toString(), "report", file.toString())
-        .redirectErrorStream(true).start();
+    Process report =
+        new ProcessBuilder(
+                Jdk.JDK17.java().toString(),
+                "-jar",
+                ChildJvm.AGENT_JAR.toAbsolutePath().toString(),
+                "report",
+                file.toString())
+            .redirectErrorStream(true)
+            .start();
     String out = new String(report.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(report.waitFor(60, TimeUnit.SECONDS));
     assertEquals(0, report.exitValue(), out);
@@ -180,8 +200,15 @@ class RecordingsIT {
     void accept(RecordedEvent e) {
       switch (e.getEventType().getName()) {
         case SiteSummaryEvent.NAME -> {
-          for (String k : List.of(ADMISSIONS, DECLINES, RELEASES, COLLECTED,
-              ADMITTED_BYTES, RELEASED_BYTES, ALREADY_HELD)) {
+          for (String k :
+              List.of(
+                  ADMISSIONS,
+                  DECLINES,
+                  RELEASES,
+                  COLLECTED,
+                  ADMITTED_BYTES,
+                  RELEASED_BYTES,
+                  ALREADY_HELD)) {
             sums.merge(k, e.getLong(k), Long::sum);
           }
         }
@@ -194,7 +221,7 @@ class RecordingsIT {
           events.merge(e.getString(CAUSE), 1L, Long::sum);
         }
         case SamplingEvent.NAME -> samplingDecisions += e.getLong(DECISIONS);
-        default -> { }
+        default -> {}
       }
     }
 

@@ -23,31 +23,39 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The host-share registry as hostile neighbours and crashes leave it (issue 16), with agent JVMs
- * as ranks ({@code host_share=auto}, each rank's share read from its recorded {@code RamBudget}
- * events of the host tier): a folder squatted by another user, planted entries that beat in the
- * future, claim unbounded rates or are not entries at all, ranks in two memory cgroups, and a
- * rank killed with -9. Each test has its own registry root ({@code -Dflodl.budget.registry}).
+ * The host-share registry as hostile neighbours and crashes leave it (issue 16), with agent JVMs as
+ * ranks ({@code host_share=auto}, each rank's share read from its recorded {@code RamBudget} events
+ * of the host tier): a folder squatted by another user, planted entries that beat in the future,
+ * claim unbounded rates or are not entries at all, ranks in two memory cgroups, and a rank killed
+ * with -9. Each test has its own registry root ({@code -Dflodl.budget.registry}).
  */
 @Tag("slow") // a real engine, a cluster or many child JVMs: left out by -Pfast
 class RegistryIT {
 
   private static Path freshRoot(String name) throws IOException {
-    Path root = ChildJvm.WORK.resolve("registry-" + name + "-" + System.nanoTime()).toAbsolutePath();
+    Path root =
+        ChildJvm.WORK.resolve("registry-" + name + "-" + System.nanoTime()).toAbsolutePath();
     Files.createDirectories(root);
     return root;
   }
 
-  /** A rank: the test app caching 1 KiB samples at a pace, sharing the host through {@code root}. */
+  /**
+   * A rank: the test app caching 1 KiB samples at a pace, sharing the host through {@code root}.
+   */
   private static ChildJvm rank(String name, Path root, String args) throws IOException {
     Path sites = Sites.write("registry", Sites.STORE);
     return ChildJvm.on(name, Jdk.JDK17)
         .jvm("-Xmx128m", "-D" + HostShareRegistry.ROOT_PROPERTY + "=" + root)
-        .agent("sites=" + sites + ",probe_interval=250ms" + args).record().timeout(120);
+        .agent("sites=" + sites + ",probe_interval=250ms" + args)
+        .record()
+        .timeout(120);
   }
 
   private static Process run(ChildJvm rank, int samples, int paceMs) throws IOException {
-    return rank.start("com.acme.it.CacheApp", "--samples=" + samples, "--sample-bytes=1024",
+    return rank.start(
+        "com.acme.it.CacheApp",
+        "--samples=" + samples,
+        "--sample-bytes=1024",
         "--pace-ms=" + paceMs);
   }
 
@@ -65,8 +73,8 @@ class RegistryIT {
     Files.createDirectory(squatted);
     String how;
     if ("root".equals(System.getProperty("user.name"))) {
-      UserPrincipal nobody = root.getFileSystem().getUserPrincipalLookupService()
-          .lookupPrincipalByName("nobody");
+      UserPrincipal nobody =
+          root.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody");
       Files.setOwner(squatted, nobody);
       how = "created by nobody";
     } else {
@@ -83,8 +91,8 @@ class RegistryIT {
       jvms.add(j);
       ps.add(run(j, 500, 20));
     }
-    List<ChildJvm.Result> results = List.of(jvms.get(0).await(ps.get(0)),
-        jvms.get(1).await(ps.get(1)));
+    List<ChildJvm.Result> results =
+        List.of(jvms.get(0).await(ps.get(0)), jvms.get(1).await(ps.get(1)));
     Instant end = Shares.commonEnd(results);
     for (ChildJvm.Result r : results) {
       assertEquals(0, r.exitCode, r.toString());
@@ -93,8 +101,9 @@ class RegistryIT {
       assertTrue(lines.get(0).contains(home.resolve(".cache").toString()), lines.get(0));
       assertFalse(r.stderr.contains("budgets the whole host"), r.stderr);
       double share = Shares.settled(r, end);
-      assertTrue(Math.abs(share - 0.5) <= 0.05, r.name + " settled on " + share
-          + ", want 0.5: the squat must not switch sharing off");
+      assertTrue(
+          Math.abs(share - 0.5) <= 0.05,
+          r.name + " settled on " + share + ", want 0.5: the squat must not switch sharing off");
     }
   }
 
@@ -103,7 +112,7 @@ class RegistryIT {
     Path root = freshRoot("planted");
     String job = "planted";
     // The folders exactly as a rank makes them, and the entries a hostile neighbour plants.
-    HostShareRegistry.join(root, domain(), job, 1, 3_000, s -> { });
+    HostShareRegistry.join(root, domain(), job, 1, 3_000, s -> {});
     Path folder = HostShareRegistry.folderFor(root, domain(), job);
     long now = System.currentTimeMillis();
     ProcessHandle init = ProcessHandle.of(1).orElseThrow();
@@ -115,20 +124,23 @@ class RegistryIT {
     // This test's JVM, alive and started when it says, claims a rate past any bound, and keeps
     // claiming it (a rank that rewrites its entry every 300 ms).
     long me = ProcessHandle.current().pid();
-    long myStart = ProcessHandle.current().info().startInstant().map(Instant::toEpochMilli)
-        .orElse(-1L);
+    long myStart =
+        ProcessHandle.current().info().startInstant().map(Instant::toEpochMilli).orElse(-1L);
     AtomicBoolean stop = new AtomicBoolean();
-    Thread hostile = new Thread(() -> {
-      while (!stop.get()) {
-        try {
-          Files.writeString(folder.resolve(me + ".rank"),
-              entry(me, myStart, "1e308", System.currentTimeMillis()));
-          Thread.sleep(300);
-        } catch (IOException | InterruptedException e) {
-          return;
-        }
-      }
-    });
+    Thread hostile =
+        new Thread(
+            () -> {
+              while (!stop.get()) {
+                try {
+                  Files.writeString(
+                      folder.resolve(me + ".rank"),
+                      entry(me, myStart, "1e308", System.currentTimeMillis()));
+                  Thread.sleep(300);
+                } catch (IOException | InterruptedException e) {
+                  return;
+                }
+              }
+            });
     hostile.setDaemon(true);
     hostile.start();
     ChildJvm.Result r;
@@ -144,12 +156,11 @@ class RegistryIT {
     assertEquals(1, lines.size(), "one line per run, not per entry:\n" + r.stderr);
     List<RecordedEvent> budgets = Shares.nativeBudgets(r);
     for (RecordedEvent e : budgets) {
-      assertEquals(1.0, e.getDouble(HOST_SHARE), 1e-9,
-          "a planted entry counted: " + e);
+      assertEquals(1.0, e.getDouble(HOST_SHARE), 1e-9, "a planted entry counted: " + e);
     }
     try (var left = Files.list(folder)) {
-      List<String> names = left.map(f -> f.getFileName().toString())
-          .filter(n -> !n.equals(me + ".rank")).toList();
+      List<String> names =
+          left.map(f -> f.getFileName().toString()).filter(n -> !n.equals(me + ".rank")).toList();
       assertTrue(names.isEmpty(), "bad entries left behind: " + names.size() + " " + names);
     }
   }
@@ -162,8 +173,9 @@ class RegistryIT {
       if (one != null) {
         Cgroups.remove(one);
       }
-      Preconditions.unmet("ranksInTwoMemoryCgroups: this machine does not let the test"
-          + " make two memory cgroups");
+      Preconditions.unmet(
+          "ranksInTwoMemoryCgroups: this machine does not let the test"
+              + " make two memory cgroups");
     }
     try {
       Path root = freshRoot("cgroups");
@@ -181,7 +193,8 @@ class RegistryIT {
         ChildJvm.Result r = results.get(i);
         assertEquals(0, r.exitCode, r.toString());
         double share = Shares.settled(r, end);
-        assertTrue(Math.abs(share - want[i]) <= 0.05,
+        assertTrue(
+            Math.abs(share - want[i]) <= 0.05,
             r.name + " settled on " + share + ", want " + want[i]);
       }
     } finally {
@@ -225,8 +238,15 @@ class RegistryIT {
   // ------------------------------------------------------------------------------ helpers
 
   private static String entry(long pid, long start, String rate, long heartbeat) {
-    return "version=2\npid=" + pid + "\nstart=" + start + "\nrate=" + rate + "\nheartbeat="
-        + heartbeat + "\n";
+    return "version=2\npid="
+        + pid
+        + "\nstart="
+        + start
+        + "\nrate="
+        + rate
+        + "\nheartbeat="
+        + heartbeat
+        + "\n";
   }
 
   private static List<String> lines(String text, String containing) {

@@ -32,16 +32,16 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The release as a build fetches it: {@code mvn -B -Prelease package} run again, on a copy of
- * this commit's sources in another folder, writes an agent jar byte for byte the one this build
- * wrote (reproducible: {@code project.build.outputTimestamp}), its SHA-256 as {@code sha256sum
- * -c} reads it, a CycloneDX SBOM that lists every library inside the jar with the version the
- * build took, and the sources of the modules shaded in.
+ * The release as a build fetches it: {@code mvn -B -Prelease package} run again, on a copy of this
+ * commit's sources in another folder, writes an agent jar byte for byte the one this build wrote
+ * (reproducible: {@code project.build.outputTimestamp}), its SHA-256 as {@code sha256sum -c} reads
+ * it, a CycloneDX SBOM that lists every library inside the jar with the version the build took, and
+ * the sources of the modules shaded in.
  */
 @Tag("slow")
 class ReleaseIT {
-  static final Path ROOT = Path.of(System.getProperty("flodl.it.projectRoot", "..")).toAbsolutePath()
-      .normalize();
+  static final Path ROOT =
+      Path.of(System.getProperty("flodl.it.projectRoot", "..")).toAbsolutePath().normalize();
   static final String VERSION = System.getProperty("flodl.it.version", "0.1.0-SNAPSHOT");
   static Path copy;
   static Path release;
@@ -50,20 +50,33 @@ class ReleaseIT {
   static void buildTheReleaseAgainElsewhere() throws Exception {
     String mavenHome = System.getProperty("flodl.it.mavenHome", "");
     Path mvn = Path.of(mavenHome, "bin", "mvn");
-    Preconditions.require(!mavenHome.isEmpty() && Files.isExecutable(mvn),
+    Preconditions.require(
+        !mavenHome.isEmpty() && Files.isExecutable(mvn),
         "no Maven to run (flodl.it.mavenHome: '" + mavenHome + "')");
     copy = ChildJvm.WORK.resolve("release-copy").toAbsolutePath();
     deleteTree(copy);
     copySources(ROOT, copy);
     Path log = ChildJvm.WORK.resolve("release-build.log").toAbsolutePath();
-    List<String> cmd = new ArrayList<>(List.of(mvn.toString(), "-B", "-Prelease", "package",
-        "-Dmaven.test.skip=true", "-pl", "agent", "-am"));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                mvn.toString(),
+                "-B",
+                "-Prelease",
+                "package",
+                "-Dmaven.test.skip=true",
+                "-pl",
+                "agent",
+                "-am"));
     String repo = System.getProperty("flodl.it.localRepository", "");
     if (!repo.isEmpty()) {
       cmd.add("-Dmaven.repo.local=" + repo);
     }
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(copy.toFile())
-        .redirectErrorStream(true).redirectOutput(log.toFile());
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd)
+            .directory(copy.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
     ChildProcess.clean(pb.environment());
     Process p = pb.start();
     if (!p.waitFor(540, TimeUnit.SECONDS)) {
@@ -81,9 +94,15 @@ class ReleaseIT {
     byte[] a = Files.readAllBytes(mine);
     byte[] b = Files.readAllBytes(theirs);
     if (!java.util.Arrays.equals(a, b)) {
-      throw new AssertionError("the jars differ (" + a.length + " and " + b.length + " bytes; "
-          + "in a build folder kept from before, a module's jar may be older than its sources' "
-          + "settings: mvn clean verify): " + differences(mine, theirs));
+      throw new AssertionError(
+          "the jars differ ("
+              + a.length
+              + " and "
+              + b.length
+              + " bytes; "
+              + "in a build folder kept from before, a module's jar may be older than its sources' "
+              + "settings: mvn clean verify): "
+              + differences(mine, theirs));
     }
   }
 
@@ -91,8 +110,9 @@ class ReleaseIT {
   void theChecksumIsTheJarsSha256AsSha256sumReadsIt() throws Exception {
     Path jar = release.resolve("flodl-budget-agent.jar");
     String line = Files.readString(release.resolve("flodl-budget-agent.jar.sha256")).trim();
-    String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-        .digest(Files.readAllBytes(jar)));
+    String sha =
+        HexFormat.of()
+            .formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(jar)));
     assertEquals(sha + " *flodl-budget-agent.jar", line);
   }
 
@@ -121,7 +141,8 @@ class ReleaseIT {
       for (Enumeration<? extends ZipEntry> en = jar.entries(); en.hasMoreElements(); ) {
         ZipEntry e = en.nextElement();
         if (e.getName().equals("META-INF/flodl-budget/jna.jar")) {
-          try (InputStream in = jar.getInputStream(e); JarInputStream nested = new JarInputStream(in)) {
+          try (InputStream in = jar.getInputStream(e);
+              JarInputStream nested = new JarInputStream(in)) {
             Manifest m = nested.getManifest();
             nestedJna = m.getMainAttributes().getValue("Bundle-Version");
           }
@@ -132,8 +153,10 @@ class ReleaseIT {
           continue;
         }
         // The command line's classes, off the class path (PackagingIT), belong as they would.
-        String name = e.getName().startsWith(PackagingIT.CLI)
-            ? e.getName().substring(PackagingIT.CLI.length()) : e.getName();
+        String name =
+            e.getName().startsWith(PackagingIT.CLI)
+                ? e.getName().substring(PackagingIT.CLI.length())
+                : e.getName();
         String owner = null;
         for (Map.Entry<String, String> r : roots.entrySet()) {
           if (name.startsWith(r.getKey())) {
@@ -148,11 +171,16 @@ class ReleaseIT {
         }
       }
     }
-    assertTrue(orphans.isEmpty(), "classes of no SBOM component (add the library to the SBOM "
-        + "and to this check): " + orphans);
+    assertTrue(
+        orphans.isEmpty(),
+        "classes of no SBOM component (add the library to the SBOM "
+            + "and to this check): "
+            + orphans);
     used.remove("(the agent)");
-    assertEquals(used, new TreeSet<>(components.keySet()), "the SBOM's components are what is "
-        + "inside the jar: " + components);
+    assertEquals(
+        used,
+        new TreeSet<>(components.keySet()),
+        "the SBOM's components are what is " + "inside the jar: " + components);
     String asm = System.getProperty("flodl.it.asmVersion", "");
     for (String a : List.of("asm", "asm-commons", "asm-tree", "asm-analysis")) {
       assertEquals(asm, components.get("org.ow2.asm:" + a), a);
@@ -176,8 +204,10 @@ class ReleaseIT {
     try (ZipFile jar = new ZipFile(release.resolve("flodl-budget-agent.jar").toFile())) {
       for (Enumeration<? extends ZipEntry> en = jar.entries(); en.hasMoreElements(); ) {
         String n = en.nextElement().getName();
-        if (n.startsWith("org/flodl/budget/") && !n.startsWith("org/flodl/budget/shaded/")
-            && n.endsWith(".class") && !n.contains("$")) {
+        if (n.startsWith("org/flodl/budget/")
+            && !n.startsWith("org/flodl/budget/shaded/")
+            && n.endsWith(".class")
+            && !n.contains("$")) {
           String java = n.substring(0, n.length() - ".class".length()) + ".java";
           if (!sources.contains(java)) {
             missing.add(java);
@@ -195,8 +225,11 @@ class ReleaseIT {
     int end = bom.indexOf("\"dependencies\"");
     int start = bom.lastIndexOf("\"components\"", end);
     assertTrue(start > 0 && end > start, "no components in the SBOM");
-    Matcher m = Pattern.compile("\"group\" : \"([^\"]+)\",\\s*\"name\" : \"([^\"]+)\",\\s*"
-        + "\"version\" : \"([^\"]+)\"").matcher(bom.substring(start, end));
+    Matcher m =
+        Pattern.compile(
+                "\"group\" : \"([^\"]+)\",\\s*\"name\" : \"([^\"]+)\",\\s*"
+                    + "\"version\" : \"([^\"]+)\"")
+            .matcher(bom.substring(start, end));
     Map<String, String> out = new LinkedHashMap<>();
     while (m.find()) {
       out.put(m.group(1) + ":" + m.group(2), m.group(3));
@@ -207,7 +240,8 @@ class ReleaseIT {
   /** Returns the entries whose bytes, time or order differ between the two jars. */
   static String differences(Path a, Path b) throws IOException {
     List<String> out = new ArrayList<>();
-    try (ZipFile za = new ZipFile(a.toFile()); ZipFile zb = new ZipFile(b.toFile())) {
+    try (ZipFile za = new ZipFile(a.toFile());
+        ZipFile zb = new ZipFile(b.toFile())) {
       List<String> na = za.stream().map(ZipEntry::getName).toList();
       List<String> nb = zb.stream().map(ZipEntry::getName).toList();
       if (!na.equals(nb)) {
@@ -219,8 +253,17 @@ class ReleaseIT {
         if (eb == null) {
           out.add(n + " only in the first");
         } else if (ea.getCrc() != eb.getCrc() || ea.getTime() != eb.getTime()) {
-          out.add(n + " (crc " + ea.getCrc() + "/" + eb.getCrc() + ", time " + ea.getTime() + "/"
-              + eb.getTime() + ")");
+          out.add(
+              n
+                  + " (crc "
+                  + ea.getCrc()
+                  + "/"
+                  + eb.getCrc()
+                  + ", time "
+                  + ea.getTime()
+                  + "/"
+                  + eb.getTime()
+                  + ")");
         }
         if (out.size() > 20) {
           break;
@@ -232,28 +275,36 @@ class ReleaseIT {
 
   /** Copies the sources of the project at {@code from}: no build output, no git folder. */
   static void copySources(Path from, Path to) throws IOException {
-    Files.walkFileTree(from, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs)
-          throws IOException {
-        String name = dir.getFileName() == null ? "" : dir.getFileName().toString();
-        if (!dir.equals(from) && (name.equals("target") || name.equals(".git")
-            || name.equals("node_modules") || dir.startsWith(to))) {
-          return FileVisitResult.SKIP_SUBTREE;
-        }
-        Files.createDirectories(to.resolve(from.relativize(dir).toString()));
-        return FileVisitResult.CONTINUE;
-      }
+    Files.walkFileTree(
+        from,
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs)
+              throws IOException {
+            String name = dir.getFileName() == null ? "" : dir.getFileName().toString();
+            if (!dir.equals(from)
+                && (name.equals("target")
+                    || name.equals(".git")
+                    || name.equals("node_modules")
+                    || dir.startsWith(to))) {
+              return FileVisitResult.SKIP_SUBTREE;
+            }
+            Files.createDirectories(to.resolve(from.relativize(dir).toString()));
+            return FileVisitResult.CONTINUE;
+          }
 
-      @Override
-      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-        if (attrs.isRegularFile()) {
-          Files.copy(file, to.resolve(from.relativize(file).toString()),
-              StandardCopyOption.COPY_ATTRIBUTES);
-        }
-        return FileVisitResult.CONTINUE;
-      }
-    });
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
+              throws IOException {
+            if (attrs.isRegularFile()) {
+              Files.copy(
+                  file,
+                  to.resolve(from.relativize(file).toString()),
+                  StandardCopyOption.COPY_ATTRIBUTES);
+            }
+            return FileVisitResult.CONTINUE;
+          }
+        });
   }
 
   static void deleteTree(Path p) throws IOException {

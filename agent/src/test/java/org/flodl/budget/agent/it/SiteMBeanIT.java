@@ -18,23 +18,33 @@ import org.flodl.budget.events.SiteSummaryEvent;
 import org.junit.jupiter.api.Test;
 
 /**
- * A site's MBean ({@code org.flodl.budget:type=Site,name=samples}) as a dashboard's exporter
- * reads it: counters from the agent's start that are the recording's {@code SiteSummary} sums,
- * and the application's own counts; what its values hold goes back to 0 once they are evicted.
+ * A site's MBean ({@code org.flodl.budget:type=Site,name=samples}) as a dashboard's exporter reads
+ * it: counters from the agent's start that are the recording's {@code SiteSummary} sums, and the
+ * application's own counts; what its values hold goes back to 0 once they are evicted.
  */
 class SiteMBeanIT {
   @Test
   void theSitesCountersAreTheRecordingsSummariesAndTheAppsCounts() throws Exception {
     Path sites = Sites.write("site-mbean", Sites.STORE);
     Path file = ChildJvm.WORK.resolve("site-mbean.jfr").toAbsolutePath();
-    ChildJvm.Result r = ChildJvm.on("site-mbean", Jdk.JDK17).jvm("-Xmx256m")
-        .agent("sites=" + sites + ",record=" + file)
-        .run("com.acme.it.CacheApp", "--samples=400", "--sample-bytes=1048576", "--evict-at-end",
-            "--print-site=samples");
+    ChildJvm.Result r =
+        ChildJvm.on("site-mbean", Jdk.JDK17)
+            .jvm("-Xmx256m")
+            .agent("sites=" + sites + ",record=" + file)
+            .run(
+                "com.acme.it.CacheApp",
+                "--samples=400",
+                "--sample-bytes=1048576",
+                "--evict-at-end",
+                "--print-site=samples");
     assertEquals(0, r.exitCode, r.toString());
     Map<String, String> mbean = new HashMap<>();
-    String line = r.stdout.lines().filter(l -> l.startsWith("SITE_MBEAN ")).findFirst()
-        .orElseThrow(() -> new AssertionError("no SITE_MBEAN line: " + r));
+    String line =
+        r.stdout
+            .lines()
+            .filter(l -> l.startsWith("SITE_MBEAN "))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no SITE_MBEAN line: " + r));
     for (String word : line.substring("SITE_MBEAN ".length()).split(" ")) {
       int eq = word.indexOf('=');
       mbean.put(word.substring(0, eq), word.substring(eq + 1));
@@ -47,8 +57,10 @@ class SiteMBeanIT {
     long releases = 0;
     long admittedBytes = 0;
     long releasedBytes = 0;
-    List<RecordedEvent> summaries = jdk.jfr.consumer.RecordingFile.readAllEvents(file).stream()
-        .filter(e -> e.getEventType().getName().equals(SiteSummaryEvent.NAME)).toList();
+    List<RecordedEvent> summaries =
+        jdk.jfr.consumer.RecordingFile.readAllEvents(file).stream()
+            .filter(e -> e.getEventType().getName().equals(SiteSummaryEvent.NAME))
+            .toList();
     for (RecordedEvent e : summaries) {
       admissions += e.getLong(ADMISSIONS);
       declines += e.getLong(DECLINES);

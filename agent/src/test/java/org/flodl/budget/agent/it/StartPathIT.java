@@ -11,55 +11,76 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What the agent's start costs a small job, counted in classes (timing is benchmarks/startup.sh's
- * job): the classes loaded beyond the job's own stay under a ceiling that fails when the start
- * path grows; the agent's code makes no lambda on it; and the GPU probes (their JNA, the CUDA and
- * NVML probes) load only where a site budgets a GPU, and then, on a machine with no NVIDIA
- * driver, without JNA.
+ * job): the classes loaded beyond the job's own stay under a ceiling that fails when the start path
+ * grows; the agent's code makes no lambda on it; and the GPU probes (their JNA, the CUDA and NVML
+ * probes) load only where a site budgets a GPU, and then, on a machine with no NVIDIA driver,
+ * without JNA.
  */
 class StartPathIT {
   /**
-   * Classes the agent may add to the job's own, one woven cache site and one prefetch depth on
-   * the CPU, every thread of the agent's start counted (premain, the first decision, the probe
-   * thread, the start thread's MBeans): +1,500 on JDK 17.0.15 (2026-12-02), of them about 600 the
-   * platform MBean server's. The admissions used to initialize an event class, which on JDK 17
-   * starts Flight Recorder's metadata without any recording (about 450 classes more), and the
-   * weaver to call records' generated {@code equals} (method handles: 90 more). Raise it only
-   * with a reason in docs/BENCHMARKS.md.
+   * Classes the agent may add to the job's own, one woven cache site and one prefetch depth on the
+   * CPU, every thread of the agent's start counted (premain, the first decision, the probe thread,
+   * the start thread's MBeans): +1,500 on JDK 17.0.15 (2026-12-02), of them about 600 the platform
+   * MBean server's. The admissions used to initialize an event class, which on JDK 17 starts Flight
+   * Recorder's metadata without any recording (about 450 classes more), and the weaver to call
+   * records' generated {@code equals} (method handles: 90 more). Raise it only with a reason in
+   * docs/BENCHMARKS.md.
    */
   static final int CEILING = 1_560;
+
   /** The same with the depth on {@code cuda:0} and no NVIDIA driver: +1,505. */
   static final int CUDA_CEILING = 1_570;
 
-  static final String FEED_CPU = "site.feed.kind = prefetch-depth\n"
-      + "site.feed.method = com.acme.it.Feeder#<init>\n"
-      + "site.feed.depth = 1\n"
-      + "site.feed.batch = com.acme.it.Feeder#next\n"
-      + "site.feed.device = cpu\n";
+  static final String FEED_CPU =
+      "site.feed.kind = prefetch-depth\n"
+          + "site.feed.method = com.acme.it.Feeder#<init>\n"
+          + "site.feed.depth = 1\n"
+          + "site.feed.batch = com.acme.it.Feeder#next\n"
+          + "site.feed.device = cpu\n";
 
   @Test
   void theAgentsStartLoadsFewClassesNoLambdaAndNoGpuProbeWithoutAGpuSite() throws Exception {
     List<String> bare = classes("start-bare", null);
     List<String> cpu = classes("start-cpu", Sites.STORE + FEED_CPU);
     int added = cpu.size() - bare.size();
-    System.out.println("start path: " + bare.size() + " classes without the agent, " + cpu.size()
-        + " with it (+" + added + ")");
-    assertTrue(added <= CEILING, "the agent's start loads " + added + " classes, over its ceiling "
-        + CEILING);
-    List<String> lambdas = cpu.stream().filter(c -> c.startsWith("org.flodl.budget")
-        && (c.contains("$$Lambda") || c.contains("LambdaForm"))).toList();
+    System.out.println(
+        "start path: "
+            + bare.size()
+            + " classes without the agent, "
+            + cpu.size()
+            + " with it (+"
+            + added
+            + ")");
+    assertTrue(
+        added <= CEILING,
+        "the agent's start loads " + added + " classes, over its ceiling " + CEILING);
+    List<String> lambdas =
+        cpu.stream()
+            .filter(
+                c ->
+                    c.startsWith("org.flodl.budget")
+                        && (c.contains("$$Lambda") || c.contains("LambdaForm")))
+            .toList();
     assertEquals(List.of(), lambdas, "lambdas of the agent on its start path");
     // The probes are built (a few small classes) but never read: no driver lookup, no JNA.
-    List<String> gpu = cpu.stream().filter(c -> c.startsWith("com.sun.jna")
-        || c.startsWith("jcuda") || c.equals("org.flodl.budget.probes.NvidiaDriver")
-        || c.startsWith("org.flodl.budget.probes.Jna")).toList();
+    List<String> gpu =
+        cpu.stream()
+            .filter(
+                c ->
+                    c.startsWith("com.sun.jna")
+                        || c.startsWith("jcuda")
+                        || c.equals("org.flodl.budget.probes.NvidiaDriver")
+                        || c.startsWith("org.flodl.budget.probes.Jna"))
+            .toList();
     assertEquals(List.of(), gpu, "GPU probes read without a site on a GPU");
   }
 
   @Test
   void aGpuSiteOnAMachineWithoutADriverStartsTheProbesWithoutJna() throws Exception {
-    boolean driver = Files.exists(Path.of("/dev/nvidiactl"))
-        || Files.exists(Path.of("/proc/driver/nvidia"));
-    Preconditions.require(!driver || !Preconditions.ci(),
+    boolean driver =
+        Files.exists(Path.of("/dev/nvidiactl")) || Files.exists(Path.of("/proc/driver/nvidia"));
+    Preconditions.require(
+        !driver || !Preconditions.ci(),
         "this machine has an NVIDIA driver: the probes rightly load JNA");
     if (driver) {
       return;
@@ -68,9 +89,12 @@ class StartPathIT {
     List<String> cuda = classes("start-cuda", Sites.STORE + FEED_CPU.replace("= cpu", "= cuda:0"));
     int added = cuda.size() - bare.size();
     System.out.println("start path with a cuda:0 site: +" + added + " classes");
-    assertTrue(cuda.stream().anyMatch(c -> c.equals("org.flodl.budget.probes.NvidiaDriver")),
+    assertTrue(
+        cuda.stream().anyMatch(c -> c.equals("org.flodl.budget.probes.NvidiaDriver")),
         "the probes looked for a driver");
-    assertEquals(List.of(), cuda.stream().filter(c -> c.startsWith("com.sun.jna")).toList(),
+    assertEquals(
+        List.of(),
+        cuda.stream().filter(c -> c.startsWith("com.sun.jna")).toList(),
         "JNA without a driver");
     assertTrue(added <= CUDA_CEILING, "+" + added + " classes, over " + CUDA_CEILING);
   }
@@ -91,10 +115,13 @@ class StartPathIT {
     if (sites != null) {
       assertTrue(r.stderr.isBlank(), "the agent said something: " + r);
     }
-    return Files.readAllLines(log).stream().map(l -> {
-      int start = l.indexOf("] ") + 2;
-      int end = l.indexOf(' ', start);
-      return end < 0 ? l.substring(start) : l.substring(start, end);
-    }).toList();
+    return Files.readAllLines(log).stream()
+        .map(
+            l -> {
+              int start = l.indexOf("] ") + 2;
+              int end = l.indexOf(' ', start);
+              return end < 0 ? l.substring(start) : l.substring(start, end);
+            })
+        .toList();
   }
 }

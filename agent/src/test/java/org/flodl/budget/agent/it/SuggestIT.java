@@ -30,12 +30,15 @@ import org.junit.jupiter.api.Test;
  * tests' fixtures: the file it prints, used as it is, turns the hand-written loader's and the
  * custom-loader app's {@code OutOfMemoryError} at a small heap into completed runs with every
  * sample delivered and each epoch's queue at the depth the policy decided; on the DJL app it gives
- * the {@code djl} preset, whose depth follows the policy. On libraries (the agent's own jar,
- * DJL's jars) it finishes in seconds and suggests no site inside them.
+ * the {@code djl} preset, whose depth follows the policy. On libraries (the agent's own jar, DJL's
+ * jars) it finishes in seconds and suggests no site inside them.
  */
 class SuggestIT {
-  private static final Path LOADER_APP = Path.of(System.getProperty("flodl.it.loaderApp",
-      "../test-apps/loader-app/target/flodl-budget-loader-app-0.1.0-SNAPSHOT.jar"));
+  private static final Path LOADER_APP =
+      Path.of(
+          System.getProperty(
+              "flodl.it.loaderApp",
+              "../test-apps/loader-app/target/flodl-budget-loader-app-0.1.0-SNAPSHOT.jar"));
 
   /** What one suggest run printed, and how long it took. */
   private record Suggested(int exit, String out, String err, long millis) {
@@ -50,8 +53,13 @@ class SuggestIT {
   }
 
   private static Suggested suggest(String... args) throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(List.of(Jdk.JDK17.java().toString(), "-jar",
-        ChildJvm.AGENT_JAR.toAbsolutePath().toString(), "suggest"));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                Jdk.JDK17.java().toString(),
+                "-jar",
+                ChildJvm.AGENT_JAR.toAbsolutePath().toString(),
+                "suggest"));
     cmd.addAll(List.of(args));
     Files.createDirectories(ChildJvm.WORK);
     Path err = ChildJvm.WORK.resolve("suggest.err");
@@ -72,12 +80,20 @@ class SuggestIT {
 
   @Test
   void theHandWrittenLoadersOutOfMemoryErrorBecomesACompletedRun() throws Exception {
-    Suggested s = suggest("--check", "--package", "com.acme.loader",
-        ChildJvm.APP_CLASSES.toAbsolutePath().toString());
-    assertTrue(s.flat().contains("site.dataset-cache.in = com.acme.loader.Dataset#get(int)"),
+    Suggested s =
+        suggest(
+            "--check",
+            "--package",
+            "com.acme.loader",
+            ChildJvm.APP_CLASSES.toAbsolutePath().toString());
+    assertTrue(
+        s.flat().contains("site.dataset-cache.in = com.acme.loader.Dataset#get(int)"), s.out);
+    assertTrue(
+        s.flat()
+            .contains(
+                "site.prefetchloader-queue.method = "
+                    + "java.util.concurrent.ArrayBlockingQueue#<init>(int)"),
         s.out);
-    assertTrue(s.flat().contains("site.prefetchloader-queue.method = "
-        + "java.util.concurrent.ArrayBlockingQueue#<init>(int)"), s.out);
     assertEquals(2, s.err.lines().filter(l -> l.contains("would be woven")).count(), s.err);
     Path sites = write("suggested-hand", s);
 
@@ -88,14 +104,18 @@ class SuggestIT {
     ChildJvm.Result big = ChildJvm.on("suggest-hand-big", Jdk.JDK17).jvm("-Xmx900m").run(app);
     assertEquals(0, big.exitCode, big.toString());
 
-    ChildJvm.Result r = ChildJvm.on("suggest-hand", Jdk.JDK17).jvm("-Xmx256m")
-        .agent("sites=" + sites).record().run(app);
+    ChildJvm.Result r =
+        ChildJvm.on("suggest-hand", Jdk.JDK17)
+            .jvm("-Xmx256m")
+            .agent("sites=" + sites)
+            .record()
+            .run(app);
     assertEquals(0, r.exitCode, r.toString());
     assertEquals("600", r.value("DELIVERED"), r.toString());
     assertEquals(big.value("CHECKSUM"), r.value("CHECKSUM"), "the same rows trained on");
     List<RecordedEvent> decisions = r.events(CacheAdmissionEvent.NAME);
-    assertTrue(decisions.stream().anyMatch(e -> e.getString(DECISION).equals(
-        Decision.DECLINE.name())),
+    assertTrue(
+        decisions.stream().anyMatch(e -> e.getString(DECISION).equals(Decision.DECLINE.name())),
         "declines: " + decisions.size());
     for (RecordedEvent e : decisions) {
       if (e.getString(DECISION).startsWith(Decision.ADMIT.name())) {
@@ -112,22 +132,40 @@ class SuggestIT {
     assertTrue(s.flat().contains("site.prefetchingloader-queue.kind = prefetch-depth"), s.out);
     assertFalse(s.out.contains("rowgroupsource"), "an LRU that bounds itself is no site: " + s.out);
     Path sites = write("suggested-loader-app", s);
-    String[] args = {"--sample-bytes=1M", "--samples=600", "--epochs=2", "--batch-size=4",
-        "--depth=8", "--compute-iters=1000"};
-    ChildJvm.Result bare = ChildJvm.on("suggest-loader-bare", Jdk.JDK17).jvm("-Xmx256m")
-        .classPath(LOADER_APP).run("com.acme.train.TrainMain", args);
+    String[] args = {
+      "--sample-bytes=1M",
+      "--samples=600",
+      "--epochs=2",
+      "--batch-size=4",
+      "--depth=8",
+      "--compute-iters=1000"
+    };
+    ChildJvm.Result bare =
+        ChildJvm.on("suggest-loader-bare", Jdk.JDK17)
+            .jvm("-Xmx256m")
+            .classPath(LOADER_APP)
+            .run("com.acme.train.TrainMain", args);
     assertNotEquals(0, bare.exitCode, bare.toString());
-    assertTrue(bare.stderr.contains("OutOfMemoryError") || bare.stdout.contains("OutOfMemory"),
+    assertTrue(
+        bare.stderr.contains("OutOfMemoryError") || bare.stdout.contains("OutOfMemory"),
         bare.toString());
-    ChildJvm.Result r = ChildJvm.on("suggest-loader", Jdk.JDK17).jvm("-Xmx256m")
-        .agent("sites=" + sites).record().timeout(300).classPath(LOADER_APP)
-        .run("com.acme.train.TrainMain", args);
+    ChildJvm.Result r =
+        ChildJvm.on("suggest-loader", Jdk.JDK17)
+            .jvm("-Xmx256m")
+            .agent("sites=" + sites)
+            .record()
+            .timeout(300)
+            .classPath(LOADER_APP)
+            .run("com.acme.train.TrainMain", args);
     assertEquals(0, r.exitCode, r.toString());
-    assertTrue(r.stdout.contains("TRAINING COMPLETE samples_delivered=1200")
-        && r.stdout.contains("exactly_once=true"), r.toString());
-    assertTrue(r.events(CacheAdmissionEvent.NAME).stream()
-        .anyMatch(e -> e.getString(DECISION).equals(Decision.DECLINE.name())),
-            "declines recorded");
+    assertTrue(
+        r.stdout.contains("TRAINING COMPLETE samples_delivered=1200")
+            && r.stdout.contains("exactly_once=true"),
+        r.toString());
+    assertTrue(
+        r.events(CacheAdmissionEvent.NAME).stream()
+            .anyMatch(e -> e.getString(DECISION).equals(Decision.DECLINE.name())),
+        "declines recorded");
     assertDepthsFollowThePolicy(r, "prefetchingloader-queue", 8, null);
   }
 
@@ -135,10 +173,12 @@ class SuggestIT {
    * Each epoch's queue decision of {@code site} was recorded, is at most the {@code requested}
    * depth, and is what the application built ({@code capacities}, comma-separated, when it says).
    */
-  private static void assertDepthsFollowThePolicy(ChildJvm.Result r, String site, int requested,
-      String capacities) throws IOException {
-    List<RecordedEvent> depths = r.events(PrefetchDepthEvent.NAME).stream()
-        .filter(e -> e.getString(SITE).equals(site)).toList();
+  private static void assertDepthsFollowThePolicy(
+      ChildJvm.Result r, String site, int requested, String capacities) throws IOException {
+    List<RecordedEvent> depths =
+        r.events(PrefetchDepthEvent.NAME).stream()
+            .filter(e -> e.getString(SITE).equals(site))
+            .toList();
     assertFalse(depths.isEmpty(), "no depth decision of " + site + ": " + r);
     List<String> decided = new ArrayList<>();
     for (RecordedEvent e : depths) {
@@ -153,15 +193,21 @@ class SuggestIT {
 
   @Test
   void onTheDjlAppItGivesThePresetWhoseDepthFollowsThePolicy() throws Exception {
-    Suggested s = suggest(AppJvm.DJL.dir.resolve("classes").toAbsolutePath().toString(),
-        AppJvm.DJL.classPath());
+    Suggested s =
+        suggest(
+            AppJvm.DJL.dir.resolve("classes").toAbsolutePath().toString(), AppJvm.DJL.classPath());
     assertTrue(s.out.lines().anyMatch(l -> l.equals("presets = djl")), s.out);
     assertTrue(s.flat().contains("the application uses it in com.acme.djl."), s.out);
     assertEquals(List.of(), s.siteLines(), "no site inside DJL: " + s.out);
     Path sites = write("suggested-djl", s);
     // A ring budget of 7 KiB fits 3 of TrainDjl's 2176-byte batches: a request of 8 becomes 3.
-    ChildJvm.Result r = AppJvm.DJL.run("suggest-djl", "sites=" + sites + ",ram_probe=fixed:14K",
-        DjlTrainIT.TRAIN, "--epochs=2", "--prefetch=8");
+    ChildJvm.Result r =
+        AppJvm.DJL.run(
+            "suggest-djl",
+            "sites=" + sites + ",ram_probe=fixed:14K",
+            DjlTrainIT.TRAIN,
+            "--epochs=2",
+            "--prefetch=8");
     assertEquals(0, r.exitCode, r.toString());
     assertEquals("0", r.value("empty_epochs"), r.toString());
     List<RecordedEvent> depths = r.events(PrefetchDepthEvent.NAME);

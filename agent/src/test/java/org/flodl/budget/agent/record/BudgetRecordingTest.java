@@ -49,8 +49,13 @@ class BudgetRecordingTest {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     Process p =
         new ProcessBuilder(
-                java.toString(), "-Xmx64m", "-cp", System.getProperty("java.class.path"),
-                RecordingExitMain.class.getName(), how, file.toString())
+                java.toString(),
+                "-Xmx64m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                RecordingExitMain.class.getName(),
+                how,
+                file.toString())
             .redirectErrorStream(true)
             .start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -65,10 +70,11 @@ class BudgetRecordingTest {
     List<Long> held =
         events.stream()
             .filter(e -> e.getEventType().getName().equals(CacheAdmissionEvent.NAME))
-            .map(e -> {
-              assertEquals("exit-" + how, e.getString(SITE));
-              return e.getLong(HELD_BYTES);
-            })
+            .map(
+                e -> {
+                  assertEquals("exit-" + how, e.getString(SITE));
+                  return e.getLong(HELD_BYTES);
+                })
             .collect(Collectors.toList());
     assertEquals(List.of(100L, 200L, 300L), held);
     Map<String, String> settings =
@@ -76,7 +82,8 @@ class BudgetRecordingTest {
             .filter(e -> e.getEventType().getName().equals(ConfigurationEvent.NAME))
             .collect(Collectors.toMap(e -> e.getString(KEY), e -> e.getString(VALUE), (a, b) -> a));
     assertEquals(Map.of("record", file.toString()), settings);
-    assertTrue(events.stream().anyMatch(e -> e.getEventType().getName().equals("jdk.JVMInformation")),
+    assertTrue(
+        events.stream().anyMatch(e -> e.getEventType().getName().equals("jdk.JVMInformation")),
         "flodl-budget.jfc's JDK events are on");
   }
 
@@ -85,10 +92,17 @@ class BudgetRecordingTest {
     try (BudgetRecording r = BudgetRecording.start(dir.resolve("b.jfr"))) {
       Map<String, String> settings = r.recording().getSettings();
       for (String name :
-          List.of(CacheAdmissionEvent.NAME, PrefetchDepthEvent.NAME,
-              RingSlotsEvent.NAME, RamBudgetEvent.NAME, StagerSplitEvent.NAME,
-              ReleaseEvent.NAME, MemoryProbeEvent.NAME, SiteSummaryEvent.NAME,
-              InstrumentedEvent.NAME, ConfigurationEvent.NAME)) {
+          List.of(
+              CacheAdmissionEvent.NAME,
+              PrefetchDepthEvent.NAME,
+              RingSlotsEvent.NAME,
+              RamBudgetEvent.NAME,
+              StagerSplitEvent.NAME,
+              ReleaseEvent.NAME,
+              MemoryProbeEvent.NAME,
+              SiteSummaryEvent.NAME,
+              InstrumentedEvent.NAME,
+              ConfigurationEvent.NAME)) {
         assertEquals("true", settings.get(name + "#enabled"), name);
       }
       assertEquals("1 s", settings.get(MemoryProbeEvent.NAME + "#period"));
@@ -97,16 +111,22 @@ class BudgetRecordingTest {
       assertTrue(r.recording().getDumpOnExit());
       admission().emit();
       r.dump();
-      assertTrue(RecordingFile.readAllEvents(r.file()).stream()
-          .anyMatch(e -> e.getEventType().getName().equals(CacheAdmissionEvent.NAME)));
+      assertTrue(
+          RecordingFile.readAllEvents(r.file()).stream()
+              .anyMatch(e -> e.getEventType().getName().equals(CacheAdmissionEvent.NAME)));
     }
   }
 
   @Test
   void unknownSettingsAreAClearError(@TempDir Path dir) {
-    IOException e = assertThrows(IOException.class,
-        () -> BudgetRecording.start(dir.resolve("b.jfr"), new BudgetRecording.Limits("/no-such.jfc",
-            0, java.time.Duration.ZERO, null), w -> {}));
+    IOException e =
+        assertThrows(
+            IOException.class,
+            () ->
+                BudgetRecording.start(
+                    dir.resolve("b.jfr"),
+                    new BudgetRecording.Limits("/no-such.jfc", 0, java.time.Duration.ZERO, null),
+                    w -> {}));
     assertTrue(e.getMessage().contains("/no-such.jfc"), e.getMessage());
   }
 
@@ -137,7 +157,8 @@ class BudgetRecordingTest {
     Files.createDirectories(dir.resolve("run.jfr" + BudgetRecording.CHUNKS));
     Files.writeString(dir.resolve("run.jfr" + BudgetRecording.CHUNKS).resolve("old.jfr"), "x");
     try (BudgetRecording r = BudgetRecording.start(file)) {
-      assertTrue(!Files.exists(file) || Files.size(file) == 0,
+      assertTrue(
+          !Files.exists(file) || Files.size(file) == 0,
           "an old recording of that name is gone at start");
       assertFalse(Files.exists(r.chunks().resolve("old.jfr")), "and an older run's chunks");
       admission().emit();
@@ -146,19 +167,30 @@ class BudgetRecordingTest {
         Thread.sleep(100);
       }
       assertTrue(chunkFiles(r.chunks()) > 0, "no chunk beside the file within 10 s");
-      assertEquals(0, r.mirror().written(), "the chunks are linked, not copied, on one file system");
+      assertEquals(
+          0, r.mirror().written(), "the chunks are linked, not copied, on one file system");
     }
     assertTrue(Files.size(file) > 0, "closed: the recording is written");
-    assertTrue(RecordingFile.readAllEvents(file).stream()
-        .anyMatch(ev -> ev.getEventType().getName().equals(CacheAdmissionEvent.NAME)));
-    assertFalse(Files.exists(dir.resolve("run.jfr" + BudgetRecording.CHUNKS)), "and its chunks gone");
+    assertTrue(
+        RecordingFile.readAllEvents(file).stream()
+            .anyMatch(ev -> ev.getEventType().getName().equals(CacheAdmissionEvent.NAME)));
+    assertFalse(
+        Files.exists(dir.resolve("run.jfr" + BudgetRecording.CHUNKS)), "and its chunks gone");
   }
 
   /** Returns a one-byte admission at site here, holding 1 of a budget of 2 with 3 available. */
   private static CacheAdmissionEvent admission() {
-    return CacheAdmissionEvent.decided().site("here").tier("heap").valueType("byte[]")
-        .logicalBytes(1).storageBytes(1).chargedBytes(1).decision(Decision.ADMIT.name())
-        .heldBytes(1).budgetBytes(2).availableBytes(3);
+    return CacheAdmissionEvent.decided()
+        .site("here")
+        .tier("heap")
+        .valueType("byte[]")
+        .logicalBytes(1)
+        .storageBytes(1)
+        .chargedBytes(1)
+        .decision(Decision.ADMIT.name())
+        .heldBytes(1)
+        .budgetBytes(2)
+        .availableBytes(3);
   }
 
   private static long chunkFiles(Path folder) throws IOException {

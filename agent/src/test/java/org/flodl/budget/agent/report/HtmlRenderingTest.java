@@ -37,8 +37,14 @@ class HtmlRenderingTest {
   }
 
   static String run(Path browser, String... args) throws Exception {
-    List<String> command = new java.util.ArrayList<>(List.of(browser.toString(), "--headless",
-        "--no-sandbox", "--disable-gpu", "--hide-scrollbars"));
+    List<String> command =
+        new java.util.ArrayList<>(
+            List.of(
+                browser.toString(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--hide-scrollbars"));
     command.addAll(List.of(args));
     Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -51,16 +57,19 @@ class HtmlRenderingTest {
   void chromiumRendersThePageWithItsCharts(@TempDir Path dir) throws Exception {
     Optional<Path> browser = browser();
     if (browser.isEmpty()) {
-      org.flodl.budget.agent.it.Preconditions.unmet("no chromium on PATH, the HTML report was not"
-          + " rendered (Debian: apt-get install chromium; .ci/run installs it)");
+      org.flodl.budget.agent.it.Preconditions.unmet(
+          "no chromium on PATH, the HTML report was not"
+              + " rendered (Debian: apt-get install chromium; .ci/run installs it)");
     }
     Path jfr = dir.resolve("budget.jfr");
     Path html = dir.resolve("report.html");
     Path png = dir.resolve("report.png");
     TrainingScenario.record(jfr, 80, Duration.ofMillis(800), Duration.ofMillis(20), true);
     java.io.PrintStream quiet = new java.io.PrintStream(java.io.OutputStream.nullOutputStream());
-    assertEquals(0, ReportCommand.run(new String[] {jfr.toString(), "--html", html.toString()},
-        quiet, System.err));
+    assertEquals(
+        0,
+        ReportCommand.run(
+            new String[] {jfr.toString(), "--html", html.toString()}, quiet, System.err));
 
     String dom = run(browser.get(), "--dump-dom", html.toUri().toString());
     assertEquals(3, ReportCommandTest.count(dom, "<svg "), "charts in Chromium's DOM");
@@ -78,8 +87,10 @@ class HtmlRenderingTest {
         int r = rgb >> 16;
         int g = (rgb >> 8) & 0xff;
         int b = rgb & 0xff;
-        blue += (Math.abs(r - 0x1f) < 24 && Math.abs(g - 0x77) < 24 && Math.abs(b - 0xb4) < 24) ? 1 : 0;
-        red += (Math.abs(r - 0xd6) < 24 && Math.abs(g - 0x27) < 24 && Math.abs(b - 0x28) < 24) ? 1 : 0;
+        blue +=
+            (Math.abs(r - 0x1f) < 24 && Math.abs(g - 0x77) < 24 && Math.abs(b - 0xb4) < 24) ? 1 : 0;
+        red +=
+            (Math.abs(r - 0xd6) < 24 && Math.abs(g - 0x27) < 24 && Math.abs(b - 0x28) < 24) ? 1 : 0;
       }
     }
     assertTrue(blue > 500, "the held lines are drawn: " + blue + " blue pixels");

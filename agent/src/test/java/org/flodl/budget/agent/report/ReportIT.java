@@ -41,16 +41,19 @@ import org.openjdk.jmc.flightrecorder.internal.FlightRecordingLoader;
  * The packaged agent the way a user runs it: an unbounded cache at -Xmx256m under {@code
  * -javaagent:flodl-budget-agent.jar=sites=…,record=budget.jfr}, then {@code java -jar
  * flodl-budget-agent.jar report budget.jfr --html report.html}. The report's numbers are the
- * recording's, the recording opens in Mission Control's parser, and a file that is not a
- * recording is exit code 2 through the jar's own command line.
+ * recording's, the recording opens in Mission Control's parser, and a file that is not a recording
+ * is exit code 2 through the jar's own command line.
  */
 class ReportIT {
-  static final Path AGENT_JAR = Path.of(System.getProperty("flodl.it.agentJar",
-      "target/flodl-budget-agent.jar")).toAbsolutePath();
-  static final Path APP_CLASSES = Path.of(System.getProperty("flodl.it.appClasses",
-      "target/test-classes")).toAbsolutePath();
-  static final Path WORK = Path.of(System.getProperty("flodl.it.workDir", "target/it-work"))
-      .resolve("report").toAbsolutePath();
+  static final Path AGENT_JAR =
+      Path.of(System.getProperty("flodl.it.agentJar", "target/flodl-budget-agent.jar"))
+          .toAbsolutePath();
+  static final Path APP_CLASSES =
+      Path.of(System.getProperty("flodl.it.appClasses", "target/test-classes")).toAbsolutePath();
+  static final Path WORK =
+      Path.of(System.getProperty("flodl.it.workDir", "target/it-work"))
+          .resolve("report")
+          .toAbsolutePath();
   static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
   static final String SITES =
       "site.samples.kind = cache-admit\n"
@@ -68,8 +71,12 @@ class ReportIT {
     command.addAll(Arrays.asList(args));
     Path out = Files.createTempFile(WORK, "out", ".txt");
     Path err = Files.createTempFile(WORK, "err", ".txt");
-    Process p = new ProcessBuilder(command).directory(WORK.toFile())
-        .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+    Process p =
+        new ProcessBuilder(command)
+            .directory(WORK.toFile())
+            .redirectOutput(out.toFile())
+            .redirectError(err.toFile())
+            .start();
     if (!p.waitFor(300, TimeUnit.SECONDS)) {
       p.destroyForcibly();
       throw new AssertionError("timed out: " + command);
@@ -84,9 +91,16 @@ class ReportIT {
     Files.writeString(sites, SITES);
     recording = WORK.resolve("budget.jfr");
     Files.deleteIfExists(recording);
-    Run app = java("-Xmx256m", "-javaagent:" + AGENT_JAR + "=sites=" + sites + ",record=" + recording,
-        "-cp", APP_CLASSES.toString(), "com.acme.it.CacheApp", "--samples=400", "--evict-at-end",
-        "--pace-ms=2");
+    Run app =
+        java(
+            "-Xmx256m",
+            "-javaagent:" + AGENT_JAR + "=sites=" + sites + ",record=" + recording,
+            "-cp",
+            APP_CLASSES.toString(),
+            "com.acme.it.CacheApp",
+            "--samples=400",
+            "--evict-at-end",
+            "--pace-ms=2");
     assertEquals(0, app.code(), app.out() + app.err());
     assertTrue(Files.isRegularFile(recording), "record= wrote no recording: " + app.err());
     events = RecordingFile.readAllEvents(recording);
@@ -104,7 +118,14 @@ class ReportIT {
   void theReportOfTheAgentsRecordingCarriesItsNumbers() throws Exception {
     Path html = WORK.resolve("report.html");
     Files.deleteIfExists(html);
-    Run run = java("-jar", AGENT_JAR.toString(), "report", recording.toString(), "--html", html.toString());
+    Run run =
+        java(
+            "-jar",
+            AGENT_JAR.toString(),
+            "report",
+            recording.toString(),
+            "--html",
+            html.toString());
     assertEquals(0, run.code(), run.err());
     Matcher m = Pattern.compile("(?m)^  samples +heap .*$").matcher(run.out());
     assertTrue(m.find(), run.out());
@@ -118,14 +139,21 @@ class ReportIT {
     assertTrue(admitted > 0 && declined > 0, "at -Xmx256m the cache keeps part of 400 MiB");
     assertEquals(Format.count(admitted), row[2], run.out());
     assertEquals(Format.count(declined), row[3], run.out());
-    assertEquals(Format.bytes(sum(EventReader.SITE_SUMMARY, ADMITTED_BYTES, null)), row[5], run.out());
-    assertEquals(Format.bytes(sum(EventReader.SITE_SUMMARY, DECLINED_BYTES, null)), row[6], run.out());
-    assertEquals(Format.bytes(sum(EventReader.SITE_SUMMARY, RELEASED_BYTES, null)), row[7], run.out());
-    assertTrue(run.out().contains("record "), "the effective configuration lists record=: " + run.out());
-    assertTrue(Pattern.compile("(?m)^Instrumented: \\d+ WOVEN").matcher(run.out()).find(), run.out());
+    assertEquals(
+        Format.bytes(sum(EventReader.SITE_SUMMARY, ADMITTED_BYTES, null)), row[5], run.out());
+    assertEquals(
+        Format.bytes(sum(EventReader.SITE_SUMMARY, DECLINED_BYTES, null)), row[6], run.out());
+    assertEquals(
+        Format.bytes(sum(EventReader.SITE_SUMMARY, RELEASED_BYTES, null)), row[7], run.out());
+    assertTrue(
+        run.out().contains("record "), "the effective configuration lists record=: " + run.out());
+    assertTrue(
+        Pattern.compile("(?m)^Instrumented: \\d+ WOVEN").matcher(run.out()).find(), run.out());
     String page = Files.readString(html, StandardCharsets.UTF_8);
     assertTrue(page.contains("aria-label=\"heap tier: peak "), "the heap chart");
-    assertTrue(page.contains("<td>samples</td><td class=\"l\">heap</td><td>" + Format.count(admitted) + "</td>"));
+    assertTrue(
+        page.contains(
+            "<td>samples</td><td class=\"l\">heap</td><td>" + Format.count(admitted) + "</td>"));
   }
 
   @Test

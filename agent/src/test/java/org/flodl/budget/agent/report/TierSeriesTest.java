@@ -18,11 +18,15 @@ class TierSeriesTest {
       long held = i == spike ? 10_000_000 : i % 1000;
       series.addDecision(new Reading(t0.plusNanos(i * 1000L), held, 5_000_000));
     }
-    assertTrue(series.decisions.size() < TierSeries.MAX_DECISION_POINTS, "size " + series.decisions.size());
+    assertTrue(
+        series.decisions.size() < TierSeries.MAX_DECISION_POINTS,
+        "size " + series.decisions.size());
     assertEquals(10_000_000, series.peakHeld(), "the spike survives the merging");
     assertEquals(5_000_000, series.budgetAtPeak());
     for (int i = 1; i < series.decisions.size(); i++) {
-      assertTrue(!series.decisions.get(i).time.isBefore(series.decisions.get(i - 1).time), "in time order");
+      assertTrue(
+          !series.decisions.get(i).time.isBefore(series.decisions.get(i - 1).time),
+          "in time order");
     }
   }
 }

@@ -25,9 +25,9 @@ import org.flodl.budget.policy.TierLedger;
 
 /**
  * A training run's budget decisions, taken by the real policy and ledger the way the agent's gate
- * takes them, committed as events under a {@link BudgetRecording}: a sample cache on the heap
- * whose budget shrinks as the rest of the process grows (so it ends up declining), an eviction
- * release site, a DJL prefetch site whose depth falls as VRAM fills, a host reader ring, the periodic
+ * takes them, committed as events under a {@link BudgetRecording}: a sample cache on the heap whose
+ * budget shrinks as the rest of the process grows (so it ends up declining), an eviction release
+ * site, a DJL prefetch site whose depth falls as VRAM fills, a host reader ring, the periodic
  * memory probe and site summaries, the configuration and the classes woven. It keeps its own
  * tallies, which the report must reproduce.
  */
@@ -66,8 +66,8 @@ final class TrainingScenario {
    * periodic events every {@code period}; {@code decisions} false leaves the per-decision events
    * off, as {@code decisions=off} does.
    */
-  static TrainingScenario record(Path file, int steps, Duration length, Duration period,
-      boolean decisions) throws Exception {
+  static TrainingScenario record(
+      Path file, int steps, Duration length, Duration period, boolean decisions) throws Exception {
     TrainingScenario s = new TrainingScenario();
     BudgetRecording recording = BudgetRecording.start(file);
     try {
@@ -78,9 +78,15 @@ final class TrainingScenario {
         recording.recording().disable(ReleaseEvent.NAME);
       }
       s.register();
-      InstrumentedEvent.emit("ai.djl.training.dataset.DataIterable", "app", "djl", "WOVEN", "<init> prefetch depth");
-      InstrumentedEvent.emit("com.acme.data.SampleCache", "app", SITE, "WOVEN", "put(Object,Object)");
-      InstrumentedEvent.emit("com.acme.data.Evictor", "app", SITE, "FAILED",
+      InstrumentedEvent.emit(
+          "ai.djl.training.dataset.DataIterable", "app", "djl", "WOVEN", "<init> prefetch depth");
+      InstrumentedEvent.emit(
+          "com.acme.data.SampleCache", "app", SITE, "WOVEN", "put(Object,Object)");
+      InstrumentedEvent.emit(
+          "com.acme.data.Evictor",
+          "app",
+          SITE,
+          "FAILED",
           "no method evict(java.lang.Object) in com.acme.data.Evictor");
       long pause = length.toNanos() / steps;
       for (int step = 0; step < steps; step++) {
@@ -110,16 +116,34 @@ final class TrainingScenario {
           ConfigurationEvent.emit("vram_probe", "fixed:3G/" + VRAM_TOTAL, "SYSTEM_PROPERTY");
         });
     MemoryProbeEvent.register(
-        e -> e.host(hostAvailable, -1, -1)
-            .heap(4L << 30, (1L << 30) + heap.held())
-            .tier("heap", hostAvailable, heap.held(), heap.budget())
-            .vram(vramUsed, VRAM_TOTAL));
+        e ->
+            e.host(hostAvailable, -1, -1)
+                .heap(4L << 30, (1L << 30) + heap.held())
+                .tier("heap", hostAvailable, heap.held(), heap.budget())
+                .vram(vramUsed, VRAM_TOTAL));
     SiteSummaryEvent.register(
         () -> {
           synchronized (this) {
-            SiteSummaryEvent.emit(SITE, "heap", new SiteSummaryEvent.Counts(sAdmissions,
-                sAdmittedBytes, sMaterialized, sMaterializedBytes, sDeclines, sDeclinedBytes, 0,
-                0, 0, 0, sReleases, sReleasedBytes, 0, 0), heap.held(), heap.held(),
+            SiteSummaryEvent.emit(
+                SITE,
+                "heap",
+                new SiteSummaryEvent.Counts(
+                    sAdmissions,
+                    sAdmittedBytes,
+                    sMaterialized,
+                    sMaterializedBytes,
+                    sDeclines,
+                    sDeclinedBytes,
+                    0,
+                    0,
+                    0,
+                    0,
+                    sReleases,
+                    sReleasedBytes,
+                    0,
+                    0),
+                heap.held(),
+                heap.held(),
                 heap.budget());
             sAdmissions = sDeclines = sMaterialized = 0;
             sAdmittedBytes = sDeclinedBytes = sMaterializedBytes = sReleasedBytes = 0;
@@ -129,7 +153,10 @@ final class TrainingScenario {
         });
   }
 
-  /** One step: every 10th an epoch boundary (depth and ring), then four samples offered to the cache. */
+  /**
+   * One step: every 10th an epoch boundary (depth and ring), then four samples offered to the
+   * cache.
+   */
   private synchronized void step(int step, int steps) {
     double progress = (double) step / steps;
     hostAvailable = (768L << 20) - (long) (progress * (448L << 20));
@@ -137,31 +164,35 @@ final class TrainingScenario {
       epochs++;
       vramUsed = (3L << 30) + (long) (progress * (2800L << 20));
       // The gate's own decision and events: DJL's epochs on a GPU, and a host reader ring.
-      DepthDecision.Decision gpu = DepthDecision.decide(DepthDecision.Inputs.builder()
-          .cuda(true)
-          .requested(8)
-          .batchBytes(SAMPLE * 64)
-          .vramUsed(vramUsed)
-          .vramTotal(VRAM_TOTAL)
-          .vramMaxUsage(0.9)
-          .maxUsage(0.5)
-          .cacheActive(true)
-          .build());
+      DepthDecision.Decision gpu =
+          DepthDecision.decide(
+              DepthDecision.Inputs.builder()
+                  .cuda(true)
+                  .requested(8)
+                  .batchBytes(SAMPLE * 64)
+                  .vramUsed(vramUsed)
+                  .vramTotal(VRAM_TOTAL)
+                  .vramMaxUsage(0.9)
+                  .maxUsage(0.5)
+                  .cacheActive(true)
+                  .build());
       DecisionEvents.depth("djl", "cuda:0", 8, gpu);
       lastDepth = gpu.depth();
-      DepthDecision.Decision ring = DepthDecision.decide(DepthDecision.Inputs.builder()
-          .requested(64)
-          .batchBytes(SAMPLE * 64)
-          .epochBatches(50)
-          .vramMaxUsage(0.9)
-          .available(OptionalLong.of(hostAvailable))
-          .maxUsage(0.5)
-          .cacheActive(true)
-          .build());
+      DepthDecision.Decision ring =
+          DepthDecision.decide(
+              DepthDecision.Inputs.builder()
+                  .requested(64)
+                  .batchBytes(SAMPLE * 64)
+                  .epochBatches(50)
+                  .vramMaxUsage(0.9)
+                  .available(OptionalLong.of(hostAvailable))
+                  .maxUsage(0.5)
+                  .cacheActive(true)
+                  .build());
       DecisionEvents.depth("reader", "cpu", 64, ring);
     }
-    RamBudget budget = TierBudget.of(Tier.HEAP, hostAvailable, heap.held(), heap.held(), 0.5, 1.0,
-        0);
+    RamBudget budget =
+        TierBudget.of(Tier.HEAP, hostAvailable, heap.held(), heap.held(), 0.5, 1.0, 0);
     heap.setBudget(budget.budgetBytes());
     DecisionEvents.budget(Tier.HEAP, budget);
     for (int i = 0; i < 4; i++) {
@@ -171,8 +202,10 @@ final class TrainingScenario {
       boolean materialize = BudgetPolicy.shouldMaterialize(logical, storage);
       long charged = BudgetPolicy.retainedCost(logical, storage);
       TierLedger.Admission a = heap.tryReserve(charged);
-      String decision = !a.admitted() ? Decision.DECLINE.name(
-          ) : materialize ? Decision.ADMIT_MATERIALIZED.name() : Decision.ADMIT.name();
+      String decision =
+          !a.admitted()
+              ? Decision.DECLINE.name()
+              : materialize ? Decision.ADMIT_MATERIALIZED.name() : Decision.ADMIT.name();
       CacheAdmissionEvent.decided()
           .site(SITE)
           .tier("heap")
@@ -211,8 +244,8 @@ final class TrainingScenario {
       releasedBytes += evicted.bytes();
       sReleasedBytes += evicted.bytes();
       sReleases++;
-      ReleaseEvent.emit(SITE, "heap", evicted.bytes(), ReleaseCause.RELEASE_SITE.name(), heap.held(
-          ));
+      ReleaseEvent.emit(
+          SITE, "heap", evicted.bytes(), ReleaseCause.RELEASE_SITE.name(), heap.held());
     }
   }
 

@@ -14,10 +14,13 @@ import org.flodl.budget.agent.it.LoaderEpoch;
  * sites files beside it ({@code sites.properties}, {@code sites-rig.properties}).
  */
 final class LoaderApp {
-  static final Path JAR = Path.of(System.getProperty("flodl.it.loaderApp",
-      "../test-apps/loader-app/target/flodl-budget-loader-app-0.1.0-SNAPSHOT.jar"));
-  static final Path SITES_DIR = Path.of(System.getProperty("flodl.it.loaderSites",
-      "../test-apps/loader-app"));
+  static final Path JAR =
+      Path.of(
+          System.getProperty(
+              "flodl.it.loaderApp",
+              "../test-apps/loader-app/target/flodl-budget-loader-app-0.1.0-SNAPSHOT.jar"));
+  static final Path SITES_DIR =
+      Path.of(System.getProperty("flodl.it.loaderSites", "../test-apps/loader-app"));
   static final String MAIN = "com.acme.train.TrainMain";
 
   private LoaderApp() {}
@@ -34,8 +37,10 @@ final class LoaderApp {
   /** Returns a child named {@code name} running the app's jar with {@code jvmOptions}. */
   static ChildJvm child(String name, String... jvmOptions) throws Exception {
     if (!Files.isRegularFile(JAR)) {
-      throw new AssertionError("the loader app is not built: " + JAR.toAbsolutePath()
-          + " (mvn -pl agent -am verify builds it)");
+      throw new AssertionError(
+          "the loader app is not built: "
+              + JAR.toAbsolutePath()
+              + " (mvn -pl agent -am verify builds it)");
     }
     return ChildJvm.on("scenario-" + name, Jdk.JDK17).jvm(jvmOptions).classPath(JAR).timeout(90);
   }

@@ -14,28 +14,36 @@ import org.flodl.budget.events.InstrumentedEvent;
 import org.junit.jupiter.api.Test;
 
 /**
- * Scenario 4, overhead: the same job without the agent and with it in {@code mode=off},
- * {@code observe} and {@code enforce}, on a budget that never binds (8 MiB of samples, a 512 MiB
- * heap). What each run trains on and caches must be the same: {@code off} installs nothing and
- * decides nothing, {@code observe} and {@code enforce} decide every put and admit all of it. The
- * epoch times are compared by benchmarks/scenarios.sh, not here.
+ * Scenario 4, overhead: the same job without the agent and with it in {@code mode=off}, {@code
+ * observe} and {@code enforce}, on a budget that never binds (8 MiB of samples, a 512 MiB heap).
+ * What each run trains on and caches must be the same: {@code off} installs nothing and decides
+ * nothing, {@code observe} and {@code enforce} decide every put and admit all of it. The epoch
+ * times are compared by benchmarks/scenarios.sh, not here.
  */
 class OverheadScenarioIT {
-  static final List<String> APP = List.of("--sample-bytes=16K", "--samples=512", "--epochs=2",
-      "--batch-size=16", "--depth=4", "--compute-iters=2000");
+  static final List<String> APP =
+      List.of(
+          "--sample-bytes=16K",
+          "--samples=512",
+          "--epochs=2",
+          "--batch-size=16",
+          "--depth=4",
+          "--compute-iters=2000");
 
   @Test
   void aBudgetThatNeverBindsChangesNothingTheJobSees() throws Exception {
-    ChildJvm.Result bare = LoaderApp.child("overhead-bare", "-Xmx512m")
-        .run(LoaderApp.MAIN, LoaderApp.args(APP));
+    ChildJvm.Result bare =
+        LoaderApp.child("overhead-bare", "-Xmx512m").run(LoaderApp.MAIN, LoaderApp.args(APP));
     assertEquals(0, bare.exitCode, bare.toString());
     assertEquals(512, LoaderApp.epoch(bare, 2).get("cacheHits"));
     String sites = "sites=" + LoaderApp.sites("sites.properties");
 
     for (String mode : List.of("off", "observe", "enforce")) {
-      ChildJvm.Result r = LoaderApp.child("overhead-" + mode, "-Xmx512m")
-          .agent(sites + ",mode=" + mode).record()
-          .run(LoaderApp.MAIN, LoaderApp.args(APP));
+      ChildJvm.Result r =
+          LoaderApp.child("overhead-" + mode, "-Xmx512m")
+              .agent(sites + ",mode=" + mode)
+              .record()
+              .run(LoaderApp.MAIN, LoaderApp.args(APP));
       assertEquals(0, r.exitCode, r.toString());
       assertEquals("true", r.value("exactly_once"), r.toString());
       assertEquals(bare.value("checksum"), r.value("checksum"), mode + ": same samples");
@@ -46,9 +54,13 @@ class OverheadScenarioIT {
 
       List<RecordedEvent> admissions = r.events(CacheAdmissionEvent.NAME);
       if (mode.equals("off")) {
-        assertEquals(List.of(), r.flodlEvents().stream()
-            .filter(e -> e.getEventType().getName().startsWith("flodl.budget."))
-            .map(e -> e.getEventType().getName()).distinct().toList(),
+        assertEquals(
+            List.of(),
+            r.flodlEvents().stream()
+                .filter(e -> e.getEventType().getName().startsWith("flodl.budget."))
+                .map(e -> e.getEventType().getName())
+                .distinct()
+                .toList(),
             "mode=off decides nothing");
         assertTrue(r.events(InstrumentedEvent.NAME).isEmpty(), "mode=off weaves nothing");
       } else {

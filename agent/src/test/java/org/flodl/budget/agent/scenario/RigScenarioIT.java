@@ -26,31 +26,46 @@ import org.junit.jupiter.api.Test;
  */
 class RigScenarioIT {
   static final String SEED_PROBE = "vram_probe=fixed:5592M/6360465408";
+
   /** 2 MiB free: 128 batches of 16 KiB, under the floor's 256. */
   static final String FULL_PROBE = "vram_probe=fixed:6358368256/6360465408";
-  static final List<String> APP = List.of("--sample-bytes=1K", "--batch-size=16",
-      "--samples=512", "--epochs=2", "--depth=8", "--latency-us=500", "--compute-iters=20000",
-      "--cache=false");
+
+  static final List<String> APP =
+      List.of(
+          "--sample-bytes=1K",
+          "--batch-size=16",
+          "--samples=512",
+          "--epochs=2",
+          "--depth=8",
+          "--latency-us=500",
+          "--compute-iters=20000",
+          "--cache=false");
 
   @Test
   void theDoubleBufferFloorKeepsTheLoaderPipelinedAtTheSeedsNumbers() throws Exception {
     String sites = "sites=" + LoaderApp.sites("sites-rig.properties");
-    ChildJvm.Result floor = LoaderApp.child("rig-floor")
-        .agent(sites + "," + SEED_PROBE).record()
-        .run(LoaderApp.MAIN, LoaderApp.args(APP));
+    ChildJvm.Result floor =
+        LoaderApp.child("rig-floor")
+            .agent(sites + "," + SEED_PROBE)
+            .record()
+            .run(LoaderApp.MAIN, LoaderApp.args(APP));
     assertEquals(0, floor.exitCode, floor.toString());
     assertEquals("true", floor.value("exactly_once"), floor.toString());
     assertEquals(2, LoaderApp.epoch(floor, 1).get("depth"), floor.stdout);
     assertEquals(2, LoaderApp.epoch(floor, 2).get("depth"), floor.stdout);
     assertDepthEvents(floor, 2, "DOUBLE_BUFFER_FLOOR", 5592L << 20);
 
-    ChildJvm.Result sync = LoaderApp.child("rig-sync")
-        .agent(sites + "," + FULL_PROBE).record()
-        .run(LoaderApp.MAIN, LoaderApp.args(APP));
+    ChildJvm.Result sync =
+        LoaderApp.child("rig-sync")
+            .agent(sites + "," + FULL_PROBE)
+            .record()
+            .run(LoaderApp.MAIN, LoaderApp.args(APP));
     assertEquals(0, sync.exitCode, sync.toString());
     assertEquals(0, LoaderApp.epoch(sync, 1).get("depth"), sync.stdout);
     assertDepthEvents(sync, 0, "SYNC_FALLBACK", 6358368256L);
-    assertEquals(floor.value("checksum"), sync.value("checksum"),
+    assertEquals(
+        floor.value("checksum"),
+        sync.value("checksum"),
         "pipelined or synchronous, the same samples are trained on");
   }
 

@@ -23,8 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code suggest} over the compiled shapes of {@code com.acme.suggest.Shapes}: a map field filled
  * in a getter, {@code computeIfAbsent} with a lambda, a list appended to every epoch, an {@code
  * ArrayBlockingQueue} sized from a constructor argument and a {@code LinkedBlockingQueue} from a
- * field are candidates, printed exactly as {@code suggest/shapes.expected} says (below the
- * header); a queue sized from a constant and a map that bounds itself are not.
+ * field are candidates, printed exactly as {@code suggest/shapes.expected} says (below the header);
+ * a queue sized from a constant and a map that bounds itself are not.
  */
 class SuggestTest {
   private static final Path CLASSES = Path.of("target/test-classes");
@@ -32,10 +32,16 @@ class SuggestTest {
   private static String[] run(String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = SuggestCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new String[] {Integer.toString(code), out.toString(StandardCharsets.UTF_8),
-        err.toString(StandardCharsets.UTF_8)};
+    int code =
+        SuggestCommand.run(
+            args,
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new String[] {
+      Integer.toString(code),
+      out.toString(StandardCharsets.UTF_8),
+      err.toString(StandardCharsets.UTF_8)
+    };
   }
 
   private static String expected(String name) throws IOException {
@@ -51,8 +57,15 @@ class SuggestTest {
 
   /** The shapes split in two: each half's classes, by simple name in {@code com/acme/suggest}. */
   private static final String[] FIRST = {"MapInGetter", "QueueFromArgument", "ComputeWithLambda"};
-  private static final String[] SECOND = {"EpochList", "QueueFromField", "QueueFromConstant",
-      "SelfBoundedLru", "SelfBoundedLru$1", "Shapes"};
+
+  private static final String[] SECOND = {
+    "EpochList",
+    "QueueFromField",
+    "QueueFromConstant",
+    "SelfBoundedLru",
+    "SelfBoundedLru$1",
+    "Shapes"
+  };
 
   /** Writes the compiled {@code com.acme.suggest} classes {@code simpleNames} as jar {@code to}. */
   private static Path jar(Path to, String... simpleNames) throws IOException {
@@ -84,8 +97,8 @@ class SuggestTest {
     String[] r = run("--package", "com.acme.suggest", CLASSES.toString());
     assertEquals("0", r[0], r[2]);
     assertEquals(expected("shapes.expected"), blocks(r[1]));
-    assertTrue(r[1].startsWith("# Sites suggested by flodl-budget for target/test-classes: "),
-        r[1]);
+    assertTrue(
+        r[1].startsWith("# Sites suggested by flodl-budget for target/test-classes: "), r[1]);
     assertFalse(r[1].contains("QueueFromConstant") || r[1].contains("SelfBoundedLru"), r[1]);
     assertEquals("", r[2], "nothing on stderr without --check");
   }
@@ -111,25 +124,32 @@ class SuggestTest {
     List<String> lines = r[2].lines().toList();
     assertEquals(5, lines.size(), r[2]);
     for (String l : lines) {
-      assertTrue(l.startsWith("flodl-budget suggest --check: site '") && l.contains(
-          "' would be woven: com.acme.suggest."), l);
+      assertTrue(
+          l.startsWith("flodl-budget suggest --check: site '")
+              && l.contains("' would be woven: com.acme.suggest."),
+          l);
     }
   }
 
   @Test
   void aClassThatNoLongerMakesTheCallFailsTheCheck(@TempDir Path dir) throws IOException {
     // The check reads the classes again: a suggestion against classes that changed is caught.
-    ClassFiles files = ClassFiles.read(List.of(CLASSES.toString()),
-        n -> n.startsWith("com/acme/suggest/"));
+    ClassFiles files =
+        ClassFiles.read(List.of(CLASSES.toString()), n -> n.startsWith("com/acme/suggest/"));
     SuggestCommand.Suggestion s = SuggestCommand.suggest(files);
-    ClassFiles other = ClassFiles.read(List.of(CLASSES.toString()),
-        n -> n.startsWith("com/acme/suggest/") && !n.endsWith("/MapInGetter"));
+    ClassFiles other =
+        ClassFiles.read(
+            List.of(CLASSES.toString()),
+            n -> n.startsWith("com/acme/suggest/") && !n.endsWith("/MapInGetter"));
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int code = SuggestCommand.check(s, other, new PrintStream(err, true, StandardCharsets.UTF_8));
     assertEquals(1, code);
-    assertTrue(err.toString(StandardCharsets.UTF_8).contains(
-        "site 'mapingetter-cache' would not be woven: class com.acme.suggest.MapInGetter was not"
-            + " read"), err.toString(StandardCharsets.UTF_8));
+    assertTrue(
+        err.toString(StandardCharsets.UTF_8)
+            .contains(
+                "site 'mapingetter-cache' would not be woven: class com.acme.suggest.MapInGetter was not"
+                    + " read"),
+        err.toString(StandardCharsets.UTF_8));
   }
 
   @Test
@@ -150,7 +170,8 @@ class SuggestTest {
     SuggestCommand.Suggestion s =
         SuggestCommand.suggest(ClassFiles.read(List.of(dir.toString()), n -> true));
     assertEquals(1, s.unreadable(), "a class file ASM cannot read is left out and counted");
-    assertTrue(broken[1].replaceAll("\\s+#\\s+", " ").contains("1 that could not be read left out"),
+    assertTrue(
+        broken[1].replaceAll("\\s+#\\s+", " ").contains("1 that could not be read left out"),
         broken[1]);
   }
 
@@ -169,7 +190,8 @@ class SuggestTest {
     assertEquals("0", star[0], star[2]);
     assertEquals("", star[2]);
     assertEquals(blocks(listed[1]), blocks(star[1]));
-    assertTrue(star[1].startsWith("# Sites suggested by flodl-budget for " + wildcard(lib) + ": "),
+    assertTrue(
+        star[1].startsWith("# Sites suggested by flodl-budget for " + wildcard(lib) + ": "),
         star[1]);
     ClassFiles files = ClassFiles.read(List.of(wildcard(lib)), n -> true);
     assertEquals(List.of(), files.problems());
@@ -184,15 +206,17 @@ class SuggestTest {
     Files.writeString(empty.resolve("README.txt"), "no jar here");
     String[] none = run(wildcard(empty));
     assertEquals("2", none[0], none[2]);
-    assertTrue(none[2].contains("flodl-budget suggest: " + wildcard(empty) + ": no jar in "
-        + empty + "\n"), none[2]);
+    assertTrue(
+        none[2].contains(
+            "flodl-budget suggest: " + wildcard(empty) + ": no jar in " + empty + "\n"),
+        none[2]);
     Path nope = dir.resolve("nope");
     String[] missing = run(wildcard(nope));
     assertEquals("2", missing[0], missing[2]);
     assertTrue(missing[2].contains(wildcard(nope) + ": no such folder"), missing[2]);
     // A star among other entries is one problem line; the rest is read.
-    String[] mixed = run("--package", "com.acme.suggest",
-        CLASSES + File.pathSeparator + wildcard(nope));
+    String[] mixed =
+        run("--package", "com.acme.suggest", CLASSES + File.pathSeparator + wildcard(nope));
     assertEquals("0", mixed[0], mixed[2]);
     assertEquals(1, mixed[2].lines().count(), mixed[2]);
     assertEquals(expected("shapes.expected"), blocks(mixed[1]));
@@ -203,15 +227,16 @@ class SuggestTest {
     Path classes = classes(dir.resolve("classes"), FIRST);
     Path lib = Files.createDirectories(dir.resolve("lib"));
     jar(lib.resolve("second.jar"), SECOND);
-    String[] r = run("--package", "com.acme.suggest",
-        classes + File.pathSeparator + wildcard(lib));
+    String[] r = run("--package", "com.acme.suggest", classes + File.pathSeparator + wildcard(lib));
     assertEquals("0", r[0], r[2]);
     assertEquals("", r[2]);
     assertEquals(expected("shapes.expected"), blocks(r[1]));
     // '*' alone is the current folder's jars (the module's, which has none or only libraries').
     ClassFiles here = ClassFiles.read(List.of("*"), n -> false);
-    assertTrue(here.problems().equals(List.of("*: no jar in ."))
-        || here.problems().isEmpty() && !here.names().isEmpty(), here.problems().toString());
+    assertTrue(
+        here.problems().equals(List.of("*: no jar in ."))
+            || here.problems().isEmpty() && !here.names().isEmpty(),
+        here.problems().toString());
   }
 
   /**
@@ -225,10 +250,16 @@ class SuggestTest {
   @org.junit.jupiter.params.ParameterizedTest
   @org.junit.jupiter.params.provider.ValueSource(strings = {"scala", "scala3", "kotlin"})
   void theOtherLanguagesCollectionsAndQueuesAreFound(String app) throws IOException {
-    Path classes = Path.of(System.getProperty("flodl.it.testApps", "../test-apps"))
-        .resolve(app + "-app/target/classes");
-    assertTrue(Files.isDirectory(classes), "test-apps/" + app + "-app is not built: " + classes
-        + " (the agent's build orders it first; mvn -B -pl agent -am verify)");
+    Path classes =
+        Path.of(System.getProperty("flodl.it.testApps", "../test-apps"))
+            .resolve(app + "-app/target/classes");
+    assertTrue(
+        Files.isDirectory(classes),
+        "test-apps/"
+            + app
+            + "-app is not built: "
+            + classes
+            + " (the agent's build orders it first; mvn -B -pl agent -am verify)");
     String[] r = run(classes.toString());
     assertEquals("0", r[0], r[2]);
     assertEquals(expected(app + ".expected"), blocks(r[1]), r[1]);

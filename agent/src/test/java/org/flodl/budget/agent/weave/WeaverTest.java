@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.acme.weave.Fixtures;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
@@ -17,9 +18,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutorService;
-import com.acme.weave.Fixtures;
+import java.util.concurrent.Executors;
 import org.flodl.budget.agent.config.MethodRef;
 import org.flodl.budget.agent.config.Scope;
 import org.flodl.budget.agent.gate.Decisions;
@@ -29,10 +29,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The weaver against classes javac compiled: each woven class is defined in a loader of its own,
- * so the JVM's verifier checks the inserted code and its frames, and is driven against a scripted
- * gate that records every call and declines what it is told to. A value {@code "declined"} is
- * declined, {@code "copy-me"} comes back as {@code "copy"}, a returned {@code "evict"} is declined.
+ * The weaver against classes javac compiled: each woven class is defined in a loader of its own, so
+ * the JVM's verifier checks the inserted code and its frames, and is driven against a scripted gate
+ * that records every call and declines what it is told to. A value {@code "declined"} is declined,
+ * {@code "copy-me"} comes back as {@code "copy"}, a returned {@code "evict"} is declined.
  */
 class WeaverTest {
   private final Script gate = new Script();
@@ -86,22 +86,36 @@ class WeaverTest {
     @Override
     public void decline(int point, Object receiver, Object[] args) {
       String type = receiver.getClass().getName();
-      calls.add("decline " + point + " " + type.substring(Math.max(type.lastIndexOf('$'),
-          type.lastIndexOf('.')) + 1) + " "
-          + Arrays.toString(args));
+      calls.add(
+          "decline "
+              + point
+              + " "
+              + type.substring(Math.max(type.lastIndexOf('$'), type.lastIndexOf('.')) + 1)
+              + " "
+              + Arrays.toString(args));
     }
 
     @Override
     public int depth(int point, int requested, Object[] arguments) {
-      calls.add("depth " + point + " " + requested
-          + (arguments == null ? "" : " args=" + arguments.length));
+      calls.add(
+          "depth "
+              + point
+              + " "
+              + requested
+              + (arguments == null ? "" : " args=" + arguments.length));
       return depthAnswer < 0 ? requested + 100 : depthAnswer;
     }
 
     @Override
     public void release(int point, Object[] arguments, Object returned) {
-      calls.add("release " + point + " " + str(returned) + " " + Arrays.deepToString(
-          arguments == null ? null : Arrays.stream(arguments).map(Script::str).toArray()));
+      calls.add(
+          "release "
+              + point
+              + " "
+              + str(returned)
+              + " "
+              + Arrays.deepToString(
+                  arguments == null ? null : Arrays.stream(arguments).map(Script::str).toArray()));
     }
 
     @Override
@@ -117,7 +131,8 @@ class WeaverTest {
     @Override
     public Object admitCall(int point, Object value) {
       calls.add("admitCall " + point + " " + str(value));
-      return value instanceof byte[] b && b.length > 0 && b[0] == 13 ? Gate.DECLINED
+      return value instanceof byte[] b && b.length > 0 && b[0] == 13
+          ? Gate.DECLINED
           : answer(value);
     }
 
@@ -133,7 +148,9 @@ class WeaverTest {
     }
 
     static String str(Object o) {
-      return o instanceof byte[] b ? "bytes" + b.length + ":" + (b.length > 0 ? b[0] : "") : String.valueOf(o);
+      return o instanceof byte[] b
+          ? "bytes" + b.length + ":" + (b.length > 0 ? b[0] : "")
+          : String.valueOf(o);
     }
   }
 
@@ -157,10 +174,10 @@ class WeaverTest {
     return new Rule(id, "s" + id, role, ref(method), null, argument, decline, -1, false, false);
   }
 
-  private Rule call(int id, Rule.Role role, String scope, String method, int argument,
-      List<Integer> decline) {
-    return new Rule(id, "s" + id, role, ref(method), Scope.parse(scope), argument, decline, -1,
-        false, false);
+  private Rule call(
+      int id, Rule.Role role, String scope, String method, int argument, List<Integer> decline) {
+    return new Rule(
+        id, "s" + id, role, ref(method), Scope.parse(scope), argument, decline, -1, false, false);
   }
 
   /** Plans and weaves {@code classes} in order with {@code rules}; returns them woven, loaded. */
@@ -168,8 +185,8 @@ class WeaverTest {
       throws IOException, ClassNotFoundException {
     ClassLoader parent = getClass().getClassLoader();
     TypeGraph graph = new TypeGraph(Planner.methodNames(rules));
-    Planner planner = new Planner(rules, graph, (rule, receiverType) -> nextPoint++,
-        (loader, name) -> { });
+    Planner planner =
+        new Planner(rules, graph, (rule, receiverType) -> nextPoint++, (loader, name) -> {});
     Map<String, byte[]> woven = new HashMap<>();
     for (Class<?> c : classes) {
       byte[] original = bytes(c);
@@ -177,26 +194,27 @@ class WeaverTest {
       if (plan == null) {
         continue;
       }
-      Weaver.Result r = Weaver.weave(original, plan,
-          (owner, type) -> graph.isSubtype(parent, owner, type));
+      Weaver.Result r =
+          Weaver.weave(original, plan, (owner, type) -> graph.isSubtype(parent, owner, type));
       failures.addAll(r.failures());
       if (r.bytes() != null) {
         woven.put(c.getName(), r.bytes());
       }
     }
-    ClassLoader isolated = new ClassLoader(parent) {
-      @Override
-      protected Class<?> loadClass(String n, boolean resolve) throws ClassNotFoundException {
-        byte[] b = woven.get(n);
-        if (b == null) {
-          return super.loadClass(n, resolve);
-        }
-        synchronized (getClassLoadingLock(n)) {
-          Class<?> c = findLoadedClass(n);
-          return c != null ? c : defineClass(n, b, 0, b.length);
-        }
-      }
-    };
+    ClassLoader isolated =
+        new ClassLoader(parent) {
+          @Override
+          protected Class<?> loadClass(String n, boolean resolve) throws ClassNotFoundException {
+            byte[] b = woven.get(n);
+            if (b == null) {
+              return super.loadClass(n, resolve);
+            }
+            synchronized (getClassLoadingLock(n)) {
+              Class<?> c = findLoadedClass(n);
+              return c != null ? c : defineClass(n, b, 0, b.length);
+            }
+          }
+        };
     Map<Class<?>, Class<?>> out = new HashMap<>();
     for (Class<?> c : classes) {
       if (woven.containsKey(c.getName())) {
@@ -233,8 +251,10 @@ class WeaverTest {
 
   @SuppressWarnings("unchecked")
   private static Map<Object, Object> field(Object o, String name) throws Exception {
-    var f = o.getClass().getSuperclass() != Object.class && !hasField(o.getClass(), name)
-        ? o.getClass().getSuperclass().getDeclaredField(name) : o.getClass().getDeclaredField(name);
+    var f =
+        o.getClass().getSuperclass() != Object.class && !hasField(o.getClass(), name)
+            ? o.getClass().getSuperclass().getDeclaredField(name)
+            : o.getClass().getDeclaredField(name);
     f.setAccessible(true);
     return (Map<Object, Object>) f.get(o);
   }
@@ -247,8 +267,13 @@ class WeaverTest {
 
   @Test
   void anInterfaceSiteWeavesItsImplementationAndADeclineSkipsThePut() throws Throwable {
-    Rule put = body(0, Rule.Role.ADMIT_ARG, Fixtures.Store.class.getName()
-        + "#put(java.lang.Object,java.lang.Object)", 1, List.of(0));
+    Rule put =
+        body(
+            0,
+            Rule.Role.ADMIT_ARG,
+            Fixtures.Store.class.getName() + "#put(java.lang.Object,java.lang.Object)",
+            1,
+            List.of(0));
     Class<?> store = weave(List.of(put), Fixtures.MapStore.class).get(Fixtures.MapStore.class);
     assertNotNull(store, failures.toString());
     Object s = store.getConstructor().newInstance();
@@ -256,14 +281,26 @@ class WeaverTest {
     call(s, "put", "b", "declined");
     call(s, "put", "c", "copy-me");
     assertEquals(Map.of("a", "v", "c", "copy"), field(s, "map"));
-    assertEquals(List.of("admit 0 v", "leave 0", "admit 0 declined", "decline 0 MapStore [b]",
-        "admit 0 copy-me", "leave 0"), gate.calls);
+    assertEquals(
+        List.of(
+            "admit 0 v",
+            "leave 0",
+            "admit 0 declined",
+            "decline 0 MapStore [b]",
+            "admit 0 copy-me",
+            "leave 0"),
+        gate.calls);
   }
 
   @Test
   void anAdapterHookIsHandedTheReceiverAtEntryAndTheBodyRunsAsWritten() throws Throwable {
-    Rule hook = body(3, Rule.Role.HOOK, Fixtures.MapStore.class.getName()
-        + "#invalidate(java.lang.Object)", -1, null);
+    Rule hook =
+        body(
+            3,
+            Rule.Role.HOOK,
+            Fixtures.MapStore.class.getName() + "#invalidate(java.lang.Object)",
+            -1,
+            null);
     Class<?> c = weave(List.of(hook), Fixtures.MapStore.class).get(Fixtures.MapStore.class);
     assertNotNull(c, failures.toString());
     Object s = c.getConstructor().newInstance();
@@ -276,10 +313,15 @@ class WeaverTest {
 
   @Test
   void nestedBodiesOfOneSiteCountInAndOutAlsoWhenTheMethodThrows() throws Throwable {
-    Rule put = body(0, Rule.Role.ADMIT_ARG, Fixtures.Store.class.getName()
-        + "#put(java.lang.Object,java.lang.Object)", 1, null);
-    Map<Class<?>, Class<?>> w = weave(List.of(put), Fixtures.MapStore.class,
-        Fixtures.CountingStore.class);
+    Rule put =
+        body(
+            0,
+            Rule.Role.ADMIT_ARG,
+            Fixtures.Store.class.getName() + "#put(java.lang.Object,java.lang.Object)",
+            1,
+            null);
+    Map<Class<?>, Class<?>> w =
+        weave(List.of(put), Fixtures.MapStore.class, Fixtures.CountingStore.class);
     Object s = w.get(Fixtures.CountingStore.class).getConstructor().newInstance();
     call(s, "put", "a", "v");
     // the override and its super's body both enter and leave: the engine lets the outer decide
@@ -291,33 +333,52 @@ class WeaverTest {
 
   @Test
   void aBodyInASupertypeOfTheNamedTypeGetsAPointOfItsOwn() throws Throwable {
-    Rule put = body(0, Rule.Role.ADMIT_ARG, Fixtures.Special.class.getName()
-        + "#put(java.lang.Object,java.lang.Object)", 1, null);
+    Rule put =
+        body(
+            0,
+            Rule.Role.ADMIT_ARG,
+            Fixtures.Special.class.getName() + "#put(java.lang.Object,java.lang.Object)",
+            1,
+            null);
     // Special loads first (its supertype Base after it, as the JVM loads them)
     Map<Class<?>, Class<?>> w = weave(List.of(put), Fixtures.Special.class, Fixtures.Base.class);
     assertEquals(List.of(), failures);
     Object base = w.get(Fixtures.Base.class).getConstructor().newInstance();
     call(base, "put", "k", "declined");
-    assertEquals(List.of("admit 100 declined"), gate.calls,
+    assertEquals(
+        List.of("admit 100 declined"),
+        gate.calls,
         "Base#put carries the point bound for receivers of Special");
   }
 
   @Test
   void aBridgeIsFollowedToTheMethodItCalls() throws Throwable {
-    Rule put = body(0, Rule.Role.ADMIT_ARG, Fixtures.TypedStore.class.getName()
-        + "#put(java.lang.Object,java.lang.Object)", 1, null);
+    Rule put =
+        body(
+            0,
+            Rule.Role.ADMIT_ARG,
+            Fixtures.TypedStore.class.getName() + "#put(java.lang.Object,java.lang.Object)",
+            1,
+            null);
     Class<?> c = weave(List.of(put), Fixtures.BytesStore.class).get(Fixtures.BytesStore.class);
     Object s = c.getConstructor().newInstance();
     c.getMethod("put", String.class, byte[].class).invoke(s, "a", new byte[3]);
     c.getMethod("put", Object.class, Object.class).invoke(s, "b", new byte[2]);
-    assertEquals(2, gate.calls.stream().filter(x -> x.startsWith("admit 0")).count(),
+    assertEquals(
+        2,
+        gate.calls.stream().filter(x -> x.startsWith("admit 0")).count(),
         "a direct call and one through the bridge both reach the woven put: " + gate.calls);
   }
 
   @Test
   void aReturnedValueIsPricedAtEachReturnAndADeclinedOneEvictedByKey() throws Throwable {
-    Rule get = body(0, Rule.Role.ADMIT_RETURN, Fixtures.Store.class.getName()
-        + "#get(java.lang.Object,java.util.function.Function)", -1, List.of(0));
+    Rule get =
+        body(
+            0,
+            Rule.Role.ADMIT_RETURN,
+            Fixtures.Store.class.getName() + "#get(java.lang.Object,java.util.function.Function)",
+            -1,
+            List.of(0));
     Class<?> c = weave(List.of(get), Fixtures.MapStore.class).get(Fixtures.MapStore.class);
     Object s = c.getConstructor().newInstance();
     java.util.function.Function<Object, Object> loader = k -> k + "-evict";
@@ -327,9 +388,20 @@ class WeaverTest {
 
   @Test
   void aDepthWithAnExecutorIsAppliedAsANullExecutorAtZero() throws Throwable {
-    Rule depth = new Rule(0, "djl", Rule.Role.DEPTH_ARG, ref(Fixtures.Iterable.class.getName()
-        + "#<init>(java.lang.Object,java.util.concurrent.ExecutorService,int)"), null, 2, null, 1,
-        true, true);
+    Rule depth =
+        new Rule(
+            0,
+            "djl",
+            Rule.Role.DEPTH_ARG,
+            ref(
+                Fixtures.Iterable.class.getName()
+                    + "#<init>(java.lang.Object,java.util.concurrent.ExecutorService,int)"),
+            null,
+            2,
+            null,
+            1,
+            true,
+            true);
     Class<?> c = weave(List.of(depth), Fixtures.Iterable.class).get(Fixtures.Iterable.class);
     ExecutorService pool = Executors.newSingleThreadExecutor();
     try {
@@ -355,25 +427,28 @@ class WeaverTest {
   @Test
   void everyBodyShapeVerifiesAndRuns() throws Throwable {
     String n = Fixtures.Shapes.class.getName();
-    List<Rule> rules = List.of(
-        body(0, Rule.Role.ADMIT_ARG, n + "#stat", 1, null),
-        body(1, Rule.Role.ADMIT_ARG, n + "#buffer", 1, null),
-        body(2, Rule.Role.ADMIT_ARG, n + "#loop", 0, null),
-        body(3, Rule.Role.RELEASE, n + "#evict", -1, null),
-        body(4, Rule.Role.DEPTH_ARG, n + "#scaled", 0, null),
-        body(5, Rule.Role.DEPTH_RETURN, n + "#depth", -1, null),
-        body(6, Rule.Role.BATCH, n + "#batch", -1, null));
+    List<Rule> rules =
+        List.of(
+            body(0, Rule.Role.ADMIT_ARG, n + "#stat", 1, null),
+            body(1, Rule.Role.ADMIT_ARG, n + "#buffer", 1, null),
+            body(2, Rule.Role.ADMIT_ARG, n + "#loop", 0, null),
+            body(3, Rule.Role.RELEASE, n + "#evict", -1, null),
+            body(4, Rule.Role.DEPTH_ARG, n + "#scaled", 0, null),
+            body(5, Rule.Role.DEPTH_RETURN, n + "#depth", -1, null),
+            body(6, Rule.Role.BATCH, n + "#batch", -1, null));
     Class<?> c = weave(rules, Fixtures.Shapes.class).get(Fixtures.Shapes.class);
     assertEquals(List.of(), failures);
     Object shapes = c.getConstructor().newInstance();
-    assertEquals(17L, c.getMethod("stat", long.class, byte[].class, double.class)
-        .invoke(null, 10L, new byte[5], 2.5));
+    assertEquals(
+        17L,
+        c.getMethod("stat", long.class, byte[].class, double.class)
+            .invoke(null, 10L, new byte[5], 2.5));
     ByteBuffer b = ByteBuffer.allocate(8).position(3);
     assertEquals(b, c.getMethod("buffer", int.class, ByteBuffer.class).invoke(shapes, 3, b));
     c.getMethod("loop", Object.class, int.class).invoke(shapes, "v", 4);
     assertEquals(105, c.getMethod("depth").invoke(shapes));
-    assertEquals("x", c.getMethod("evict", long.class, Object.class, int.class)
-        .invoke(shapes, 7L, "x", 7));
+    assertEquals(
+        "x", c.getMethod("evict", long.class, Object.class, int.class).invoke(shapes, 7L, "x", 7));
     assertEquals(103 * 2.5, c.getMethod("scaled", int.class, double.class).invoke(shapes, 3, 2.5));
     assertEquals("p01", c.getMethod("batch", String.class, int.class).invoke(shapes, "p", 2));
     assertTrue(gate.calls.contains("release 3 x [x]"), gate.calls.toString());
@@ -383,24 +458,48 @@ class WeaverTest {
   @Test
   void refusalsSayWhyAndLeaveTheOtherPointsOfTheClassWoven() throws Throwable {
     String n = Fixtures.Overloads.class.getName();
-    Map<Class<?>, Class<?>> w = weave(List.of(
-        body(0, Rule.Role.ADMIT_ARG, n + "#put", 1, null),
-        body(1, Rule.Role.ADMIT_ARG, n + "#put(java.lang.Object,java.lang.Object,long)", 2, null),
-        body(2, Rule.Role.ADMIT_ARG, n + "#put(java.lang.Object,java.lang.Object)", 5, null),
-        body(3, Rule.Role.DEPTH_RETURN, n + "#put(java.lang.Object,java.lang.Object)", -1, null),
-        body(4, Rule.Role.BATCH, n + "#put(java.lang.Object,java.lang.Object,long)", -1, null),
-        body(5, Rule.Role.ADMIT_ARG, n + "#nope", 0, null)), Fixtures.Overloads.class);
+    Map<Class<?>, Class<?>> w =
+        weave(
+            List.of(
+                body(0, Rule.Role.ADMIT_ARG, n + "#put", 1, null),
+                body(
+                    1,
+                    Rule.Role.ADMIT_ARG,
+                    n + "#put(java.lang.Object,java.lang.Object,long)",
+                    2,
+                    null),
+                body(
+                    2, Rule.Role.ADMIT_ARG, n + "#put(java.lang.Object,java.lang.Object)", 5, null),
+                body(
+                    3,
+                    Rule.Role.DEPTH_RETURN,
+                    n + "#put(java.lang.Object,java.lang.Object)",
+                    -1,
+                    null),
+                body(
+                    4,
+                    Rule.Role.BATCH,
+                    n + "#put(java.lang.Object,java.lang.Object,long)",
+                    -1,
+                    null),
+                body(5, Rule.Role.ADMIT_ARG, n + "#nope", 0, null)),
+            Fixtures.Overloads.class);
     List<String> why = failures.stream().map(f -> f.rule().id() + ": " + f.reason()).toList();
-    assertTrue(why.get(0).startsWith("0: ") && why.get(0).contains("matches 2 methods"),
+    assertTrue(
+        why.get(0).startsWith("0: ") && why.get(0).contains("matches 2 methods"), why.toString());
+    assertTrue(
+        why.stream()
+            .anyMatch(
+                s -> s.startsWith("1: ") && s.contains("is a long, not a " + "retained value")),
         why.toString());
-    assertTrue(why.stream().anyMatch(s -> s.startsWith("1: ") && s.contains("is a long, not a "
-        + "retained value")), why.toString());
-    assertTrue(why.stream().anyMatch(s -> s.startsWith("2: ") && s.contains("out of range")),
+    assertTrue(
+        why.stream().anyMatch(s -> s.startsWith("2: ") && s.contains("out of range")),
         why.toString());
-    assertTrue(why.stream().anyMatch(s -> s.startsWith("3: ") && s.contains("return int")),
+    assertTrue(
+        why.stream().anyMatch(s -> s.startsWith("3: ") && s.contains("return int")),
         why.toString());
-    assertTrue(why.stream().anyMatch(s -> s.startsWith("5: ") && s.contains("no method")),
-        why.toString());
+    assertTrue(
+        why.stream().anyMatch(s -> s.startsWith("5: ") && s.contains("no method")), why.toString());
     assertNotNull(w.get(Fixtures.Overloads.class), "the batch point still wove");
   }
 
@@ -408,8 +507,14 @@ class WeaverTest {
 
   @Test
   void aCallSiteInsideALoaderSkipsADeclinedPutAndRemovesTheOlderValue() throws Throwable {
-    Rule put = call(0, Rule.Role.ADMIT_ARG, Fixtures.Dataset.class.getName() + "#get(int)",
-        "java.util.Map#put(java.lang.Object,java.lang.Object)", 1, List.of(0));
+    Rule put =
+        call(
+            0,
+            Rule.Role.ADMIT_ARG,
+            Fixtures.Dataset.class.getName() + "#get(int)",
+            "java.util.Map#put(java.lang.Object,java.lang.Object)",
+            1,
+            List.of(0));
     Class<?> c = weave(List.of(put), Fixtures.Dataset.class).get(Fixtures.Dataset.class);
     assertEquals(List.of(), failures);
     Object d = c.getConstructor().newInstance();
@@ -418,16 +523,22 @@ class WeaverTest {
     byte[] declined = (byte[]) call(d, "get", 13);
     assertEquals(13, declined[0], "a declined sample is still delivered");
     assertEquals(List.of(3), new ArrayList<>(field(d, "cache").keySet()), "only 3 was kept");
-    assertEquals(List.of("admitCall 0 bytes4:3", "admitCall 0 bytes4:13",
-        "decline 0 HashMap [13]"), gate.calls);
+    assertEquals(
+        List.of("admitCall 0 bytes4:3", "admitCall 0 bytes4:13", "decline 0 HashMap [13]"),
+        gate.calls);
   }
 
   @Test
-  void callsInLoopsTryBlocksLambdasAndStaticCallersWithWideOperandsVerifyAndRun()
-      throws Throwable {
+  void callsInLoopsTryBlocksLambdasAndStaticCallersWithWideOperandsVerifyAndRun() throws Throwable {
     String d = Fixtures.Dataset.class.getName();
-    Rule put = call(0, Rule.Role.ADMIT_ARG, d, "java.util.Map#put(java.lang.Object,"
-        + "java.lang.Object)", 1, null);
+    Rule put =
+        call(
+            0,
+            Rule.Role.ADMIT_ARG,
+            d,
+            "java.util.Map#put(java.lang.Object," + "java.lang.Object)",
+            1,
+            null);
     Class<?> c = weave(List.of(put), Fixtures.Dataset.class).get(Fixtures.Dataset.class);
     assertEquals(List.of(), failures);
     Object ds = c.getConstructor().newInstance();
@@ -445,32 +556,54 @@ class WeaverTest {
 
   @Test
   void aLoadingCallIsPricedAfterItAndADeclinedValueEvicted() throws Throwable {
-    Rule get = call(0, Rule.Role.ADMIT_RETURN, Fixtures.Dataset.class.getName() + "#load",
-        Fixtures.Store.class.getName() + "#get(java.lang.Object,java.util.function.Function)", -1,
-        List.of(0));
+    Rule get =
+        call(
+            0,
+            Rule.Role.ADMIT_RETURN,
+            Fixtures.Dataset.class.getName() + "#load",
+            Fixtures.Store.class.getName() + "#get(java.lang.Object,java.util.function.Function)",
+            -1,
+            List.of(0));
     Class<?> c = weave(List.of(get), Fixtures.Dataset.class).get(Fixtures.Dataset.class);
     Object ds = c.getConstructor().newInstance();
     Fixtures.MapStore store = new Fixtures.MapStore();
     assertEquals("loaded-a", call(ds, "load", store, "a"));
     assertEquals("loaded-evict", call(ds, "load", store, "evict"));
-    assertEquals(List.of("returnedCall 0 loaded-a", "returnedCall 0 loaded-evict",
-        "decline 0 MapStore [evict]"), gate.calls);
+    assertEquals(
+        List.of(
+            "returnedCall 0 loaded-a", "returnedCall 0 loaded-evict", "decline 0 MapStore [evict]"),
+        gate.calls);
   }
 
   @Test
   void constructorCallsGetTheirDepthBeforeAndAfterSuperAndReleasesAndBatchesAreSeen()
       throws Throwable {
     String loader = Fixtures.PrefetchLoader.class.getName();
-    List<Rule> rules = List.of(
-        call(0, Rule.Role.DEPTH_ARG, loader, "java.util.concurrent.ArrayBlockingQueue#<init>(int)",
-            0, null),
-        call(1, Rule.Role.DEPTH_ARG, loader,
-            "java.util.concurrent.ArrayBlockingQueue#<init>(int,boolean)", 0, null),
-        call(2, Rule.Role.BATCH, loader, "java.util.concurrent.BlockingQueue#take()", -1, null),
-        call(3, Rule.Role.RELEASE, Fixtures.Dataset.class.getName(),
-            "java.util.Map#remove(java.lang.Object)", -1, null));
-    Map<Class<?>, Class<?>> w = weave(rules, Fixtures.PrefetchLoader.class,
-        Fixtures.Dataset.class);
+    List<Rule> rules =
+        List.of(
+            call(
+                0,
+                Rule.Role.DEPTH_ARG,
+                loader,
+                "java.util.concurrent.ArrayBlockingQueue#<init>(int)",
+                0,
+                null),
+            call(
+                1,
+                Rule.Role.DEPTH_ARG,
+                loader,
+                "java.util.concurrent.ArrayBlockingQueue#<init>(int,boolean)",
+                0,
+                null),
+            call(2, Rule.Role.BATCH, loader, "java.util.concurrent.BlockingQueue#take()", -1, null),
+            call(
+                3,
+                Rule.Role.RELEASE,
+                Fixtures.Dataset.class.getName(),
+                "java.util.Map#remove(java.lang.Object)",
+                -1,
+                null));
+    Map<Class<?>, Class<?>> w = weave(rules, Fixtures.PrefetchLoader.class, Fixtures.Dataset.class);
     assertEquals(List.of(), failures);
     Object l = w.get(Fixtures.PrefetchLoader.class).getConstructor(int.class).newInstance(2);
     assertEquals(List.of(102, 102), call(l, "capacities"));
@@ -478,14 +611,20 @@ class WeaverTest {
     Object ds = w.get(Fixtures.Dataset.class).getConstructor().newInstance();
     call(ds, "get", 5);
     call(ds, "drop", 5);
-    assertEquals(List.of("depth 0 2", "depth 1 2", "batch 2 batch", "release 3 bytes4:5 [5]"),
-        gate.calls);
+    assertEquals(
+        List.of("depth 0 2", "depth 1 2", "batch 2 batch", "release 3 bytes4:5 [5]"), gate.calls);
   }
 
   @Test
   void aCacheCallBeforeSuperHasFramesWithAnUninitializedThis() throws Throwable {
-    Rule put = call(0, Rule.Role.ADMIT_ARG, Fixtures.Early.class.getName(),
-        "java.util.Map#put(java.lang.Object,java.lang.Object)", 1, null);
+    Rule put =
+        call(
+            0,
+            Rule.Role.ADMIT_ARG,
+            Fixtures.Early.class.getName(),
+            "java.util.Map#put(java.lang.Object,java.lang.Object)",
+            1,
+            null);
     Class<?> c = weave(List.of(put), Fixtures.Early.class).get(Fixtures.Early.class);
     Map<Object, Object> m = new HashMap<>();
     c.getConstructor(Map.class, Object.class).newInstance(m, "declined");
@@ -496,10 +635,24 @@ class WeaverTest {
 
   @Test
   void aScopeMethodThatIsNotThereIsSaid() throws Throwable {
-    Rule put = call(0, Rule.Role.ADMIT_ARG, Fixtures.Dataset.class.getName() + "#fetch(int)",
-        "java.util.Map#put(java.lang.Object,java.lang.Object)", 1, null);
+    Rule put =
+        call(
+            0,
+            Rule.Role.ADMIT_ARG,
+            Fixtures.Dataset.class.getName() + "#fetch(int)",
+            "java.util.Map#put(java.lang.Object,java.lang.Object)",
+            1,
+            null);
     weave(List.of(put), Fixtures.Dataset.class);
-    assertTrue(failures.stream().anyMatch(f -> f.reason().contains("no method "
-        + Fixtures.Dataset.class.getName() + "#fetch(int) declared in")), failures.toString());
+    assertTrue(
+        failures.stream()
+            .anyMatch(
+                f ->
+                    f.reason()
+                        .contains(
+                            "no method "
+                                + Fixtures.Dataset.class.getName()
+                                + "#fetch(int) declared in")),
+        failures.toString());
   }
 }
