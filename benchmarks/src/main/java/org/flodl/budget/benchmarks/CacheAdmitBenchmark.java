@@ -70,7 +70,12 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
 public class CacheAdmitBenchmark {
-  private static final int KEYS = 1024;
+  /**
+   * The keys and values each thread cycles through, a power of two ({@code -Dflodl.bench.keys},
+   * default 1,024: 1 MiB of values, more than a core's L1 and L2 on the machines measured).
+   */
+  private static final int KEYS =
+      Integer.highestOneBit(Math.max(1, Integer.getInteger("flodl.bench.keys", 1024)));
 
   private final ConcurrentHashMap<Object, Object> map = new ConcurrentHashMap<>();
   private final BenchSampleCache cache = new BenchSampleCache();
@@ -230,7 +235,7 @@ public class CacheAdmitBenchmark {
               .parent(cli)
               .include(
                   CacheAdmitBenchmark.class.getName() + "\\.(" + String.join("|", variants) + ")$")
-              .jvmArgsAppend(fork.getValue());
+              .jvmArgsAppend(withKeys(fork.getValue()));
       Collection<RunResult> results = new Runner(o.build()).run();
       Map<String, double[]> row = new LinkedHashMap<>();
       for (RunResult r : results) {
@@ -286,6 +291,13 @@ public class CacheAdmitBenchmark {
       System.out.println(
           "WARNING: no admission or release recorded: the agent did not weave the cache");
     }
+  }
+
+  /** Returns {@code args} and the keys property (JMH keeps only the last jvmArgsAppend). */
+  private static String[] withKeys(String[] args) {
+    String[] all = java.util.Arrays.copyOf(args, args.length + 1);
+    all[args.length] = "-Dflodl.bench.keys=" + KEYS;
+    return all;
   }
 
   private static boolean recorded(Path jfr, String event) throws IOException {

@@ -133,33 +133,29 @@ final class ContainerGuard {
               + limit
               + "): garbage direct buffers could reach that limit first; the"
               + " container guard collects before they do";
-      Log.warn(line);
-      ReclaimEvent.emit(
-          "MAX_DIRECT_ABOVE_LIMIT",
-          line,
-          limit,
-          usageAtProbe,
-          usageAtProbe,
-          directAtProbe,
-          directAtProbe,
-          directHeld.getAsLong());
+      warnAtStart("MAX_DIRECT_ABOVE_LIMIT", line);
     }
     explicitGcDisabled = explicitGcDisabled();
     if (explicitGcDisabled) {
       String line =
           "-XX:+DisableExplicitGC: the container guard cannot ask for a collection;"
               + " garbage direct buffers are freed only at MaxDirectMemorySize";
-      Log.warn(line);
-      ReclaimEvent.emit(
-          "GC_DISABLED",
-          line,
-          limit,
-          usageAtProbe,
-          usageAtProbe,
-          directAtProbe,
-          directAtProbe,
-          directHeld.getAsLong());
+      warnAtStart("GC_DISABLED", line);
     }
+  }
+
+  /** Says {@code line} and records it as a {@code kind} reclaim event, at the probe's readings. */
+  private void warnAtStart(String kind, String line) {
+    Log.warn(line);
+    ReclaimEvent.emit(
+        kind,
+        line,
+        limit,
+        usageAtProbe,
+        usageAtProbe,
+        directAtProbe,
+        directAtProbe,
+        directHeld.getAsLong());
   }
 
   /**
