@@ -91,7 +91,7 @@ final class ScannedClass {
                 ? SiteFinder.simpleName(node.name) + ".class"
                 : node.sourceFile)
             + ":"
-            + ln.line;
+            + SourceLines.of(node.sourceDebug, node.sourceFile, ln.line);
       }
     }
     return null;

@@ -173,7 +173,11 @@ public final class SuggestCommand {
   private static String line(ClassNode cls, AbstractInsnNode insn) {
     for (AbstractInsnNode p = insn; p != null; p = p.getPrevious()) {
       if (p instanceof LineNumberNode ln) {
-        return " (" + (cls.sourceFile == null ? "?" : cls.sourceFile) + ":" + ln.line + ")";
+        return " ("
+            + (cls.sourceFile == null ? "?" : cls.sourceFile)
+            + ":"
+            + SourceLines.of(cls.sourceDebug, cls.sourceFile, ln.line)
+            + ")";
       }
     }
     return "";
