@@ -15,6 +15,12 @@ cd "$(dirname "$0")/.."
 RUNS=${1:-15}
 JAR=$PWD/agent/target/flodl-budget-agent.jar
 BEFORE=${BEFORE:-}   # an earlier build's jar: its two site runs are measured side by side too
+if [ -n "$BEFORE" ] && [ "$(basename "$BEFORE")" != flodl-budget-agent.jar ]; then
+  # Its manifest's Boot-Class-Path names flodl-budget-agent.jar: renamed, the agent runs from the
+  # application's class path (it says so) and starts slower, which would be measured as the build's.
+  echo "startup.sh: BEFORE must be a jar named flodl-budget-agent.jar (in a folder of its own)" >&2
+  exit 2
+fi
 [ -f "$JAR" ] || { echo "startup.sh: build the agent first: mvn -B -q -pl agent -am package -DskipTests" >&2; exit 2; }
 JAVA=${JAVA:-java}
 W=$(mktemp -d)

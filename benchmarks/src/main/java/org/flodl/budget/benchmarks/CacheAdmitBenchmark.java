@@ -194,6 +194,15 @@ public class CacheAdmitBenchmark {
       forks.put("no agent", new String[0]);
     }
     String before = System.getProperty("flodl.bench.beforeJar", "");
+    if (!before.isEmpty()
+        && !Path.of(before).getFileName().toString().equals(agent.getFileName().toString())) {
+      // The manifest's Boot-Class-Path names the jar: renamed, it runs from the class path, slower.
+      throw new IllegalArgumentException(
+          "flodl.bench.beforeJar must be named "
+              + agent.getFileName()
+              + " (in a folder of its own): "
+              + before);
+    }
     if (!before.isEmpty() && wanted.contains("agent")) { // an earlier build, side by side
       forks.put(
           "before, no recording",
