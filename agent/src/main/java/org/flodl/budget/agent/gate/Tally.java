@@ -17,7 +17,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * thread that has ended is folded into the retired totals at the next drain and dropped, so
  * short-lived threads do not accumulate rows. A thread finds its row on its {@link GateThread}, by
  * the tally's number: the deciding thread has looked that up already, so a count costs no
- * thread-local lookup of its own.
+ * thread-local lookup of its own. The thread holds that row as long as it lives: a tally belongs to
+ * a site or the host share of the one engine a JVM installs, so rows of tallies that are gone are
+ * left only where a test makes engine after engine (a few hundred bytes a thread each).
  */
 final class Tally {
   private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
