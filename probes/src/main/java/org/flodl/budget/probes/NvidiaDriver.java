@@ -103,7 +103,8 @@ final class NvidiaDriver {
       return;
     }
     for (String raw : lines) {
-      String line = raw.replaceAll("#.*", "").trim();
+      int hash = raw.indexOf('#');
+      String line = (hash >= 0 ? raw.substring(0, hash) : raw).trim();
       if (line.isEmpty()) {
         continue;
       }
@@ -114,9 +115,13 @@ final class NvidiaDriver {
         if (parent == null) {
           continue;
         }
-        try (DirectoryStream<Path> matches = Files.newDirectoryStream(parent, glob)) {
-          for (Path included : matches) {
-            ldSoConf(root, included, dirs, depth + 1);
+        // Listed and matched here, not by a glob DirectoryStream: its PathMatcher compiles a
+        // regular expression, two dozen classes on the probe thread a first GPU decision waits for.
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(parent)) {
+          for (Path included : entries) {
+            if (wildcard(glob, included.getFileName().toString(), 0, 0)) {
+              ldSoConf(root, included, dirs, depth + 1);
+            }
           }
         } catch (IOException | RuntimeException e) {
           continue;
@@ -125,6 +130,31 @@ final class NvidiaDriver {
         dirs.add(under(root, line));
       }
     }
+  }
+
+  /**
+   * Returns whether {@code name} from {@code n} matches {@code glob} from {@code g}: {@code *} any
+   * run of characters, {@code ?} one, anything else itself (the wildcards ld.so.conf's includes
+   * use).
+   */
+  static boolean wildcard(String glob, String name, int g, int n) {
+    while (g < glob.length()) {
+      char c = glob.charAt(g);
+      if (c == '*') {
+        for (int k = n; k <= name.length(); k++) {
+          if (wildcard(glob, name, g + 1, k)) {
+            return true;
+          }
+        }
+        return false;
+      }
+      if (n >= name.length() || (c != '?' && c != name.charAt(n))) {
+        return false;
+      }
+      g++;
+      n++;
+    }
+    return n == name.length();
   }
 
   private static Path under(Path root, String absolute) {

@@ -174,6 +174,19 @@ class VramProbesTest {
   }
 
   @Test
+  void ldSoConfIncludesMatchTheirWildcards() {
+    assertTrue(NvidiaDriver.wildcard("*.conf", "nvidia.conf", 0, 0));
+    assertTrue(NvidiaDriver.wildcard("*.conf", ".conf", 0, 0));
+    assertTrue(NvidiaDriver.wildcard("x86_64-linux-gnu.conf", "x86_64-linux-gnu.conf", 0, 0));
+    assertTrue(NvidiaDriver.wildcard("lib?.conf", "lib3.conf", 0, 0));
+    assertTrue(NvidiaDriver.wildcard("*", "anything", 0, 0));
+    assertFalse(NvidiaDriver.wildcard("*.conf", "nvidia.conf.bak", 0, 0));
+    assertFalse(NvidiaDriver.wildcard("*.conf", "nvidia.cfg", 0, 0));
+    assertFalse(NvidiaDriver.wildcard("lib?.conf", "lib.conf", 0, 0));
+    assertFalse(NvidiaDriver.wildcard("a*b*c", "abxxbd", 0, 0));
+  }
+
+  @Test
   void cudaDeviceIndicesMapThroughCudaVisibleDevices() {
     assertEquals("1", NvmlVramProbe.nvmlDevice(1, null));
     assertEquals("3", NvmlVramProbe.nvmlDevice(1, "2,3"));
