@@ -30,9 +30,13 @@ public final class HostShareSource implements DoubleSupplier {
       new RateMeter(
           5_000,
           new java.util.function.LongSupplier() {
+            private long total; // read by the meter's sampling alone, under its lock
+
             @Override
             public long getAsLong() {
-              return decisions.total()[0];
+              // A drain, not a read of the totals: it also drops the rows of ended threads.
+              total += decisions.drain()[0];
+              return total;
             }
           });
   private volatile HostShare share;
