@@ -135,7 +135,7 @@ final class NvidiaDriver {
   /**
    * Returns whether {@code name} from {@code n} matches {@code glob} from {@code g}: {@code *} any
    * run of characters, {@code ?} one, anything else itself (the wildcards ld.so.conf's includes
-   * use).
+   * use; a {@code [...]} set is not read, so a pattern with one matches only its literal name).
    */
   static boolean wildcard(String glob, String name, int g, int n) {
     while (g < glob.length()) {
