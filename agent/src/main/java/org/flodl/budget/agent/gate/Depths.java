@@ -113,7 +113,7 @@ final class Depths {
         site.adapter().batch(e, receiver, batch);
         return;
       }
-      e.consumed();
+      e.consumed(t);
       Priced p = e.pricer().estimate(batch);
       long bytes =
           site.cuda()

@@ -62,11 +62,6 @@ final class Holdings {
     return segment(hash).contains(value, hash);
   }
 
-  /** Releases what {@code value} holds, if anything; returns the bytes handed back. */
-  long release(Object value) {
-    return release(value, GateThread.current());
-  }
-
   /**
    * Releases what {@code value} holds, if anything, counted on {@code t} (the calling thread's
    * state); returns the bytes handed back.

@@ -44,9 +44,13 @@ class HoldingsTest {
     ledger.reserve(100);
     holdings.track(value, ledger, 100, site);
     assertEquals(100, ledger.held());
-    assertEquals(0, holdings.release(new String("sample")), "an equal object is another value");
-    assertEquals(100, holdings.release(value));
-    assertEquals(0, holdings.release(value), "the second release finds nothing");
+    assertEquals(
+        0,
+        holdings.release(new String("sample"), GateThread.current()),
+        "an equal object is another value");
+    assertEquals(100, holdings.release(value, GateThread.current()));
+    assertEquals(
+        0, holdings.release(value, GateThread.current()), "the second release finds nothing");
     assertEquals(0, ledger.held());
     assertEquals(0, holdings.size());
   }
@@ -59,7 +63,7 @@ class HoldingsTest {
     ledger.reserve(10);
     assertFalse(holdings.track(value, ledger, 10, site), "held already: its bytes go back");
     assertEquals(10, ledger.held());
-    holdings.release(value);
+    holdings.release(value, GateThread.current());
     assertEquals(0, ledger.held());
   }
 
@@ -89,7 +93,10 @@ class HoldingsTest {
                     }
                   }
                   for (Object v : kept) {
-                    holdings.release(v); // the other half is dropped: the collector releases it
+                    holdings.release(
+                        v,
+                        GateThread
+                            .current()); // the other half is dropped: the collector releases it
                   }
                 } catch (Throwable e) {
                   failures.add(
@@ -124,7 +131,7 @@ class HoldingsTest {
     assertTrue(ledger.reserve(big) >= 0);
     assertTrue(holdings.track(value, ledger, big, site));
     assertEquals(big, ledger.held());
-    assertEquals(big, holdings.release(value));
+    assertEquals(big, holdings.release(value, GateThread.current()));
     assertEquals(0, ledger.held());
   }
 
@@ -169,7 +176,7 @@ class HoldingsTest {
     }
     long released = 0;
     for (byte[] v : values) {
-      released += holdings.release(v);
+      released += holdings.release(v, GateThread.current());
     }
     assertEquals(8L * n, released);
     assertEquals(0, ledger.held());
