@@ -85,16 +85,26 @@ final class ScannedClass {
 
   /** Returns the source file's name and the line of {@code insn}, e.g. {@code Dataset.java:42}. */
   String line(AbstractInsnNode insn) {
+    int line = sourceLine(node, insn);
+    if (line < 0) {
+      return null;
+    }
+    return (node.sourceFile == null ? SiteFinder.simpleName(node.name) + ".class" : node.sourceFile)
+        + ":"
+        + line;
+  }
+
+  /**
+   * Returns the source line of {@code insn} in {@code cls} (the last line number before it, mapped
+   * through the class's source map), or -1 when the class carries none.
+   */
+  static int sourceLine(ClassNode cls, AbstractInsnNode insn) {
     for (AbstractInsnNode p = insn; p != null; p = p.getPrevious()) {
       if (p instanceof LineNumberNode ln) {
-        return (node.sourceFile == null
-                ? SiteFinder.simpleName(node.name) + ".class"
-                : node.sourceFile)
-            + ":"
-            + SourceLines.of(node.sourceDebug, node.sourceFile, ln.line);
+        return SourceLines.of(cls.sourceDebug, cls.sourceFile, ln.line);
       }
     }
-    return null;
+    return -1;
   }
 
   /** Returns {@code Dataset#get(int)}. */

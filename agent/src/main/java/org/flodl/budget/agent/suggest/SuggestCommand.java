@@ -14,7 +14,6 @@ import org.flodl.budget.agent.config.SitesFile;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
-import org.objectweb.asm.tree.LineNumberNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 
@@ -171,16 +170,10 @@ public final class SuggestCommand {
   }
 
   private static String line(ClassNode cls, AbstractInsnNode insn) {
-    for (AbstractInsnNode p = insn; p != null; p = p.getPrevious()) {
-      if (p instanceof LineNumberNode ln) {
-        return " ("
-            + (cls.sourceFile == null ? "?" : cls.sourceFile)
-            + ":"
-            + SourceLines.of(cls.sourceDebug, cls.sourceFile, ln.line)
-            + ")";
-      }
-    }
-    return "";
+    int line = ScannedClass.sourceLine(cls, insn);
+    return line < 0
+        ? ""
+        : " (" + (cls.sourceFile == null ? "?" : cls.sourceFile) + ":" + line + ")";
   }
 
   /** Returns the sites file. */
