@@ -36,6 +36,8 @@ import org.flodl.budget.agent.weave.SiteTransformer;
 import org.flodl.budget.events.ConfigurationEvent;
 import org.flodl.budget.pricing.RetentionPricer;
 import org.flodl.budget.probes.MemoryProbes;
+import org.flodl.budget.probes.VramProbe;
+import org.flodl.budget.probes.VramProbes;
 
 /**
  * What {@code premain} and {@code agentmain} do, in order: resolve the arguments, read the sites
@@ -143,6 +145,7 @@ final class Bootstrap {
     String ramProbe = config.ramProbe();
     String vramProbe = config.vramProbe();
     java.time.Duration interval = config.probeInterval();
+    VramProbeOnce vram = new VramProbeOnce(vramProbe); // the refreshes' and a first GPU decision's
     GateEngine engine =
         new GateEngine(
             EngineSettings.builder()
@@ -161,9 +164,10 @@ final class Bootstrap {
                     new Supplier<MemoryProbes>() {
                       @Override
                       public MemoryProbes get() {
-                        return MemoryProbes.fromSpecs(ramProbe, vramProbe, interval, null);
+                        return MemoryProbes.fromSpecs(ramProbe, vram.get(), interval);
                       }
                     })
+                .vramProbe(vram)
                 .probeInterval(interval)
                 .ramMaxUsage(config.ramMaxUsage())
                 .heapMaxUsage(config.heapMaxUsage())
@@ -370,5 +374,23 @@ final class Bootstrap {
             }
           }
         });
+  }
+
+  /** The GPU probe {@code vram_probe} names, built at its first use and then shared. */
+  private static final class VramProbeOnce implements Supplier<VramProbe> {
+    private final String spec;
+    private VramProbe probe; // guarded by this
+
+    VramProbeOnce(String spec) {
+      this.spec = spec;
+    }
+
+    @Override
+    public synchronized VramProbe get() {
+      if (probe == null) {
+        probe = VramProbes.fromSpec(spec, null);
+      }
+      return probe;
+    }
   }
 }

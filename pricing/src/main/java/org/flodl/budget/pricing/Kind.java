@@ -190,13 +190,18 @@ final class Kind {
         shape, c, 0, null, null, null, null, null, null, null, null, backing, refs, ints, null);
   }
 
+  /** Returns how values of array class {@code c} are priced (nothing of java.base is read). */
+  static Kind array(Class<?> c) {
+    Class<?> component = c.getComponentType();
+    return component.isPrimitive()
+        ? simple(Shape.PRIMITIVE_ARRAY, c, primitiveBytes(component))
+        : simple(Shape.OBJECT_ARRAY, c, 0);
+  }
+
   /** Returns how values of class {@code c} are priced, with {@code jdk}'s view of java.base. */
   static Kind of(Class<?> c, JdkAccess jdk) {
     if (c.isArray()) {
-      Class<?> component = c.getComponentType();
-      return component.isPrimitive()
-          ? simple(Shape.PRIMITIVE_ARRAY, c, primitiveBytes(component))
-          : simple(Shape.OBJECT_ARRAY, c, 0);
+      return array(c);
     }
     if (Buffer.class.isAssignableFrom(c)) {
       return buffer(c, jdk);

@@ -13,6 +13,7 @@ import java.util.ServiceLoader;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.flodl.budget.policy.BudgetPolicy;
 import org.flodl.budget.policy.Saturating;
 import org.flodl.budget.policy.Tier;
@@ -49,7 +50,8 @@ public final class RetentionPricer {
         }
       };
 
-  private final JdkAccess jdk;
+  private final Supplier<JdkAccess> jdkSource;
+  private volatile JdkAccess jdk; // from jdkSource at its first use: see jdk()
   private final ShallowSizer shallow;
   private final Layout layout;
   private final LongSupplier clock;
@@ -62,7 +64,8 @@ public final class RetentionPricer {
       new ClassValue<>() {
         @Override
         protected Kind computeValue(Class<?> type) {
-          return Kind.of(type, jdk);
+          // An array's kind reads nothing of java.base: no grant for a cache of arrays.
+          return type.isArray() ? Kind.array(type) : Kind.of(type, jdk());
         }
       };
 
@@ -78,7 +81,17 @@ public final class RetentionPricer {
       JdkAccess jdk,
       Consumer<String> notice,
       LongSupplier clock) {
-    this.jdk = Objects.requireNonNull(jdk, "jdk");
+    this(inst, pricers, constant(Objects.requireNonNull(jdk, "jdk")), notice, clock);
+  }
+
+  /** Returns a pricer that takes its JDK access from {@code jdkSource} when it first needs it. */
+  private RetentionPricer(
+      Instrumentation inst,
+      List<ValuePricer> pricers,
+      Supplier<JdkAccess> jdkSource,
+      Consumer<String> notice,
+      LongSupplier clock) {
+    this.jdkSource = jdkSource;
     this.shallow = new ShallowSizer(inst);
     this.layout = Layout.of(inst);
     this.pricers = List.copyOf(pricers);
@@ -108,7 +121,6 @@ public final class RetentionPricer {
    */
   public static RetentionPricer standard(
       Instrumentation instOrNull, ClassLoader spiLoader, Consumer<String> notice) {
-    String grantFailure = instOrNull == null ? null : grantJdkAccess(instOrNull);
     List<ValuePricer> found = new ArrayList<>();
     Iterator<ValuePricer> it = ServiceLoader.load(ValuePricer.class, spiLoader).iterator();
     while (true) {
@@ -121,7 +133,40 @@ public final class RetentionPricer {
         notice.accept("a ValuePricer could not be loaded, skipped: " + e.getMessage());
       }
     }
-    return new RetentionPricer(instOrNull, found, JdkAccess.detect(grantFailure), notice);
+    // The grant and the JDK's handles at the first value that needs them (a buffer, a string, a
+    // collection): the grant's redefineModule spins lambdas, milliseconds a cache of arrays saves.
+    Supplier<JdkAccess> jdk =
+        new Supplier<JdkAccess>() {
+          @Override
+          public JdkAccess get() {
+            return JdkAccess.detect(instOrNull == null ? null : grantJdkAccess(instOrNull));
+          }
+        };
+    return new RetentionPricer(instOrNull, found, jdk, notice, NANO_TIME);
+  }
+
+  private static Supplier<JdkAccess> constant(JdkAccess jdk) {
+    return new Supplier<JdkAccess>() {
+      @Override
+      public JdkAccess get() {
+        return jdk;
+      }
+    };
+  }
+
+  /** Returns the pricer's JDK access, made at the first call. */
+  private JdkAccess jdk() {
+    JdkAccess j = jdk;
+    if (j == null) {
+      synchronized (jdkSource) {
+        j = jdk;
+        if (j == null) {
+          j = jdkSource.get();
+          jdk = j;
+        }
+      }
+    }
+    return j;
   }
 
   /**
@@ -143,7 +188,7 @@ public final class RetentionPricer {
    * also said once, to the notice, the first time a value is priced short of it.
    */
   public String limitation() {
-    return jdk.limitation();
+    return jdk().limitation();
   }
 
   /** Returns null with Instrumentation, else the line saying shallow sizes are estimated. */
@@ -163,7 +208,71 @@ public final class RetentionPricer {
     if (value == null) {
       return NULL_PRICE;
     }
-    Kind k = kinds.get(value.getClass());
+    return estimate(value, kinds.get(value.getClass()));
+  }
+
+  /**
+   * {@link #estimate(Object)} through {@code memo}, the calling thread's own: a value of the JDK
+   * type the thread priced last skips the type's lookup, and a primitive array of the same type and
+   * length as the last is priced as it was (its price depends on nothing else).
+   */
+  public Priced estimate(Object value, Memo memo) {
+    if (value == null) {
+      return NULL_PRICE;
+    }
+    Class<?> c = value.getClass();
+    if (memo.owner != this || memo.type != c) {
+      return memo.keep(this, c, kinds.get(c), value);
+    }
+    Kind k = memo.kind;
+    if (k.shape != Kind.Shape.PRIMITIVE_ARRAY) {
+      return priceLeaf(value, k, true);
+    }
+    int n = Array.getLength(value);
+    return n == memo.length ? memo.price : memo.keepArray(this, value, k, n);
+  }
+
+  /**
+   * One thread's memo of the last JDK type it priced, for {@link #estimate(Object, Memo)}: the
+   * type's kind and, for a primitive array, the last length and its price. Only a primitive array,
+   * a string or a buffer is kept (the boot loader's types), so a memo pins no application's class
+   * loader. Not thread-safe: each thread keeps its own.
+   */
+  public static final class Memo {
+    private RetentionPricer owner;
+    private Class<?> type;
+    private Kind kind;
+    private int length = -1;
+    private Priced price;
+
+    /** Prices {@code value}, of type {@code c} and kind {@code k}, and keeps its type if a leaf. */
+    private Priced keep(RetentionPricer pricer, Class<?> c, Kind k, Object value) {
+      boolean leaf =
+          k.shape == Kind.Shape.PRIMITIVE_ARRAY
+              || k.shape == Kind.Shape.STRING
+              || k.shape == Kind.Shape.BUFFER;
+      if (!leaf) {
+        return pricer.estimate(value, k);
+      }
+      owner = pricer;
+      type = c;
+      kind = k;
+      length = -1;
+      price = null;
+      return k.shape == Kind.Shape.PRIMITIVE_ARRAY
+          ? keepArray(pricer, value, k, Array.getLength(value))
+          : pricer.priceLeaf(value, k, true);
+    }
+
+    private Priced keepArray(RetentionPricer pricer, Object value, Kind k, int n) {
+      Priced p = pricer.priceLeaf(value, k, true);
+      length = n;
+      price = p;
+      return p;
+    }
+  }
+
+  private Priced estimate(Object value, Kind k) {
     if (isLeaf(k)) {
       return priceLeaf(value, k, true);
     }
@@ -380,9 +489,9 @@ public final class RetentionPricer {
         storage = logical;
       }
     } else {
-      Object owner = jdk.directOwner(b);
+      Object owner = jdk().directOwner(b);
       // A slice or typed view of a mapping points at the mapped root, which carries the file.
-      if (jdk.fileMapped(owner != null ? owner : b)) {
+      if (jdk().fileMapped(owner != null ? owner : b)) {
         return new Priced(Tier.MAPPED, k.typeName, logical, logical, logical, false);
       }
       tier = Tier.DIRECT;
@@ -538,7 +647,7 @@ public final class RetentionPricer {
 
   private void tellPartial() {
     if (!toldPartial.get() && toldPartial.compareAndSet(false, true)) {
-      String line = jdk.limitation();
+      String line = jdk().limitation();
       tell(
           line != null
               ? line

@@ -83,6 +83,21 @@ public final class MemoryProbes implements AutoCloseable {
         interval);
   }
 
+  /**
+   * Returns the probes {@code ram_probe} names, with {@code vram} as the GPU probe (one the caller
+   * also reads on its own, say before the first refresh: its reads are thread-safe).
+   *
+   * @throws IllegalArgumentException naming the setting that is not valid
+   */
+  public static MemoryProbes fromSpecs(String ramSpec, VramProbe vram, Duration interval) {
+    return new MemoryProbes(
+        HostMemoryProbes.fromSpec(ramSpec),
+        new HeapProbe(),
+        new DirectMemoryProbe(),
+        vram,
+        interval);
+  }
+
   /** Returns the latest snapshot: a volatile read, never a file. */
   public MemorySnapshot snapshot() {
     return snapshot;

@@ -1,18 +1,17 @@
 package org.flodl.budget.agent.config;
 
+import java.io.FileInputStream;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
-import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 
 /**
@@ -51,18 +50,15 @@ final class SitesFileText {
           null);
     }
     byte[] bytes;
-    try (SeekableByteChannel in =
-        Files.newByteChannel(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-      bytes = readAtMost(in, max);
+    // java.io, not a java.nio channel: the JVM has loaded its classes already (the channel's are
+    // 25 more at start-up). The checks above followed a link to its target, as this does.
+    try (InputStream in = new FileInputStream(path.toFile())) {
+      bytes = in.readNBytes(max + 1);
+    } catch (FileNotFoundException e) {
+      String m = String.valueOf(e.getMessage());
+      throw unreadable(path, m.contains("Permission denied") ? "permission denied" : m, e);
     } catch (IOException | RuntimeException e) {
-      // NOFOLLOW_LINKS refuses a symbolic link: read it through its target, checked above.
-      try (InputStream in = Files.newInputStream(path)) {
-        bytes = in.readNBytes(max + 1);
-      } catch (AccessDeniedException denied) {
-        throw unreadable(path, "permission denied", denied);
-      } catch (IOException | RuntimeException again) {
-        throw unreadable(path, String.valueOf(again.getMessage()), again);
-      }
+      throw unreadable(path, String.valueOf(e.getMessage()), e);
     }
     if (bytes.length > max) {
       throw unreadable(path, "it is more than the " + max + " bytes a sites file may have", null);
@@ -80,16 +76,6 @@ final class SitesFileText {
     } catch (CharacterCodingException e) {
       return new String(bytes, StandardCharsets.ISO_8859_1);
     }
-  }
-
-  private static byte[] readAtMost(SeekableByteChannel in, int max) throws IOException {
-    ByteBuffer buf = ByteBuffer.allocate(max + 1);
-    while (buf.hasRemaining() && in.read(buf) >= 0) {
-      // read on: a regular file ends
-    }
-    byte[] out = new byte[buf.position()];
-    buf.flip().get(out);
-    return out;
   }
 
   /**

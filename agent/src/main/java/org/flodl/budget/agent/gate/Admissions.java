@@ -181,7 +181,7 @@ final class Admissions {
     boolean observe = e.mode() == Mode.OBSERVE || !declinable;
     Priced price;
     try {
-      price = e.pricer().estimate(value);
+      price = e.pricer().estimate(value, t.prices);
     } catch (Throwable x) {
       return unpriced(e, t, site, value, x, observe);
     }

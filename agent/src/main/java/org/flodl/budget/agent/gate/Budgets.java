@@ -18,6 +18,7 @@ import org.flodl.budget.pricing.HeapFootprint;
 import org.flodl.budget.probes.HeapMemory;
 import org.flodl.budget.probes.MemoryProbes;
 import org.flodl.budget.probes.MemorySnapshot;
+import org.flodl.budget.probes.VramProbe;
 import org.flodl.budget.probes.VramReading;
 
 /**
@@ -33,8 +34,9 @@ import org.flodl.budget.probes.VramReading;
  * ({@link StagerSplits}), knobs ({@link UsageKnobs}) and region arithmetic are their own.
  */
 final class Budgets {
-  private final Map<Tier, TierLedger> ledgers = new EnumMap<>(Tier.class);
+  private final TierLedger[] ledgers = new TierLedger[Tier.values().length]; // by ordinal
   private final Supplier<MemoryProbes> probeFactory;
+  private final EarlyVram earlyVram; // null: device readings come from the probes alone
   private volatile MemoryProbes probes;
   private final long intervalMillis;
 
@@ -63,18 +65,20 @@ final class Budgets {
 
   Budgets(
       Supplier<MemoryProbes> probeFactory,
+      Supplier<VramProbe> vramProbe,
       Duration interval,
       double ramMaxUsage,
       double heapMaxUsage,
       double vramMaxUsage,
       DoubleSupplier hostShare) {
     this.probeFactory = probeFactory;
+    this.earlyVram = vramProbe == null ? null : new EarlyVram(vramProbe);
     this.intervalMillis = Math.max(10, interval.toMillis());
     this.knobs = new UsageKnobs(ramMaxUsage, heapMaxUsage, vramMaxUsage);
     this.hostShare = hostShare;
     this.thread = new ProbeThread(this, intervalMillis);
     for (Tier t : Tier.values()) {
-      ledgers.put(t, new TierLedger(t, 0));
+      ledgers[t.ordinal()] = new TierLedger(t, 0);
     }
     // Anonymous classes, not lambdas: this runs in premain (see Bootstrap).
     this.guard =
@@ -83,7 +87,7 @@ final class Budgets {
             new java.util.function.LongSupplier() {
               @Override
               public long getAsLong() {
-                return ledgers.get(Tier.DIRECT).held();
+                return ledgers[Tier.DIRECT.ordinal()].held();
               }
             },
             new Supplier<org.flodl.budget.probes.HostMemory>() {
@@ -130,7 +134,7 @@ final class Budgets {
 
   /** Returns the ledger of {@code tier}. */
   TierLedger ledger(Tier tier) {
-    return ledgers.get(tier);
+    return ledgers[tier.ordinal()];
   }
 
   /** Returns the probes, made on first use (their MXBeans cost start-up time). */
@@ -164,7 +168,7 @@ final class Budgets {
   Map<Tier, Long> perTier(boolean held) {
     Map<Tier, Long> m = new EnumMap<>(Tier.class);
     for (Tier t : Tier.values()) {
-      TierLedger l = ledgers.get(t);
+      TierLedger l = ledgers[t.ordinal()];
       m.put(t, held ? l.held() : l.budget());
     }
     return m;
@@ -184,6 +188,9 @@ final class Budgets {
    */
   VramReading vram(int device) {
     deviceAsked = true;
+    if (!refreshed && earlyVram != null) {
+      return earlyVram.read(device); // no wait for the host and heap probes (see EarlyVram)
+    }
     ensureRefreshed();
     return probes().vram(device);
   }
@@ -235,7 +242,7 @@ final class Budgets {
     }
     Runtime rt = Runtime.getRuntime();
     long available = Math.max(0, rt.maxMemory() - (rt.totalMemory() - rt.freeMemory()));
-    TierLedger ledger = ledgers.get(Tier.HEAP);
+    TierLedger ledger = ledgers[Tier.HEAP.ordinal()];
     List<Runnable> events = new ArrayList<>(1);
     long held = ledger.held();
     setBudget(
@@ -332,7 +339,7 @@ final class Budgets {
       last = s;
       double share = share();
       for (Tier tier : Tier.values()) {
-        TierLedger ledger = ledgers.get(tier);
+        TierLedger ledger = ledgers[tier.ordinal()];
         long held = ledger.held();
         heldAtRefresh[tier.ordinal()] = held;
         long available;

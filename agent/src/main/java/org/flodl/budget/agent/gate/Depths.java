@@ -37,7 +37,9 @@ final class Depths {
 
   private static int decide(GateEngine e, DepthSite site, int requested) {
     e.start(); // the probe thread and the periodic events, at the first decision
-    e.budgets.ensureRefreshed();
+    if (!site.cuda()) {
+      e.budgets.ensureRefreshed(); // a GPU depth needs its VRAM reading alone (Budgets#vram)
+    }
     DepthDecision.Decision d = DepthDecision.decide(inputs(e, site, requested));
     DecisionEvents.depth(site.name(), site.device(), requested, d);
     int built = e.mode() == Mode.OBSERVE ? requested : d.applied();
@@ -114,7 +116,7 @@ final class Depths {
         return;
       }
       e.consumed(t);
-      Priced p = e.pricer().estimate(batch);
+      Priced p = e.pricer().estimate(batch, t.prices);
       long bytes =
           site.cuda()
               ? p.logicalBytes()

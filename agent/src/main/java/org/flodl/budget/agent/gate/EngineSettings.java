@@ -7,6 +7,7 @@ import java.util.function.Supplier;
 import org.flodl.budget.agent.config.Mode;
 import org.flodl.budget.pricing.RetentionPricer;
 import org.flodl.budget.probes.MemoryProbes;
+import org.flodl.budget.probes.VramProbe;
 
 /**
  * What a {@link GateEngine} is made with, each part named: its mode and {@code prefetch=auto}, how
@@ -28,6 +29,7 @@ public final class EngineSettings {
   final boolean prefetchAuto;
   final Supplier<RetentionPricer> pricerFactory;
   final Supplier<MemoryProbes> probeFactory;
+  final Supplier<VramProbe> vramProbe;
   final Duration probeInterval;
   final double ramMaxUsage;
   final double heapMaxUsage;
@@ -39,6 +41,7 @@ public final class EngineSettings {
     this.prefetchAuto = b.prefetchAuto;
     this.pricerFactory = Objects.requireNonNull(b.pricerFactory, "pricerFactory");
     this.probeFactory = Objects.requireNonNull(b.probeFactory, "probeFactory");
+    this.vramProbe = b.vramProbe;
     this.probeInterval = b.probeInterval;
     this.ramMaxUsage = b.ramMaxUsage;
     this.heapMaxUsage = b.heapMaxUsage;
@@ -57,6 +60,7 @@ public final class EngineSettings {
     private boolean prefetchAuto;
     private Supplier<RetentionPricer> pricerFactory;
     private Supplier<MemoryProbes> probeFactory;
+    private Supplier<VramProbe> vramProbe;
     private Duration probeInterval = Duration.ofSeconds(1);
     private double ramMaxUsage = 0.5;
     private double heapMaxUsage = 0.5;
@@ -86,6 +90,16 @@ public final class EngineSettings {
     /** Returns this builder with what makes the memory probes, on first use. */
     public Builder probeFactory(Supplier<MemoryProbes> probeFactory) {
       this.probeFactory = probeFactory;
+      return this;
+    }
+
+    /**
+     * Returns this builder with the GPU probe the probes' factory reads too (the same one): a GPU
+     * depth decision before the first refresh reads it alone (see {@code EarlyVram}). Unset, such a
+     * decision waits for the first refresh.
+     */
+    public Builder vramProbe(Supplier<VramProbe> vramProbe) {
+      this.vramProbe = vramProbe;
       return this;
     }
 

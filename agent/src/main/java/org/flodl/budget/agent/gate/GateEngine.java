@@ -52,6 +52,7 @@ public final class GateEngine implements Decisions {
     this.budgets =
         new Budgets(
             s.probeFactory,
+            s.vramProbe,
             s.probeInterval,
             s.ramMaxUsage,
             s.heapMaxUsage,

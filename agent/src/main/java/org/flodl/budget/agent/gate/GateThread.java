@@ -1,11 +1,13 @@
 package org.flodl.budget.agent.gate;
 
+import org.flodl.budget.pricing.RetentionPricer;
+
 /**
  * What the gate knows of one application thread: whether it is inside the gate now (pricing,
  * probing, recording, declining: woven code it reaches then passes straight through, so the agent
  * never re-enters itself), and, per cache-admit site, how many woven bodies of that site it is
- * inside (when they nest, an override calling {@code super.put}, only the outermost decides), and
- * its rows of the {@link Tally} counters, by tally number.
+ * inside (when they nest, an override calling {@code super.put}, only the outermost decides), its
+ * rows of the {@link Tally} counters, by tally number, and its memo of the last type it priced.
  */
 final class GateThread {
   // An anonymous class, not ThreadLocal.withInitial(lambda): the first lambda of a JVM costs its
@@ -20,6 +22,9 @@ final class GateThread {
 
   /** Whether the thread is inside the gate. */
   boolean inGate;
+
+  /** The last JDK type this thread priced (and a primitive array's length and price). */
+  final RetentionPricer.Memo prices = new RetentionPricer.Memo();
 
   private int[] depth = new int[8];
   private long[][] rows = new long[8][];

@@ -6,9 +6,18 @@ import java.util.concurrent.locks.LockSupport;
  * The {@code flodl-budget-probe} daemon thread: refreshes the budgets every {@code probe_interval},
  * and at once when {@link #request asked}; after its first refresh it starts the rest of the
  * agent's start-up ({@code flodl-budget-start}) off itself, so the budgets keep up with a cache
- * that fills in its first second. The thread that asks never waits.
+ * that fills in its first second. The first refresh waits a quarter of the interval (at most
+ * {@value #FIRST_REFRESH_MILLIS} ms) unless asked sooner: it loads the JVM's management beans, tens
+ * of milliseconds of CPU that a JVM's start-up, on a machine of few cores, need not share its cores
+ * with, and the first decisions need none of it (the heap is budgeted on {@code Runtime}'s figures
+ * until then, a GPU depth on its VRAM reading alone, and a decision that needs the probes reads
+ * them itself). A heap that grows by an eighth of its budget asks at once. The thread that asks
+ * never waits.
  */
 final class ProbeThread {
+  /** The longest the first refresh waits, unless asked sooner. */
+  static final long FIRST_REFRESH_MILLIS = 250;
+
   private final Budgets budgets;
   private final long intervalNanos;
   private volatile Thread thread;
@@ -50,6 +59,11 @@ final class ProbeThread {
   }
 
   private void loop(Runnable afterFirstRefresh) {
+    if (!waitUntil(
+        System.nanoTime() + Math.min(intervalNanos / 4, FIRST_REFRESH_MILLIS * 1_000_000L))) {
+      return;
+    }
+    requested = false;
     budgets.refresh();
     // The MBean server and the recorder's periodic hooks take a while to start: off this thread.
     Thread later =
@@ -67,20 +81,24 @@ final class ProbeThread {
             "flodl-budget-start");
     later.setDaemon(true);
     later.start();
-    while (!Thread.currentThread().isInterrupted()) {
-      long deadline = System.nanoTime() + intervalNanos;
-      while (!requested) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          break;
-        }
-        LockSupport.parkNanos(this, left);
-        if (Thread.currentThread().isInterrupted()) {
-          return;
-        }
-      }
+    while (waitUntil(System.nanoTime() + intervalNanos)) {
       requested = false;
       budgets.refresh();
     }
+  }
+
+  /** Parks until {@code deadline} or a request; returns false when the thread was interrupted. */
+  private boolean waitUntil(long deadline) {
+    while (!requested) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        break;
+      }
+      LockSupport.parkNanos(this, left);
+      if (Thread.currentThread().isInterrupted()) {
+        return false;
+      }
+    }
+    return !Thread.currentThread().isInterrupted();
   }
 }

@@ -11,6 +11,9 @@ import jdk.jfr.FlightRecorderListener;
  * decisions are committed from then on.
  */
 public final class Recorder {
+  /** How long the start thread's listener waits before it registers. */
+  static final long LISTEN_AFTER_MILLIS = 250;
+
   private Recorder() {}
 
   /** Returns whether the recorder is initialized (a static volatile read). */
@@ -29,10 +32,11 @@ public final class Recorder {
 
   /**
    * {@link #whenInitialized}, for the start thread: runs {@code hooks} now if the recorder is
-   * initialized, else has a thread of its own ask the recorder to run them once it initializes (the
-   * listener's registration loads Flight Recorder's security support, 10 ms of start-up the
-   * application's thread need not wait for). The recorder runs a listener added after it
-   * initialized at once, so a recording that starts meanwhile is not missed.
+   * initialized, else has a thread of its own ask the recorder to run them once it initializes. The
+   * listener's registration loads Flight Recorder's security support, 10 ms of CPU: the thread
+   * waits {@value #LISTEN_AFTER_MILLIS} ms first, so that it takes none from the application's
+   * start-up. The recorder runs a listener added after it initialized at once, so a recording that
+   * starts meanwhile is not missed (its hooks run then).
    */
   public static void whenInitializedOffThisThread(Runnable hooks) {
     if (on()) {
@@ -45,7 +49,10 @@ public final class Recorder {
               @Override
               public void run() {
                 try {
+                  Thread.sleep(LISTEN_AFTER_MILLIS);
                   listen(hooks);
+                } catch (InterruptedException e) {
+                  return; // the JVM is going
                 } catch (Throwable e) {
                   Log.warn(
                       "waiting for Flight Recorder failed (" + e + "); recordings get no settings");

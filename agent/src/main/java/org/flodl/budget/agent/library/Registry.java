@@ -16,6 +16,9 @@ final class Registry {
   /** At most this many providers are asked for, against an iterator that never ends. */
   private static final int MOST = 256;
 
+  /** The services file that names library supports. */
+  static final String SERVICES = "META-INF/services/" + Library.class.getName();
+
   static final List<Library> ALL;
   static final List<String> NAMES;
   static final List<String> PROBLEMS;
@@ -26,7 +29,14 @@ final class Registry {
     List<String> problems = new ArrayList<>();
     ClassLoader agent = Library.class.getClassLoader(); // null on the boot class path
     // With null, ServiceLoader reads the system loader's services files: the agent jar is on it.
-    Iterator<Library> found = ServiceLoader.load(Library.class, agent).iterator();
+    // Where nothing on the class path can provide one, the agent's own are read from the boot
+    // class path alone (the platform loader's view): the system loader's scan would open the
+    // agent jar a second time, milliseconds at start-up that find nothing more.
+    Iterator<Library> found =
+        (agent == null && !ClassPath.mayProvide(SERVICES)
+                ? ServiceLoader.loadInstalled(Library.class)
+                : ServiceLoader.load(Library.class, agent))
+            .iterator();
     for (int i = 0; i < MOST; i++) {
       Library l;
       try {

@@ -240,10 +240,8 @@ final class Planner {
     }
     // Bodies this class inherits from supertypes that are not themselves T (Ehcache's put is
     // EhcacheBase#put): woven there, deciding for receivers of T only.
-    for (ClassInfo d : graph.supertypes(loader, name)) {
-      if (JdkTypes.isJdkInternalByPrefix(d.name())
-          || JdkTypes.isAgent(dotted(d.name()))
-          || graph.isSubtype(loader, d.name(), r.type())) {
+    for (ClassInfo d : graph.applicationSupertypes(loader, name)) {
+      if (JdkTypes.isAgent(dotted(d.name())) || graph.isSubtype(loader, d.name(), r.type())) {
         continue;
       }
       ClassInfo.Method dm = MethodMatcher.matching(d, ref);

@@ -118,6 +118,18 @@ final class TypeGraph {
    * nearest first: superclasses, then interfaces breadth-first.
    */
   List<ClassInfo> supertypes(ClassLoader loader, String name) {
+    return supertypes(loader, name, true);
+  }
+
+  /**
+   * {@link #supertypes(ClassLoader, String)} without the JDK's (nor theirs, all the JDK's): no JDK
+   * class file is read, which costs the first weave the JDK image's reader.
+   */
+  List<ClassInfo> applicationSupertypes(ClassLoader loader, String name) {
+    return supertypes(loader, name, false);
+  }
+
+  private List<ClassInfo> supertypes(ClassLoader loader, String name, boolean jdk) {
     List<ClassInfo> out = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     Deque<String> todo = new ArrayDeque<>();
@@ -125,19 +137,26 @@ final class TypeGraph {
     if (self == null) {
       return out;
     }
-    todo.addAll(self.supertypes());
+    addAll(todo, self.supertypes());
     while (!todo.isEmpty() && seen.size() < 4 * MAX_DEPTH) {
       String s = todo.removeFirst();
-      if (!seen.add(s)) {
+      if (!seen.add(s) || !jdk && JdkTypes.isJdkInternalByPrefix(s)) {
         continue;
       }
       ClassInfo i = info(loader, s);
       if (i != null) {
         out.add(i);
-        todo.addAll(i.supertypes());
+        addAll(todo, i.supertypes());
       }
     }
     return out;
+  }
+
+  // A loop, not ArrayDeque.addAll: that takes a method reference, the weave's first lambda.
+  private static void addAll(Deque<String> todo, List<String> names) {
+    for (String n : names) {
+      todo.addLast(n);
+    }
   }
 
   private Node node(ClassLoader loader, String name, int depth) {

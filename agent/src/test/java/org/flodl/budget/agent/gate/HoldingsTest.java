@@ -25,6 +25,7 @@ class HoldingsTest {
           () -> {
             throw new IllegalStateException("no probes in this test");
           },
+          null,
           Duration.ofSeconds(1),
           0.5,
           0.5,

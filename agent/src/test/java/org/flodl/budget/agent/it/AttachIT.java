@@ -169,7 +169,15 @@ class AttachIT {
     ChildJvm full = ChildJvm.on("attach-full-heap", Jdk.JDK17).jvm("-Xmx48m");
     Process fullApp = full.start("com.acme.it.FullHeap", "30");
     String fullPid = ready(full, fullApp);
-    String[] failed = attach(fullPid, "sites=" + sites);
+    // The agent's own start fits the heap's 1 MiB reserve (a sites file is read into what it
+    // holds, not a buffer of the largest size allowed); a recording's start does not.
+    String[] failed =
+        attach(
+            fullPid,
+            "sites="
+                + sites
+                + ",record="
+                + ChildJvm.WORK.resolve("full-heap.jfr").toAbsolutePath());
     fullApp.destroy();
     ChildJvm.Result fr = full.await(fullApp);
     assertEquals("1", failed[0], failed[1] + "\ntarget:\n" + fr);

@@ -1,0 +1,62 @@
+package org.flodl.budget.agent.gate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.flodl.budget.agent.config.Mode;
+import org.flodl.budget.probes.MemoryProbes;
+import org.flodl.budget.probes.VramProbe;
+import org.flodl.budget.probes.VramProbes;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A GPU depth decision before the probes' first refresh reads its VRAM alone: it waits neither for
+ * the host and heap probes nor for a refresh under way, and the refreshes later read the same GPU
+ * probe (its native libraries load once).
+ */
+class EarlyVramTest {
+  @Test
+  void aGpuDepthDoesNotWaitForTheFirstRefreshAndDecidesAsAfterIt() throws Exception {
+    VramProbe fixed = VramProbes.fromSpec("fixed:3G/6360465408");
+    AtomicInteger vramAsked = new AtomicInteger();
+    AtomicReference<VramProbe> refreshedWith = new AtomicReference<>();
+    CountDownLatch refreshMayGo = new CountDownLatch(1);
+    GateEngine e =
+        new GateEngine(
+            EngineSettings.builder()
+                .mode(Mode.ENFORCE)
+                .pricerFactory(() -> null)
+                .probeFactory(
+                    () -> {
+                      // A first refresh that takes long: its management beans, say.
+                      try {
+                        refreshMayGo.await();
+                      } catch (InterruptedException x) {
+                        Thread.currentThread().interrupt();
+                      }
+                      refreshedWith.set(fixed);
+                      return MemoryProbes.fromSpecs("fixed:1G", fixed, Duration.ofHours(1));
+                    })
+                .vramProbe(
+                    () -> {
+                      vramAsked.incrementAndGet();
+                      return fixed;
+                    })
+                .probeInterval(Duration.ofMillis(40)) // the probe thread refreshes 10 ms in
+                .build());
+    int id = e.bindDepth("pref", "cuda:0", 0, 16384, 0, false, null);
+    e.start();
+    Thread.sleep(100); // the probe thread is in its first refresh, waiting (holding its lock)
+    int early = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> e.depth(id, 8, null));
+    assertEquals(1, vramAsked.get(), "the decision read the GPU probe itself");
+    refreshMayGo.countDown();
+    e.refreshAtEpoch();
+    assertSame(fixed, refreshedWith.get());
+    assertEquals(early, e.depth(id, 8, null), "the same reading decides the same depth");
+  }
+}
