@@ -75,12 +75,8 @@ public final class MemoryProbes implements AutoCloseable {
    */
   public static MemoryProbes fromSpecs(
       String ramSpec, String vramSpec, Duration interval, ClassLoader jnaLoader) {
-    return new MemoryProbes(
-        HostMemoryProbes.fromSpec(ramSpec),
-        new HeapProbe(),
-        new DirectMemoryProbe(),
-        VramProbes.fromSpec(vramSpec, jnaLoader),
-        interval);
+    RamProbe ram = HostMemoryProbes.fromSpec(ramSpec); // named first when both are not valid
+    return of(ram, VramProbes.fromSpec(vramSpec, jnaLoader), interval);
   }
 
   /**
@@ -90,12 +86,11 @@ public final class MemoryProbes implements AutoCloseable {
    * @throws IllegalArgumentException naming the setting that is not valid
    */
   public static MemoryProbes fromSpecs(String ramSpec, VramProbe vram, Duration interval) {
-    return new MemoryProbes(
-        HostMemoryProbes.fromSpec(ramSpec),
-        new HeapProbe(),
-        new DirectMemoryProbe(),
-        vram,
-        interval);
+    return of(HostMemoryProbes.fromSpec(ramSpec), vram, interval);
+  }
+
+  private static MemoryProbes of(RamProbe ram, VramProbe vram, Duration interval) {
+    return new MemoryProbes(ram, new HeapProbe(), new DirectMemoryProbe(), vram, interval);
   }
 
   /** Returns the latest snapshot: a volatile read, never a file. */
@@ -166,12 +161,7 @@ public final class MemoryProbes implements AutoCloseable {
 
   /** Returns the GPU probe's reading; a probe that breaks its contract reads as failed. */
   private VramReading readVram(int device) {
-    try {
-      VramReading r = vram.read(device);
-      return r != null ? r : VramReading.failure(vram.name(), "the probe returned nothing");
-    } catch (RuntimeException e) {
-      return VramReading.failure(vram.name(), "the probe threw " + e);
-    }
+    return VramProbes.read(vram, device);
   }
 
   /** Returns {@code probe_interval}. */

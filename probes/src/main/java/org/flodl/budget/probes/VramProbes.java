@@ -62,6 +62,19 @@ public final class VramProbes {
             + "'");
   }
 
+  /**
+   * Returns {@code probe}'s reading of device {@code device}; a probe that breaks its contract (it
+   * returns nothing or throws) reads as failed.
+   */
+  public static VramReading read(VramProbe probe, int device) {
+    try {
+      VramReading r = probe.read(device);
+      return r != null ? r : VramReading.failure(probe.name(), "the probe returned nothing");
+    } catch (RuntimeException e) {
+      return VramReading.failure(probe.name(), "the probe threw " + e);
+    }
+  }
+
   /** Returns a probe that reports {@code (usedBytes, totalBytes)} for every device. */
   public static VramProbe fixed(long usedBytes, long totalBytes) {
     VramReading reading = new VramReading(usedBytes, totalBytes, "fixed", null);

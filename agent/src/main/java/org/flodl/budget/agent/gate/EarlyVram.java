@@ -2,6 +2,7 @@ package org.flodl.budget.agent.gate;
 
 import java.util.function.Supplier;
 import org.flodl.budget.probes.VramProbe;
+import org.flodl.budget.probes.VramProbes;
 import org.flodl.budget.probes.VramReading;
 
 /**
@@ -20,14 +21,16 @@ final class EarlyVram {
 
   /** Returns device {@code device}'s reading now. */
   VramReading read(int device) {
-    String name = "vram";
+    VramProbe p;
     try {
-      VramProbe p = probe.get();
-      name = p.name();
-      VramReading r = p.read(device);
-      return r != null ? r : VramReading.failure(name, "the probe returned nothing");
+      p = probe.get();
     } catch (RuntimeException | LinkageError e) {
-      return VramReading.failure(name, "the probe threw " + e);
+      return VramReading.failure("vram", "the probe threw " + e);
+    }
+    try {
+      return VramProbes.read(p, device); // as a refresh reads it
+    } catch (LinkageError e) {
+      return VramReading.failure(p.name(), "the probe threw " + e);
     }
   }
 }
