@@ -214,65 +214,20 @@ public final class RetentionPricer {
   /**
    * {@link #estimate(Object)} through {@code memo}, the calling thread's own: a value of the JDK
    * type the thread priced last skips the type's lookup, and a primitive array of the same type and
-   * length as the last is priced as it was (its price depends on nothing else).
+   * length as the last is priced as it was (its price depends on nothing else; see {@link
+   * PriceMemo}).
    */
-  public Priced estimate(Object value, Memo memo) {
-    if (value == null) {
-      return NULL_PRICE;
-    }
-    Class<?> c = value.getClass();
-    if (memo.owner != this || memo.type != c) {
-      return memo.keep(this, c, kinds.get(c), value);
-    }
-    Kind k = memo.kind;
-    if (k.shape != Kind.Shape.PRIMITIVE_ARRAY) {
-      return priceLeaf(value, k, true);
-    }
-    int n = Array.getLength(value);
-    return n == memo.length ? memo.price : memo.keepArray(this, value, k, n);
+  public Priced estimate(Object value, PriceMemo memo) {
+    return value == null ? NULL_PRICE : memo.price(this, value);
   }
 
-  /**
-   * One thread's memo of the last JDK type it priced, for {@link #estimate(Object, Memo)}: the
-   * type's kind and, for a primitive array, the last length and its price. Only a primitive array,
-   * a string or a buffer is kept (the boot loader's types), so a memo pins no application's class
-   * loader. Not thread-safe: each thread keeps its own.
-   */
-  public static final class Memo {
-    private RetentionPricer owner;
-    private Class<?> type;
-    private Kind kind;
-    private int length = -1;
-    private Priced price;
-
-    /** Prices {@code value}, of type {@code c} and kind {@code k}, and keeps its type if a leaf. */
-    private Priced keep(RetentionPricer pricer, Class<?> c, Kind k, Object value) {
-      boolean leaf =
-          k.shape == Kind.Shape.PRIMITIVE_ARRAY
-              || k.shape == Kind.Shape.STRING
-              || k.shape == Kind.Shape.BUFFER;
-      if (!leaf) {
-        return pricer.estimate(value, k);
-      }
-      owner = pricer;
-      type = c;
-      kind = k;
-      length = -1;
-      price = null;
-      return k.shape == Kind.Shape.PRIMITIVE_ARRAY
-          ? keepArray(pricer, value, k, Array.getLength(value))
-          : pricer.priceLeaf(value, k, true);
-    }
-
-    private Priced keepArray(RetentionPricer pricer, Object value, Kind k, int n) {
-      Priced p = pricer.priceLeaf(value, k, true);
-      length = n;
-      price = p;
-      return p;
-    }
+  /** Returns how values of class {@code c} are priced. */
+  Kind kind(Class<?> c) {
+    return kinds.get(c);
   }
 
-  private Priced estimate(Object value, Kind k) {
+  /** Returns the price of {@code value}, of kind {@code k}, copying nothing. */
+  Priced estimate(Object value, Kind k) {
     if (isLeaf(k)) {
       return priceLeaf(value, k, true);
     }

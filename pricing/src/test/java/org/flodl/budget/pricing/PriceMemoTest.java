@@ -36,7 +36,7 @@ class PriceMemoTest {
             new ArrayList<>(List.of(new byte[8], new byte[8])),
             new Object[] {new int[3]},
             new byte[10]);
-    RetentionPricer.Memo memo = new RetentionPricer.Memo();
+    PriceMemo memo = new PriceMemo();
     for (int round = 0; round < 2; round++) {
       for (Object v : values) {
         RetentionPricer p = round == 0 ? pricer : other; // the memo is the other pricer's first
@@ -47,7 +47,7 @@ class PriceMemoTest {
 
   @Test
   void anArrayOfTheLastTypeAndLengthIsItsLastPrice() {
-    RetentionPricer.Memo memo = new RetentionPricer.Memo();
+    PriceMemo memo = new PriceMemo();
     Priced first = pricer.estimate(new float[256], memo);
     assertSame(first, pricer.estimate(new float[256], memo));
     assertEquals(pricer.estimate(new float[257]), pricer.estimate(new float[257], memo));

@@ -1,6 +1,6 @@
 package org.flodl.budget.agent.gate;
 
-import org.flodl.budget.pricing.RetentionPricer;
+import org.flodl.budget.pricing.PriceMemo;
 
 /**
  * What the gate knows of one application thread: whether it is inside the gate now (pricing,
@@ -24,7 +24,7 @@ final class GateThread {
   boolean inGate;
 
   /** The last JDK type this thread priced (and a primitive array's length and price). */
-  final RetentionPricer.Memo prices = new RetentionPricer.Memo();
+  final PriceMemo prices = new PriceMemo();
 
   private int[] depth = new int[8];
   private long[][] rows = new long[8][];
