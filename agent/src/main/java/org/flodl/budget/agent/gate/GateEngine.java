@@ -170,12 +170,13 @@ public final class GateEngine implements Decisions {
     }
   }
 
-  /** Starts the probe thread and the periodic events now (attach); returns at once. */
+  /** Starts the probe thread and the periodic events now (attach, or a first decision). */
   public void start() {
     if (started) {
       return;
     }
     started = true;
+    periodic.registerIfRecording();
     Runnable after = afterFirstRefresh;
     HostShareSource share = hostShareSource;
     budgets.start(

@@ -1,6 +1,7 @@
 package org.flodl.budget.agent.gate;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import org.flodl.budget.events.CacheAdmissionEvent;
@@ -27,6 +28,7 @@ final class PeriodicEvents {
   /** CacheAdmission events committed (the sampled ones), for the chunk's sampling account. */
   private final LongAdder admissionEvents;
 
+  private final AtomicBoolean registered = new AtomicBoolean();
   private final Object closing = new Object();
   private long lastClose = System.nanoTime(); // guarded by closing
   private long chunkDecisions; // guarded by closing: decisions since the last Sampling event
@@ -46,17 +48,31 @@ final class PeriodicEvents {
         new Runnable() {
           @Override
           public void run() {
-            register();
+            registerNow();
           }
         });
   }
 
   /**
-   * Registers the JVM's periodic events for the engine, when it is the installed one: an engine the
-   * woven code does not reach (an in-process test's) must not take them over.
+   * At the engine's start (attach, or its first decision), on that thread: registers the periodic
+   * events now if a recording runs, so that its ledger (the {@code SiteSummary} events at each
+   * chunk's end) is whole however soon after its first decision the job ends. Otherwise they
+   * register after the probes' first refresh ({@link #registerWhenRecording}), which waits up to
+   * {@value ProbeThread#FIRST_REFRESH_MILLIS} ms.
    */
-  private void register() {
-    if (!Gate.isInstalled(engine)) {
+  void registerIfRecording() {
+    if (Recorder.on()) {
+      registerNow();
+    }
+  }
+
+  /**
+   * Registers the JVM's periodic events for the engine, once, when it is the installed one: an
+   * engine the woven code does not reach (an in-process test's) must not take them over. No monitor
+   * of ours is held while Flight Recorder is called.
+   */
+  void registerNow() {
+    if (!Gate.isInstalled(engine) || !registered.compareAndSet(false, true)) {
       return;
     }
     MemoryProbeEvent.register(

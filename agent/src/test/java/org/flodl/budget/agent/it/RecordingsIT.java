@@ -105,6 +105,35 @@ class RecordingsIT {
     assertEquals(puts, l.samplingDecisions, "the chunk's sampling account: every decision");
   }
 
+  /**
+   * A job that ends a few milliseconds after its first decision (64 puts, then exit): its ledger is
+   * still whole, though the probes' first refresh, which waits up to 250 ms, never came.
+   */
+  @Test
+  void aJobThatEndsRightAfterItsFirstDecisionKeepsItsWholeLedger() throws Exception {
+    Path sites = Sites.write("hammer", HAMMER);
+    Path dir = ChildJvm.WORK.resolve("hammer-short").toAbsolutePath();
+    clean(dir);
+    Path file = dir.resolve("run.jfr");
+    ChildJvm.Result r =
+        ChildJvm.on("hammer-short", Jdk.JDK17)
+            .jvm("-Xmx256m")
+            .agent("sites=" + sites + ",record=" + file)
+            .timeout(120)
+            .run("com.acme.it.HammerApp", "--threads=1", "--puts=64", "--window=8");
+    assertEquals(0, r.exitCode, r.toString());
+    long puts = Long.parseLong(r.value("PUTS"));
+    long admitted = Long.parseLong(r.value("ADMITTED"));
+    assertEquals(64, puts, r.toString());
+    assertTrue(admitted > 0, "the budget admits: " + r);
+    Ledger l = Ledger.of(file);
+    assertEquals(admitted, l.sum(ADMISSIONS), "summaries: admissions, " + l.sums);
+    assertEquals(Long.parseLong(r.value("DECLINED")), l.sum(DECLINES), "summaries: declines");
+    assertEquals(Long.parseLong(r.value("RELEASED")), l.sum(RELEASES), "summaries: releases");
+    assertEquals(l.sum(ADMITTED_BYTES), l.sum(RELEASED_BYTES), "every admitted byte came back");
+    assertEquals(puts, l.samplingDecisions, "the chunk's sampling account: every decision");
+  }
+
   @Test
   void aKillMinus9LeavesChunksReportReadsAndKeepingThemDoesNotGrowWithTheRun() throws Exception {
     Path sites = Sites.write("hammer", HAMMER);
