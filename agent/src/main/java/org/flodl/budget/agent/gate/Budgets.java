@@ -282,8 +282,8 @@ final class Budgets {
   }
 
   /** Starts the probe thread once ({@link ProbeThread}); later calls do nothing. */
-  void start(Runnable afterFirstRefresh) {
-    thread.start(afterFirstRefresh);
+  void start(Runnable afterFirstRefresh, PointRegistry sites) {
+    thread.start(afterFirstRefresh, sites);
   }
 
   /**

@@ -103,6 +103,9 @@ final class CacheSite {
 
   private final Sample[] samples = new Sample[KINDS];
 
+  /** Per tier and kind: what retired rows counted that no event stood for (guarded by this). */
+  private final long[][] retiredRests = new long[TIERS][KINDS];
+
   CacheSite(String name, int index) {
     this.name = name;
     this.index = index;
@@ -223,19 +226,13 @@ final class CacheSite {
    */
   synchronized java.util.List<Tiered> close(
       long[][] leftovers, double admissionRate, double releaseRate, double seconds) {
-    long[] d =
-        tally.drain(
-            new Tally.RowVisitor() {
-              @Override
-              public void visit(long[] row) {
-                for (int t = 0; t < TIERS; t++) {
-                  int base = t * PER_TIER;
-                  for (int k = 0; k < KINDS; k++) {
-                    leftovers[t][k] += takeRest(row, base + 2 * k, base + MARKS + k);
-                  }
-                }
-              }
-            });
+    long[] d = tally.drain(restsInto(leftovers));
+    for (int t = 0; t < TIERS; t++) {
+      for (int k = 0; k < KINDS; k++) {
+        leftovers[t][k] += retiredRests[t][k];
+        retiredRests[t][k] = 0;
+      }
+    }
     long[] totals = tally.drained();
     long[] perKind = new long[KINDS];
     java.util.List<Tiered> out = new java.util.ArrayList<>(1);
@@ -258,6 +255,36 @@ final class CacheSite {
       plan(k, perKind[k], rate, seconds);
     }
     return out;
+  }
+
+  /**
+   * Drops the rows of threads that have ended; their counts stay in the site's totals, and what no
+   * event stood for yet goes to the next close's leftovers. The probe thread calls it after each
+   * refresh: while nothing records, no close runs, and each thread that ever decided here would
+   * leave its row (about a kibibyte) behind.
+   */
+  synchronized void retireEnded() {
+    tally.retireEnded(restsInto(retiredRests));
+  }
+
+  /** Returns a visitor that takes each row's counts since its marks into {@code rests}. */
+  private static Tally.RowVisitor restsInto(long[][] rests) {
+    return new Tally.RowVisitor() {
+      @Override
+      public void visit(long[] row) {
+        for (int t = 0; t < TIERS; t++) {
+          int base = t * PER_TIER;
+          for (int k = 0; k < KINDS; k++) {
+            rests[t][k] += takeRest(row, base + 2 * k, base + MARKS + k);
+          }
+        }
+      }
+    };
+  }
+
+  /** Returns the number of threads' rows the site keeps (for tests). */
+  int rows() {
+    return tally.rows();
   }
 
   /** Sets kind {@code k}'s sampling for the next period from {@code n} counted in the last. */

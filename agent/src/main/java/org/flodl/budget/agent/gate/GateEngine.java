@@ -192,7 +192,8 @@ public final class GateEngine implements Decisions {
               after.run();
             }
           }
-        });
+        },
+        registry);
   }
 
   /** Marks that a cache-admit site has decided. */

@@ -112,6 +112,13 @@ final class PointRegistry {
     return new ArrayList<>(cacheSites.values());
   }
 
+  /** Drops every cache site's rows of threads that have ended (after each probe refresh). */
+  void retireEndedRows() {
+    for (CacheSite s : cacheSites()) {
+      s.retireEnded();
+    }
+  }
+
   private CacheSite cacheSite(String site) {
     CacheSite s = cacheSites.get(site);
     if (s == null) {

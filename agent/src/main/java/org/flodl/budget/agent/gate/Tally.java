@@ -14,12 +14,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * that thread writes it), and {@link #drain} sums the rows and returns what was added since the
  * last drain. The counts are monotone per thread and never reset by the reader, so an add that
  * races a drain is counted in this drain or the next, never lost or counted twice. A row of a
- * thread that has ended is folded into the retired totals at the next drain and dropped, so
- * short-lived threads do not accumulate rows. A thread finds its row on its {@link GateThread}, by
- * the tally's number: the deciding thread has looked that up already, so a count costs no
- * thread-local lookup of its own. The thread holds that row as long as it lives: a tally belongs to
- * a site or the host share of the one engine a JVM installs, so rows of tallies that are gone are
- * left only where a test makes engine after engine (a few hundred bytes a thread each).
+ * thread that has ended is folded into the retired totals at the next drain, or by {@link
+ * #retireEnded}, and dropped, so short-lived threads do not accumulate rows. A thread finds its row
+ * on its {@link GateThread}, by the tally's number: the deciding thread has looked that up already,
+ * so a count costs no thread-local lookup of its own. The thread holds that row as long as it
+ * lives: a tally belongs to a site or the host share of the one engine a JVM installs, so rows of
+ * tallies that are gone are left only where a test makes engine after engine (a few hundred bytes a
+ * thread each).
  */
 final class Tally {
   private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
@@ -112,9 +113,7 @@ final class Tally {
       if (visitor != null) {
         visitor.visit(r.counts);
       }
-      Thread owner = r.owner.get();
-      // isAlive() false happens-after the thread's last add: its row is final and read whole.
-      boolean ended = owner == null || !owner.isAlive();
+      boolean ended = r.ended();
       for (int i = 0; i < width; i++) {
         long v = (long) SLOT.getOpaque(r.counts, i);
         total[i] += v;
@@ -132,6 +131,28 @@ final class Tally {
       drained[i] = total[i];
     }
     return delta;
+  }
+
+  /**
+   * Folds the rows of ended threads into the retired totals and drops them, after {@code visitor}
+   * has seen each; returns how many were dropped. What {@link #drain} and {@link #total} return
+   * does not change. For a tally drained seldom or never (a site's, while nothing records): without
+   * it, each thread that ever added would leave its row behind.
+   */
+  synchronized int retireEnded(RowVisitor visitor) {
+    int dropped = 0;
+    for (Iterator<Row> it = rows.iterator(); it.hasNext(); ) {
+      Row r = it.next();
+      if (r.ended()) {
+        visitor.visit(r.counts);
+        for (int i = 0; i < width; i++) {
+          retired[i] += (long) SLOT.getOpaque(r.counts, i);
+        }
+        it.remove();
+        dropped++;
+      }
+    }
+    return dropped;
   }
 
   /**
@@ -171,6 +192,12 @@ final class Tally {
     Row(Thread owner, long[] counts) {
       this.owner = new WeakReference<>(owner);
       this.counts = counts;
+    }
+
+    /** Whether the owner has ended: then its row is final, and read whole (happens-after). */
+    boolean ended() {
+      Thread t = owner.get();
+      return t == null || !t.isAlive();
     }
   }
 }

@@ -72,4 +72,32 @@ class TallyTest {
     assertEquals(0, t.rows(), "the ended threads' rows were folded into the totals");
     assertArrayEquals(new long[] {0, 0}, t.drain());
   }
+
+  /**
+   * Sixteen threads add and end: retiring drops their rows, the live thread's stays, each row is
+   * visited once, and the totals and the next drain are what was added, counted once.
+   */
+  @Test
+  void retiringEndedThreadsDropsTheirRowsAndKeepsTheirCounts() throws Exception {
+    Tally t = new Tally(2);
+    t.add(0, 1, 1, 7); // this thread's row: alive, kept
+    List<Thread> workers = new ArrayList<>();
+    for (int i = 0; i < 16; i++) {
+      Thread w = new Thread(() -> t.add(0, 1, 1, 3), "tally-ended-" + i);
+      workers.add(w);
+      w.start();
+    }
+    for (Thread w : workers) {
+      w.join();
+    }
+    assertEquals(17, t.rows());
+    List<long[]> visited = new ArrayList<>();
+    assertEquals(16, t.retireEnded(visited::add));
+    assertEquals(16, visited.size(), "each ended row seen once, before it goes");
+    assertEquals(1, t.rows(), "the live thread's row stays");
+    assertArrayEquals(new long[] {17, 55}, t.total(), "the totals keep the retired rows");
+    assertEquals(0, t.retireEnded(visited::add), "nothing ended since");
+    assertArrayEquals(new long[] {17, 55}, t.drain(), "the drain counts each add once");
+    assertArrayEquals(new long[] {0, 0}, t.drain());
+  }
 }

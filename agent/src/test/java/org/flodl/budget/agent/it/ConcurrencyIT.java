@@ -11,6 +11,7 @@ import static org.flodl.budget.events.EventFields.SOURCE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
@@ -125,5 +126,61 @@ class ConcurrencyIT {
                     e.getString(KEY).equals("heap_max_usage")
                         && e.getString(SOURCE).equals("RUNTIME")),
         "the change is recorded");
+  }
+
+  /**
+   * Two thousand threads that each decide a few times and end, in a JVM that records nothing (no
+   * periodic close drains the sites' per-thread rows): once they have ended, the probe thread has
+   * dropped every row they left (the heap's histogram counts none), and the app saw every put kept
+   * and evicted.
+   */
+  @Test
+  void threadsThatDecideAndEndLeaveNoRowsBehindWithoutARecording() throws Exception {
+    Path sites = Sites.write("hammer", RecordingsIT.HAMMER);
+    ChildJvm child =
+        ChildJvm.on("churn", Jdk.JDK17)
+            .jvm("-Xmx128m")
+            .agent("sites=" + sites + ",probe_interval=100ms");
+    Process app =
+        child.start("com.acme.it.ThreadChurnApp", "--rounds=250", "--threads=8", "--puts=4");
+    try {
+      RecordingsIT.awaitLine(child, "CHURNED", 120);
+      long rows = -1;
+      long deadline = System.nanoTime() + 10_000_000_000L;
+      while (System.nanoTime() < deadline && (rows = instances(app.pid(), ROW)) > 0) {
+        Thread.sleep(200);
+      }
+      assertEquals(0, rows, "rows of ended threads kept: " + child.stdoutSoFar());
+    } finally {
+      app.getOutputStream().close();
+    }
+    ChildJvm.Result r = child.await(app);
+    assertEquals(0, r.exitCode, r.toString());
+    assertEquals("8000", r.value("PUTS"));
+    assertEquals("8000", r.value("ADMITTED"));
+    assertEquals("8000", r.value("RELEASED"));
+  }
+
+  private static final String ROW = "org.flodl.budget.agent.gate.Tally$Row";
+
+  /** Returns the live instances of {@code className} in process {@code pid} (jcmd's histogram). */
+  static long instances(long pid, String className) throws Exception {
+    Process jcmd =
+        new ProcessBuilder(
+                Jdk.JDK17.java().resolveSibling("jcmd").toString(),
+                Long.toString(pid),
+                "GC.class_histogram")
+            .redirectErrorStream(true)
+            .start();
+    String out = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(0, jcmd.waitFor(), out);
+    for (String line : out.split("\n")) {
+      String[] f = line.trim().split("\\s+");
+      if (f.length >= 4 && f[3].equals(className)) {
+        return Long.parseLong(f[1]);
+      }
+    }
+    assertTrue(out.contains("#instances"), "no histogram: " + out);
+    return 0;
   }
 }
