@@ -110,10 +110,11 @@ final class Tally {
     long[] total = retired.clone();
     for (Iterator<Row> it = rows.iterator(); it.hasNext(); ) {
       Row r = it.next();
+      // Seen ended before the visit: the visitor then sees the row final, its last adds included.
+      boolean ended = r.ended();
       if (visitor != null) {
         visitor.visit(r.counts);
       }
-      boolean ended = r.ended();
       for (int i = 0; i < width; i++) {
         long v = (long) SLOT.getOpaque(r.counts, i);
         total[i] += v;
@@ -140,18 +141,20 @@ final class Tally {
    * it, each thread that ever added would leave its row behind.
    */
   synchronized int retireEnded(RowVisitor visitor) {
-    int dropped = 0;
-    for (Iterator<Row> it = rows.iterator(); it.hasNext(); ) {
-      Row r = it.next();
+    int kept = 0;
+    for (int j = 0; j < rows.size(); j++) { // compacted in place: one pass, however many ended
+      Row r = rows.get(j);
       if (r.ended()) {
         visitor.visit(r.counts);
         for (int i = 0; i < width; i++) {
           retired[i] += (long) SLOT.getOpaque(r.counts, i);
         }
-        it.remove();
-        dropped++;
+      } else {
+        rows.set(kept++, r);
       }
     }
+    int dropped = rows.size() - kept;
+    rows.subList(kept, rows.size()).clear();
     return dropped;
   }
 
