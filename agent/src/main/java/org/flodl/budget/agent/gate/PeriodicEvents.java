@@ -61,8 +61,13 @@ final class PeriodicEvents {
    * {@value ProbeThread#FIRST_REFRESH_MILLIS} ms.
    */
   void registerIfRecording() {
-    if (Recorder.on()) {
-      registerNow();
+    try {
+      if (Recorder.on()) {
+        registerNow();
+      }
+    } catch (Throwable e) { // the engine starts all the same; the first refresh tries again
+      registered.set(false);
+      Log.warnOnce("periodic-events", "registering the periodic events failed: " + e);
     }
   }
 
