@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
 import org.flodl.budget.agent.config.Mode;
 import org.flodl.budget.events.SiteSummaryEvent;
 import org.flodl.budget.policy.Tier;
@@ -32,8 +33,8 @@ class EndedThreadsTest {
                 .mode(Mode.ENFORCE)
                 .pricerFactory(() -> RetentionPricer.standard(null, null))
                 .probeFactory(
-                    () -> MemoryProbes.fromSpecs("fixed:1M", "none", Duration.ofMillis(20), null))
-                .probeInterval(Duration.ofMillis(20))
+                    () -> MemoryProbes.fromSpecs("fixed:1M", "none", Duration.ofMillis(100), null))
+                .probeInterval(Duration.ofMillis(100))
                 .ramMaxUsage(0.5)
                 .heapMaxUsage(0.5)
                 .vramMaxUsage(0.9)
@@ -91,7 +92,7 @@ class EndedThreadsTest {
   @Test
   void whatRetiredRowsLeftUnsampledReachesTheNextClose() throws Exception {
     CacheSite site = new CacheSite("ended-threads-site", 0);
-    java.util.concurrent.atomic.AtomicLong weights = new java.util.concurrent.atomic.AtomicLong();
+    AtomicLong weights = new AtomicLong();
     List<Thread> workers = new ArrayList<>();
     for (int i = 0; i < 16; i++) {
       Thread w =
