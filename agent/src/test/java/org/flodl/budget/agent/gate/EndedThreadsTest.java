@@ -13,8 +13,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.flodl.budget.agent.config.Mode;
 import org.flodl.budget.events.SiteSummaryEvent;
 import org.flodl.budget.policy.Tier;
-import org.flodl.budget.pricing.RetentionPricer;
-import org.flodl.budget.probes.MemoryProbes;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,19 +25,7 @@ class EndedThreadsTest {
 
   @Test
   void theProbeThreadDropsTheRowsOfEndedThreadsWithoutARecording() throws Exception {
-    GateEngine e =
-        new GateEngine(
-            EngineSettings.builder()
-                .mode(Mode.ENFORCE)
-                .pricerFactory(() -> RetentionPricer.standard(null, null))
-                .probeFactory(
-                    () -> MemoryProbes.fromSpecs("fixed:1M", "none", Duration.ofMillis(100), null))
-                .probeInterval(Duration.ofMillis(100))
-                .ramMaxUsage(0.5)
-                .heapMaxUsage(0.5)
-                .vramMaxUsage(0.9)
-                .hostShare(() -> 1.0)
-                .build());
+    GateEngine e = GateAdmissionTest.engine(Mode.ENFORCE, Duration.ofMillis(100));
     int admit = e.bindAdmit("ended-threads-test", false, true, null);
     int release = e.bindRelease("ended-threads-test");
     CacheSite site = ((Point.Admit) e.point(admit)).site();

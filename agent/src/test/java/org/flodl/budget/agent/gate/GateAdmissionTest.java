@@ -27,13 +27,17 @@ class GateAdmissionTest {
   private static final int KIB64 = 64 << 10;
 
   private static GateEngine engine(Mode mode) {
+    return engine(mode, Duration.ofHours(1));
+  }
+
+  /** Returns an engine on the fixed 1 MiB host probe, read every {@code probeInterval}. */
+  static GateEngine engine(Mode mode, Duration probeInterval) {
     return new GateEngine(
         EngineSettings.builder()
             .mode(mode)
             .pricerFactory(() -> RetentionPricer.standard(null, null))
-            .probeFactory(
-                () -> MemoryProbes.fromSpecs("fixed:1M", "none", Duration.ofHours(1), null))
-            .probeInterval(Duration.ofHours(1))
+            .probeFactory(() -> MemoryProbes.fromSpecs("fixed:1M", "none", probeInterval, null))
+            .probeInterval(probeInterval)
             .ramMaxUsage(0.5)
             .heapMaxUsage(0.5)
             .vramMaxUsage(0.9)
