@@ -17,7 +17,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * releasing thread's stripe, which hands what it has over {@code 2 ×} {@value #GRANT} back to the
  * tier. When the grants reach the budget (or the budget shrinks below them), every stripe's unused
  * bytes go back to the tier and the decision is taken on the held bytes themselves, so the whole
- * budget stays usable.
+ * budget stays usable. The grants change only under one lock (a stripe that runs short, that sweep,
+ * a hand-back), so no other stripe is granted the swept bytes again before the decision is taken;
+ * the reservations and releases within a stripe's grant, the common case, never take it.
  *
  * <p>The budget is set from outside ({@link #setBudget}) when the probes refresh, anchored at the
  * held bytes of that moment; between refreshes it does not move, so held bytes that grow after a
@@ -39,8 +41,14 @@ public final class TierLedger {
 
   private final Tier tier;
 
-  /** What the tier has granted to the stripes. */
+  /** What the tier has granted to the stripes; changed only under {@link #grants}. */
   private final AtomicLong granted = new AtomicLong();
+
+  /**
+   * The lock of every change to {@link #granted}: a stripe that runs short, a sweep, a hand-back. A
+   * reservation from a stripe's unused bytes and a release into them never take it.
+   */
+  private final Object grants = new Object();
 
   /** Each stripe's granted bytes not yet reserved, at index {@code stripe × SPACING}. */
   private final AtomicLongArray unused = new AtomicLongArray(STRIPES * SPACING);
@@ -128,6 +136,31 @@ public final class TierLedger {
   }
 
   private long reserveSlow(int slot, long cost, long limit) {
+    // This stripe has the bytes and the grants are within the budget: only its compare-and-set
+    // raced (another thread of the stripe, or a release), so try again without the lock.
+    for (; ; ) {
+      long b = limit == Long.MIN_VALUE ? budget : limit;
+      long g = granted.get();
+      long u = unused.get(slot);
+      if (g > b || u < cost) {
+        break;
+      }
+      if (unused.compareAndSet(slot, u, u - cost)) {
+        return Math.max(0, g - (u - cost));
+      }
+    }
+    synchronized (grants) {
+      return reserveFromTier(slot, cost, limit);
+    }
+  }
+
+  /**
+   * Takes what the reservation needs from the tier, under the grants' lock: every change to {@code
+   * granted} is made under it, so a sweep here hands back bytes that no other stripe can be granted
+   * again before this decision is taken, and a decline is taken on the bytes held (those of
+   * releases under way counted or not).
+   */
+  private long reserveFromTier(int slot, long cost, long limit) {
     for (int pass = 0; ; ) {
       long b = limit == Long.MIN_VALUE ? budget : limit;
       long g = granted.get();
@@ -140,25 +173,22 @@ public final class TierLedger {
           continue;
         }
         // this stripe's unused bytes and the rest from the tier, with a grant ahead if it fits
-        long need = cost - u;
-        long upTo = Saturating.add(g, need);
+        long upTo = Saturating.add(g, cost - u);
         if (upTo <= b) {
-          long extra = Saturating.add(upTo, GRANT) <= b ? GRANT : 0;
           if (!unused.compareAndSet(slot, u, 0)) {
-            continue;
+            continue; // a release on this stripe added to it, or a reservation took some
           }
-          if (granted.compareAndSet(g, upTo + extra)) {
-            if (extra > 0) {
-              unused.addAndGet(slot, extra);
-            }
-            return upTo;
+          long extra = Saturating.add(upTo, GRANT) <= b ? GRANT : 0;
+          granted.set(upTo + extra); // only this lock's holder changes the grants
+          if (extra > 0) {
+            unused.addAndGet(slot, extra);
           }
-          unused.addAndGet(slot, u); // the tier moved: put the stripe's bytes back, try again
-          continue;
+          return upTo;
         }
       }
       // The grants are at the budget: every stripe's unused bytes go back to the tier and the
-      // reservation is tried again on what is held; it declines when nothing came back.
+      // reservation is tried again on what is held; it declines when nothing came back (or
+      // releases keep coming back while the tier stays at its budget).
       if (pass++ < PASSES && sweep() > 0) {
         continue;
       }
@@ -166,7 +196,7 @@ public final class TierLedger {
     }
   }
 
-  /** Hands every stripe's unused bytes back to the tier; returns how many. */
+  /** Hands every stripe's unused bytes back to the tier; returns how many. Under the lock. */
   private long sweep() {
     long back = 0;
     for (int i = 0; i < STRIPES; i++) {
@@ -200,9 +230,21 @@ public final class TierLedger {
       return;
     }
     int slot = slot();
-    long u = unused.addAndGet(slot, b);
-    if (u > 2 * GRANT && unused.compareAndSet(slot, u, GRANT)) {
-      granted.addAndGet(-(u - GRANT)); // keep one grant's worth, hand the rest back to the tier
+    if (unused.addAndGet(slot, b) > 2 * GRANT) {
+      handBack(slot);
+    }
+  }
+
+  /** Keeps one grant's worth of {@code slot}'s unused bytes and hands the rest back to the tier. */
+  private void handBack(int slot) {
+    synchronized (grants) {
+      long u = unused.get(slot);
+      while (u > 2 * GRANT && !unused.compareAndSet(slot, u, GRANT)) {
+        u = unused.get(slot);
+      }
+      if (u > 2 * GRANT) {
+        granted.addAndGet(-(u - GRANT));
+      }
     }
   }
 

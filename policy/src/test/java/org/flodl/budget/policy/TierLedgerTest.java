@@ -132,6 +132,38 @@ class TierLedgerTest {
     assertEquals(budget, ledger.held());
   }
 
+  /**
+   * Forty-eight threads, over every stripe, each reserve 4 KiB and give it back, over and over,
+   * under a 512 KiB budget: at most 192 KiB are held at any moment, so none may be declined. The
+   * grants the stripes keep (up to twice {@link TierLedger#GRANT} each) add up past this budget, so
+   * they are swept back again and again; on a machine of many cores, stripes that were granted the
+   * swept bytes again before the sweeping thread looked made it decline (a unit test of the agent
+   * failed so on CI), which the grants' lock now rules out.
+   */
+  @Test
+  void reservationsThatFitAreNeverDeclinedWhileOtherStripesSweepAndRegrant() throws Exception {
+    long budget = 512 << 10;
+    TierLedger ledger = new TierLedger(Tier.DIRECT, budget);
+    AtomicLong declined = new AtomicLong();
+    AtomicLong sawHeld = new AtomicLong();
+    onThreads(
+        48,
+        seed -> {
+          for (int i = 0; i < 20_000; i++) {
+            long r = ledger.reserve(4096, budget);
+            if (r < 0) {
+              declined.incrementAndGet();
+              sawHeld.accumulateAndGet(TierLedger.declinedAt(r), Math::max);
+            } else {
+              ledger.giveBack(4096);
+            }
+          }
+        });
+    assertEquals(
+        0, declined.get(), "48 x 4 KiB fit in 512 KiB; a decline saw held " + sawHeld.get());
+    assertEquals(0, ledger.held(), "every admitted byte came back");
+  }
+
   /** A budget shrunk below the stripes' grants stops the stripes too, not only the tier. */
   @Test
   void aBudgetShrunkUnderTheGrantsStopsTheStripesToo() {
