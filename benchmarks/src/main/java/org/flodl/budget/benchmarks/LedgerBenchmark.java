@@ -17,7 +17,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The admission arithmetic on the hot path: one anchored budget, and one reservation and release
- * against a tier ledger, alone and with 2 threads contending.
+ * against a tier ledger, alone and with 2 threads contending; and 2 threads at a budget so tight
+ * (100 KiB, each reserving 60 KiB) that a reservation sweeps the other stripe's unused bytes back,
+ * or declines while the other holds its 60 KiB: the slow path, under the grants' lock.
  *
  * <p>Run: {@code mvn -B -q -pl benchmarks -am package -DskipTests && java -jar
  * benchmarks/target/benchmarks.jar LedgerBenchmark}
@@ -31,6 +33,9 @@ import org.openjdk.jmh.annotations.Warmup;
 public class LedgerBenchmark {
   private final TierLedger ledger = new TierLedger(Tier.HEAP, Long.MAX_VALUE / 2);
   private long available = 8L << 30;
+
+  /** Fits one 60 KiB reservation and what its stripe keeps after it, not two. */
+  private final TierLedger tight = new TierLedger(Tier.DIRECT, 100 << 10);
 
   @Benchmark
   public long anchoredBudget() {
@@ -46,5 +51,12 @@ public class LedgerBenchmark {
   @Threads(2)
   public boolean reserveAndReleaseContended() {
     return ledger.tryReserve(4096).reservation().release();
+  }
+
+  @Benchmark
+  @Threads(2)
+  public boolean reserveAndReleaseAtTheBudget() {
+    TierLedger.Reservation r = tight.tryReserve(60 << 10).reservation();
+    return r != null && r.release();
   }
 }
