@@ -83,13 +83,7 @@ final class Budgets {
     // Anonymous classes, not lambdas: this runs in premain (see Bootstrap).
     this.guard =
         new ContainerGuard(
-            true,
-            new java.util.function.LongSupplier() {
-              @Override
-              public long getAsLong() {
-                return ledgers[Tier.DIRECT.ordinal()].held();
-              }
-            },
+            ledgers[Tier.DIRECT.ordinal()],
             new Supplier<org.flodl.budget.probes.HostMemory>() {
               @Override
               public org.flodl.budget.probes.HostMemory get() {
@@ -272,15 +266,6 @@ final class Budgets {
     return tier == Tier.NATIVE ? nativeAvailable : s.availableBytes(tier);
   }
 
-  /**
-   * Returns host RAM's {@code available} bounded by what the libraries let this process allocate
-   * natively (JavaCPP's limits, where ND4J is loaded): that limit throws first.
-   */
-  private static long withLibraryBounds(long available) {
-    long bound = Library.nativeBound();
-    return bound < 0 ? available : available < 0 ? bound : Math.min(available, bound);
-  }
-
   /** Starts the probe thread once ({@link ProbeThread}); later calls do nothing. */
   void start(Runnable afterFirstRefresh, PointRegistry sites) {
     thread.start(afterFirstRefresh, sites);
@@ -335,7 +320,7 @@ final class Budgets {
       MemoryProbes probes = probes();
       MemorySnapshot s = probes.refresh();
       nativeAvailable =
-          withLibraryBounds(s.availableBytes(Tier.NATIVE)); // published with the snapshot
+          Library.nativeBound(s.availableBytes(Tier.NATIVE)); // published with the snapshot
       last = s;
       double share = share();
       for (Tier tier : Tier.values()) {

@@ -3,9 +3,9 @@ package org.flodl.budget.agent.gate;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.flodl.budget.events.ReclaimEvent;
+import org.flodl.budget.policy.TierLedger;
 import org.flodl.budget.probes.HostMemory;
 import org.flodl.budget.probes.MemorySnapshot;
 import org.flodl.budget.probes.NativeHeap;
@@ -42,7 +42,7 @@ final class ContainerGuard {
   static final long FRESH_READ_MILLIS = 20;
 
   private volatile boolean enabled;
-  private final LongSupplier directHeld;
+  private final TierLedger directLedger; // what the direct tier's caches hold
   private final Supplier<HostMemory> readHost;
   private final long maxGapNanos;
 
@@ -59,13 +59,9 @@ final class ContainerGuard {
   private volatile boolean warnedAtStart;
   private volatile boolean explicitGcDisabled;
 
-  ContainerGuard(
-      boolean enabled,
-      LongSupplier directHeld,
-      Supplier<HostMemory> readHost,
-      long probeIntervalNanos) {
-    this.enabled = enabled;
-    this.directHeld = directHeld;
+  ContainerGuard(TierLedger directLedger, Supplier<HostMemory> readHost, long probeIntervalNanos) {
+    this.enabled = true;
+    this.directLedger = directLedger;
     this.readHost = readHost;
     this.maxGapNanos = Math.max(MIN_GAP_MILLIS * 1_000_000L, probeIntervalNanos);
   }
@@ -155,7 +151,7 @@ final class ContainerGuard {
         usageAtProbe,
         directAtProbe,
         directAtProbe,
-        directHeld.getAsLong());
+        directLedger.held());
   }
 
   /**
@@ -198,7 +194,7 @@ final class ContainerGuard {
   }
 
   private void reclaim(long lim, long directBefore) {
-    long held = directHeld.getAsLong();
+    long held = directLedger.held();
     long before = workingSet(readHost.get());
     if (before * 100 < lim * HIGH_WATER_PERCENT) {
       // The estimate ran ahead of the kernel's count: nothing to do yet; estimate from here.

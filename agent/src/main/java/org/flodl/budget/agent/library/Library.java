@@ -91,9 +91,13 @@ public interface Library {
     return Registry.PROBLEMS;
   }
 
-  /** Returns the least of the libraries' {@link #nativeAvailable} bounds, or -1 for none. */
-  static long nativeBound() {
-    long least = -1;
+  /**
+   * Returns host RAM's {@code available} bytes (-1: unknown) bounded by the least of the libraries'
+   * {@link #nativeAvailable} bounds (JavaCPP's limits, where ND4J is loaded: they throw first), or
+   * {@code available} itself where no library sets one.
+   */
+  static long nativeBound(long available) {
+    long least = available;
     for (Library l : Registry.ALL) {
       long b;
       try {
