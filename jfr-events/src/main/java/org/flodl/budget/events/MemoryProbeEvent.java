@@ -246,14 +246,21 @@ public final class MemoryProbeEvent extends Event {
    * the event is committed after the filler returns, and only while it is enabled.
    */
   public static boolean register(Consumer<MemoryProbeEvent> filler) {
-    return HOOK.register(
-        () -> {
-          MemoryProbeEvent event = new MemoryProbeEvent();
-          if (event.shouldCommit()) {
-            filler.accept(event);
-            event.commit();
-          }
-        });
+    return HOOK.register(() -> emit(filler));
+  }
+
+  /**
+   * Commits one event now, filled by {@code filler}, when the event is enabled (outside its period:
+   * a chunk that ends before the period's first tick); returns whether it was.
+   */
+  public static boolean emit(Consumer<MemoryProbeEvent> filler) {
+    MemoryProbeEvent event = new MemoryProbeEvent();
+    if (!event.shouldCommit()) {
+      return false;
+    }
+    filler.accept(event);
+    event.commit();
+    return true;
   }
 
   /** Returns true when a filler was registered and has been removed. */

@@ -29,6 +29,20 @@ final class PeriodicEvents {
   private final LongAdder admissionEvents;
 
   private final AtomicBoolean registered = new AtomicBoolean();
+
+  /** Fills the memory reading; {@link #probed} says one was committed in the chunk. */
+  private final Consumer<MemoryProbeEvent> probe =
+      new Consumer<MemoryProbeEvent>() {
+        @Override
+        public void accept(MemoryProbeEvent e) {
+          fillProbeEvent(e);
+          probed = true;
+        }
+      };
+
+  /** Whether a memory reading was committed since the last chunk's end. */
+  private volatile boolean probed;
+
   private final Object closing = new Object();
   private long lastClose = System.nanoTime(); // guarded by closing
   private long chunkDecisions; // guarded by closing: decisions since the last Sampling event
@@ -80,13 +94,7 @@ final class PeriodicEvents {
     if (!Gate.isInstalled(engine) || !registered.compareAndSet(false, true)) {
       return;
     }
-    MemoryProbeEvent.register(
-        new Consumer<MemoryProbeEvent>() {
-          @Override
-          public void accept(MemoryProbeEvent e) {
-            fillProbeEvent(e);
-          }
-        });
+    MemoryProbeEvent.register(probe);
     SiteSummaryEvent.register(
         new Runnable() {
           @Override
@@ -197,7 +205,7 @@ final class PeriodicEvents {
   /**
    * At the end of every chunk (a rotation, a dump, a recording's stop, the JVM's exit): the
    * period's summaries and leftovers, so the chunk's ledger is whole, then the chunk's sampling
-   * account.
+   * account, and a memory reading when the chunk has none.
    */
   private void closeChunk() {
     synchronized (closing) {
@@ -212,5 +220,15 @@ final class PeriodicEvents {
       chunkDecisions = 0;
       chunkReleases = 0;
     }
+    if (!probed) {
+      // A chunk that ends before the reading's first period (a job shorter than a second) still
+      // holds one: the heap's max and each tier's budget, for the report and Mission Control.
+      try {
+        MemoryProbeEvent.emit(probe);
+      } catch (RuntimeException | LinkageError e) {
+        // best effort: the chunk's ledger is committed above
+      }
+    }
+    probed = false;
   }
 }

@@ -8,6 +8,8 @@ import static org.flodl.budget.events.EventFields.COLLECTED;
 import static org.flodl.budget.events.EventFields.DECISION;
 import static org.flodl.budget.events.EventFields.DECISIONS;
 import static org.flodl.budget.events.EventFields.DECLINES;
+import static org.flodl.budget.events.EventFields.HEAP_BUDGET_BYTES;
+import static org.flodl.budget.events.EventFields.HEAP_MAX_BYTES;
 import static org.flodl.budget.events.EventFields.RELEASED_BYTES;
 import static org.flodl.budget.events.EventFields.RELEASES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -30,6 +32,7 @@ import jdk.jfr.consumer.RecordingFile;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
 import org.flodl.budget.events.CacheAdmissionEvent;
 import org.flodl.budget.events.Decision;
+import org.flodl.budget.events.MemoryProbeEvent;
 import org.flodl.budget.events.ReleaseCause;
 import org.flodl.budget.events.ReleaseEvent;
 import org.flodl.budget.events.SamplingEvent;
@@ -107,7 +110,10 @@ class RecordingsIT {
 
   /**
    * A job that ends a few milliseconds after its first decision (64 puts, then exit): its ledger is
-   * still whole, though the probes' first refresh, which waits up to 250 ms, never came.
+   * still whole, though the probes' first refresh, which waits up to 250 ms, never came; and the
+   * recording holds a memory reading (the heap's max, the heap tier's budget), though the reading's
+   * 1 s period never came either: the chunk's end commits one (without it, the report and Mission
+   * Control said "-Xmx unknown" of a job under a second).
    */
   @Test
   void aJobThatEndsRightAfterItsFirstDecisionKeepsItsWholeLedger() throws Exception {
@@ -132,6 +138,16 @@ class RecordingsIT {
     assertEquals(Long.parseLong(r.value("RELEASED")), l.sum(RELEASES), "summaries: releases");
     assertEquals(l.sum(ADMITTED_BYTES), l.sum(RELEASED_BYTES), "every admitted byte came back");
     assertEquals(puts, l.samplingDecisions, "the chunk's sampling account: every decision");
+    List<RecordedEvent> probes = new ArrayList<>();
+    for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
+      if (e.getEventType().getName().equals(MemoryProbeEvent.NAME)) {
+        probes.add(e);
+      }
+    }
+    assertEquals(1, probes.size(), "one reading, at the chunk's end: " + probes);
+    RecordedEvent probe = probes.get(0);
+    assertEquals(256L << 20, probe.getLong(HEAP_MAX_BYTES), "-Xmx256m: " + probe);
+    assertTrue(probe.getLong(HEAP_BUDGET_BYTES) > 0, "the heap tier's budget: " + probe);
   }
 
   @Test
