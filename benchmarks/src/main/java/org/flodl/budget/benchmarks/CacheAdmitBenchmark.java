@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -59,9 +58,12 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  * CacheAdmitBenchmark} alone runs only the fork without the agent. {@code
  * -Dflodl.bench.variants=plainPut,wovenPut} and {@code -Dflodl.bench.forks=agent} (of {@code none},
  * {@code agent}, {@code recording}) narrow the run; {@code -Dflodl.bench.beforeJar=JAR} adds a fork
- * with an earlier build of the agent, for a change measured side by side; with JMH's {@code -t N}
- * each variant runs on N threads, each with its own cache (the agent's ledger and identity table
- * shared), the scaling runs of docs/BENCHMARKS.md.
+ * with an earlier build of the agent, for a change measured side by side (several, comma-separated,
+ * each named by its folder); {@code -Dflodl.bench.rounds=R} runs every fork R times in turn (with
+ * {@code -f 1}, one JVM a fork and round) and prints the medians, so that a machine whose speed
+ * drifts during the run moves all forks alike; with JMH's {@code -t N} each variant runs on N
+ * threads, each with its own cache (the agent's ledger and identity table shared), the scaling runs
+ * of docs/BENCHMARKS.md.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -193,26 +195,33 @@ public class CacheAdmitBenchmark {
     if (wanted.contains("none")) {
       forks.put("no agent", new String[0]);
     }
-    String before = System.getProperty("flodl.bench.beforeJar", "");
-    if (!before.isEmpty()
-        && !Path.of(before).getFileName().toString().equals(agent.getFileName().toString())) {
-      // The manifest's Boot-Class-Path names the jar: renamed, it runs from the class path, slower.
-      throw new IllegalArgumentException(
-          "flodl.bench.beforeJar must be named "
-              + agent.getFileName()
-              + " (in a folder of its own): "
-              + before);
-    }
-    if (!before.isEmpty() && wanted.contains("agent")) { // an earlier build, side by side
-      forks.put(
-          "before, no recording",
-          new String[] {
-            "-javaagent:"
-                + Path.of(before).toAbsolutePath()
-                + "=sites="
-                + sites
-                + ",presets=caffeine"
-          });
+    List<String> befores =
+        List.of(System.getProperty("flodl.bench.beforeJar", "").split(",")).stream()
+            .filter(b -> !b.isBlank())
+            .toList();
+    for (String before : befores) {
+      if (!Path.of(before).getFileName().toString().equals(agent.getFileName().toString())) {
+        // The manifest's Boot-Class-Path names the jar: renamed, it runs from the class path,
+        // slower.
+        throw new IllegalArgumentException(
+            "flodl.bench.beforeJar must be named "
+                + agent.getFileName()
+                + " (in a folder of its own): "
+                + before);
+      }
+      if (wanted.contains("agent")) { // an earlier build, side by side
+        Path jar = Path.of(before).toAbsolutePath();
+        String label =
+            befores.size() == 1
+                ? "before, no recording"
+                : jar.getParent().getFileName() + ", no recording";
+        if (forks.containsKey(label)) {
+          throw new IllegalArgumentException(
+              "two flodl.bench.beforeJar jars in folders named " + jar.getParent().getFileName());
+        }
+        forks.put(
+            label, new String[] {"-javaagent:" + jar + "=sites=" + sites + ",presets=caffeine"});
+      }
     }
     if (wanted.contains("agent")) {
       forks.put("agent, no recording", new String[] {javaagent});
@@ -237,23 +246,37 @@ public class CacheAdmitBenchmark {
                     "flodl.bench.variants",
                     "plainPut,wovenPut,interfacePut,callSitePut,presetPut,weigherPut")
                 .split(","));
-    Map<String, Map<String, double[]>> table = new LinkedHashMap<>();
-    for (Map.Entry<String, String[]> fork : forks.entrySet()) {
-      ChainedOptionsBuilder o =
-          new OptionsBuilder()
-              .parent(cli)
-              .include(
-                  CacheAdmitBenchmark.class.getName() + "\\.(" + String.join("|", variants) + ")$")
-              .jvmArgsAppend(withKeys(fork.getValue()));
-      Collection<RunResult> results = new Runner(o.build()).run();
-      Map<String, double[]> row = new LinkedHashMap<>();
-      for (RunResult r : results) {
-        String label = r.getParams().getBenchmark();
-        row.put(
-            label.substring(label.lastIndexOf('.') + 1),
-            new double[] {r.getPrimaryResult().getScore(), r.getPrimaryResult().getScoreError()});
+    // Each round runs every fork once, in turn (the order reversed every other round), so that a
+    // machine whose speed drifts over the minutes of a run moves every fork alike.
+    int rounds = Math.max(1, Integer.getInteger("flodl.bench.rounds", 1));
+    Map<String, Map<String, List<double[]>>> table = new LinkedHashMap<>();
+    forks.keySet().forEach(f -> table.put(f, new LinkedHashMap<>()));
+    for (int round = 0; round < rounds; round++) {
+      List<Map.Entry<String, String[]>> order = new ArrayList<>(forks.entrySet());
+      if (round % 2 == 1) {
+        java.util.Collections.reverse(order);
       }
-      table.put(fork.getKey(), row);
+      for (Map.Entry<String, String[]> fork : order) {
+        ChainedOptionsBuilder o =
+            new OptionsBuilder()
+                .parent(cli)
+                .include(
+                    CacheAdmitBenchmark.class.getName()
+                        + "\\.("
+                        + String.join("|", variants)
+                        + ")$")
+                .jvmArgsAppend(withKeys(fork.getValue()));
+        for (RunResult r : new Runner(o.build()).run()) {
+          String label = r.getParams().getBenchmark();
+          table
+              .get(fork.getKey())
+              .computeIfAbsent(label.substring(label.lastIndexOf('.') + 1), v -> new ArrayList<>())
+              .add(
+                  new double[] {
+                    r.getPrimaryResult().getScore(), r.getPrimaryResult().getScoreError()
+                  });
+        }
+      }
     }
     boolean admitted = recorded(jfr, "flodl.budget.CacheAdmission");
     boolean released = recorded(jfr, "flodl.budget.Release");
@@ -274,16 +297,25 @@ public class CacheAdmitBenchmark {
     lines.add(rule.toString());
     for (String v : variants) {
       StringBuilder line = new StringBuilder("| `" + v + "` |");
+      List<double[]> base = table.get(forkNames.get(0)).getOrDefault(v, List.of());
       for (String f : forkNames) {
-        double[] x = table.get(f).getOrDefault(v, new double[] {Double.NaN, Double.NaN});
-        line.append(String.format(Locale.ROOT, " %.1f ± %.1f |", x[0], x[1]));
+        line.append(' ').append(cell(table.get(f).getOrDefault(v, List.of()))).append(" |");
       }
-      double base = table.get(forkNames.get(0)).getOrDefault(v, new double[] {Double.NaN})[0];
       for (String f : forkNames.subList(1, forkNames.size())) {
-        double x = table.get(f).getOrDefault(v, new double[] {Double.NaN})[0];
-        line.append(String.format(Locale.ROOT, " %+.0f ns |", x - base));
+        line.append(
+            String.format(
+                Locale.ROOT,
+                " %+.0f ns |",
+                medianDifference(table.get(f).getOrDefault(v, List.of()), base)));
       }
       lines.add(line.toString());
+    }
+    if (rounds > 1) {
+      lines.add("");
+      lines.add(
+          rounds
+              + " rounds, each fork once a round: each cell is the median of the rounds (their"
+              + " least and most), each difference the median of the rounds' differences.");
     }
     if (wanted.contains("recording")) {
       lines.add("");
@@ -300,6 +332,41 @@ public class CacheAdmitBenchmark {
       System.out.println(
           "WARNING: no admission or release recorded: the agent did not weave the cache");
     }
+  }
+
+  /**
+   * Returns one fork's figure: its score and error after one round, the median of its scores and
+   * their range after several.
+   */
+  private static String cell(List<double[]> runs) {
+    if (runs.isEmpty()) {
+      return "NaN";
+    }
+    if (runs.size() == 1) {
+      return String.format(Locale.ROOT, "%.1f ± %.1f", runs.get(0)[0], runs.get(0)[1]);
+    }
+    double[] scores = runs.stream().mapToDouble(x -> x[0]).sorted().toArray();
+    return String.format(
+        Locale.ROOT, "%.1f (%.1f-%.1f)", median(scores), scores[0], scores[scores.length - 1]);
+  }
+
+  /** Returns the median of the rounds' differences of {@code runs} over {@code base}. */
+  private static double medianDifference(List<double[]> runs, List<double[]> base) {
+    int n = Math.min(runs.size(), base.size());
+    if (n == 0) {
+      return Double.NaN;
+    }
+    double[] d = new double[n];
+    for (int i = 0; i < n; i++) {
+      d[i] = runs.get(i)[0] - base.get(i)[0];
+    }
+    java.util.Arrays.sort(d);
+    return median(d);
+  }
+
+  private static double median(double[] sorted) {
+    int n = sorted.length;
+    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
   }
 
   /** Returns {@code args} and the keys property (JMH keeps only the last jvmArgsAppend). */
