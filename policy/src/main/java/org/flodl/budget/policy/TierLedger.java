@@ -1,5 +1,7 @@
 package org.flodl.budget.policy;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -19,7 +21,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * bytes go back to the tier and the decision is taken on the held bytes themselves, so the whole
  * budget stays usable. The grants change only under one lock (a stripe that runs short, that sweep,
  * a hand-back), so no other stripe is granted the swept bytes again before the decision is taken;
- * the reservations and releases within a stripe's grant, the common case, never take it.
+ * the reservations and releases within a stripe's grant, the common case, never take it. That lock
+ * is a spin lock, not a monitor: what it guards is a few loads and stores (a sweep, 16 of each), no
+ * thread ever parks on it (a monitor would pin a virtual thread's carrier before JDK 24, and park a
+ * thousand virtual threads behind one), and no reader of the ledger takes it.
  *
  * <p>The budget is set from outside ({@link #setBudget}) when the probes refresh, anchored at the
  * held bytes of that moment; between refreshes it does not move, so held bytes that grow after a
@@ -44,11 +49,22 @@ public final class TierLedger {
   /** What the tier has granted to the stripes; changed only under {@link #grants}. */
   private final AtomicLong granted = new AtomicLong();
 
+  private static final VarHandle GRANTS;
+
+  static {
+    try {
+      GRANTS = MethodHandles.lookup().findVarHandle(TierLedger.class, "grants", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   /**
-   * The lock of every change to {@link #granted}: a stripe that runs short, a sweep, a hand-back. A
-   * reservation from a stripe's unused bytes and a release into them never take it.
+   * The lock of every change to {@link #granted} (1 while held): a stripe that runs short, a sweep,
+   * a hand-back. A reservation from a stripe's unused bytes and a release into them never take it.
    */
-  private final Object grants = new Object();
+  @SuppressWarnings("unused") // through GRANTS
+  private volatile int grants;
 
   /** Each stripe's granted bytes not yet reserved, at index {@code stripe × SPACING}. */
   private final AtomicLongArray unused = new AtomicLongArray(STRIPES * SPACING);
@@ -149,8 +165,23 @@ public final class TierLedger {
         return Math.max(0, g - (u - cost));
       }
     }
-    synchronized (grants) {
+    lockGrants();
+    try {
       return reserveFromTier(slot, cost, limit);
+    } finally {
+      GRANTS.setRelease(this, 0);
+    }
+  }
+
+  /** Takes the grants' lock: spins, then yields the processor (a virtual thread its carrier). */
+  private void lockGrants() {
+    int spins = 0;
+    while (!GRANTS.compareAndSet(this, 0, 1)) {
+      if (++spins < 64) {
+        Thread.onSpinWait();
+      } else {
+        Thread.yield();
+      }
     }
   }
 
@@ -237,7 +268,8 @@ public final class TierLedger {
 
   /** Keeps one grant's worth of {@code slot}'s unused bytes and hands the rest back to the tier. */
   private void handBack(int slot) {
-    synchronized (grants) {
+    lockGrants();
+    try {
       long u = unused.get(slot);
       while (u > 2 * GRANT && !unused.compareAndSet(slot, u, GRANT)) {
         u = unused.get(slot);
@@ -245,6 +277,8 @@ public final class TierLedger {
       if (u > 2 * GRANT) {
         granted.addAndGet(-(u - GRANT));
       }
+    } finally {
+      GRANTS.setRelease(this, 0);
     }
   }
 

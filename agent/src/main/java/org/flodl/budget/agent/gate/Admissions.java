@@ -176,8 +176,7 @@ final class Admissions {
     e.start(); // the probe thread and the periodic events, at the first decision
     Budgets budgets = e.budgets;
     budgets.guard().check(); // a container near its limit: reclaim before this value adds to it
-    e.cacheDecided();
-    e.consumed(t);
+    e.cacheDecided(); // host_share=auto counts the decision from the site's counts
     boolean observe = e.mode() == Mode.OBSERVE || !declinable;
     Priced price;
     try {

@@ -267,8 +267,8 @@ final class Budgets {
   }
 
   /** Starts the probe thread once ({@link ProbeThread}); later calls do nothing. */
-  void start(Runnable afterFirstRefresh, PointRegistry sites) {
-    thread.start(afterFirstRefresh, sites);
+  void start(Runnable afterFirstRefresh) {
+    thread.start(afterFirstRefresh);
   }
 
   /**

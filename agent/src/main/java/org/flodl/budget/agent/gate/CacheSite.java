@@ -12,20 +12,22 @@ import org.flodl.budget.policy.TierLedger;
 /**
  * A cache-admit site at run time: its name, its index (its nesting counter per thread), its ledger
  * of decisions and releases, and the sampler that chooses which of them a recording gets as
- * per-decision events: one job, the books of a site (ledger and sampler share its rows).
+ * per-decision events: one job, the books of a site (ledger and sampler share its cells).
  *
- * <p>The ledger is a per-thread {@link Tally}: per tier and kind a count and bytes, added by the
- * deciding thread to its own row with no atomic operation. The periodic summary drains it (the
- * {@code SiteSummary} event: exact counts whatever is sampled).
+ * <p>The ledger is a {@link Tally}: per tier and kind a count and bytes, added by the deciding
+ * thread to its cell (one atomic add each; the cells are sized by the CPUs, not by the threads that
+ * decide). The periodic summary drains it (the {@code SiteSummary} event: exact counts whatever is
+ * sampled).
  *
- * <p>The sampler keeps, per row, tier and kind, the count at which the row's last event of that
- * kind was committed (its mark). A decision is due an event when its row has counted {@code
+ * <p>The sampler keeps, per cell, tier and kind, the count at which the cell's last event of that
+ * kind was committed (its mark). A decision is due an event when its cell has counted {@code
  * every[kind]} since the mark; the event then stands for the count since the mark, which the
- * deciding thread takes with one atomic swap, so the events' weights add up to the counts exactly:
- * the periodic close takes what is left since each mark with a compare-and-set and reports it as
- * one event per tier and kind. {@code every} is set each period from the last period's count and
- * the throttle (N events a second per site and kind); within a period a kind commits at most the
- * throttle's worth, then waits for the next period.
+ * deciding thread takes by moving the mark up with a compare-and-set, so the events' weights add up
+ * to the counts exactly: the periodic close takes what is left since each mark the same way and
+ * reports it as one event per tier and kind. {@code every} is set each period from the last
+ * period's count and the throttle (N events a second per site and kind); within a period a kind
+ * commits at most the throttle's worth, then waits for the next period. No lock is taken on the
+ * deciding side: the close's monitor guards the close alone.
  */
 final class CacheSite {
   /** The kinds a site counts: its decisions (unpriced ones apart) and the causes of releases. */
@@ -58,7 +60,7 @@ final class CacheSite {
   };
 
   private static final int TIERS = Tier.values().length;
-  // A row, per tier: each kind's count and bytes, the estimated count, each kind's mark.
+  // A cell, per tier: each kind's count and bytes, the estimated count, each kind's mark.
   private static final int ESTIMATED = 2 * KINDS;
   private static final int MARKS = ESTIMATED + 1;
   private static final int PER_TIER = MARKS + KINDS;
@@ -92,7 +94,7 @@ final class CacheSite {
   /** The site's account on each tier, by the tier's ordinal (made on first use). */
   private final Account[] accounts = new Account[Tier.values().length];
 
-  /** Per kind: a row commits an event once it has counted this many since its mark. */
+  /** Per kind: a cell commits an event once it has counted this many since its mark. */
   private final int[] every = new int[KINDS];
 
   /** Per kind: events committed this period, against {@link #cap}. */
@@ -102,9 +104,6 @@ final class CacheSite {
   private final long[] cap = new long[KINDS];
 
   private final Sample[] samples = new Sample[KINDS];
-
-  /** Per tier and kind: what retired rows counted that no event stood for (guarded by this). */
-  private final long[][] retiredRests = new long[TIERS][KINDS];
 
   CacheSite(String name, int index) {
     this.name = name;
@@ -146,30 +145,31 @@ final class CacheSite {
   }
 
   /**
-   * Counts one decision or release of {@code kind} on {@code tier} for {@code bytes}, on the row of
-   * {@code t} (the calling thread's state); returns how many decisions an event committed now
+   * Counts one decision or release of {@code kind} on {@code tier} for {@code bytes}, on the cell
+   * of {@code t} (the calling thread's state); returns how many decisions an event committed now
    * should stand for, or 0 when none is due ({@code sampling} false: none is wanted).
    */
   long count(GateThread t, Tier tier, int kind, long bytes, boolean estimated, boolean sampling) {
     if (kind < FIRST_RELEASE && lastTier != tier) {
       lastTier = tier; // a volatile write only when the tier changes, not per decision
     }
-    long[] row = tally.row(t);
+    long[] cell = tally.cell(t);
     int base = tier.ordinal() * PER_TIER;
     int at = base + 2 * kind;
-    long n = Tally.add(row, at, 1);
+    long n = tally.add(t, cell, at, 1);
     if (bytes != 0) {
-      Tally.add(row, at + 1, bytes);
+      Tally.addTo(cell, at + 1, bytes);
     }
     if (estimated) {
-      Tally.add(row, base + ESTIMATED, 1);
+      Tally.addTo(cell, base + ESTIMATED, 1);
     }
     if (!sampling) {
       return 0;
     }
     int mark = base + MARKS + kind;
-    if (n - Tally.read(row, mark) < (int) EVERY.getOpaque(every, kind)) {
-      return 0;
+    int due = (int) EVERY.getOpaque(every, kind);
+    if (due > 1 && n - Tally.read(cell, mark) < due) {
+      return 0; // (due 1: the take below finds whether a count is left)
     }
     if (cap[kind] != Long.MAX_VALUE
         && committed.incrementAndGet(kind) > cap[kind]
@@ -177,7 +177,10 @@ final class CacheSite {
       EVERY.setOpaque(every, kind, Integer.MAX_VALUE); // the period's share is spent
       return 0;
     }
-    return n - Tally.swap(row, mark, n); // 0 when the periodic close took the count first
+    // Every decision an event (throttle off, or a rate above the site's): one each, so that the
+    // events are as many as the decisions; else the count since the mark, 0 when the close or a
+    // later add of the cell took it first.
+    return due == 1 ? takeOne(cell, at, mark) : takeUpTo(cell, n, mark);
   }
 
   /**
@@ -227,12 +230,6 @@ final class CacheSite {
   synchronized java.util.List<Tiered> close(
       long[][] leftovers, double admissionRate, double releaseRate, double seconds) {
     long[] d = tally.drain(restsInto(leftovers));
-    for (int t = 0; t < TIERS; t++) {
-      for (int k = 0; k < KINDS; k++) {
-        leftovers[t][k] += retiredRests[t][k];
-        retiredRests[t][k] = 0;
-      }
-    }
     long[] totals = tally.drained();
     long[] perKind = new long[KINDS];
     java.util.List<Tiered> out = new java.util.ArrayList<>(1);
@@ -257,34 +254,38 @@ final class CacheSite {
     return out;
   }
 
-  /**
-   * Drops the rows of threads that have ended; their counts stay in the site's totals, and what no
-   * event stood for yet goes to the next close's leftovers. The probe thread calls it after each
-   * refresh: while nothing records, no close runs, and each thread that ever decided here would
-   * leave its row (about a kibibyte) behind.
-   */
-  synchronized void retireEnded() {
-    tally.retireEnded(restsInto(retiredRests));
-  }
-
-  /** Returns a visitor that takes each row's counts since its marks into {@code rests}. */
-  private static Tally.RowVisitor restsInto(long[][] rests) {
-    return new Tally.RowVisitor() {
+  /** Returns a visitor that takes each cell's counts since its marks into {@code rests}. */
+  private static Tally.CellVisitor restsInto(long[][] rests) {
+    return new Tally.CellVisitor() {
       @Override
-      public void visit(long[] row) {
+      public void visit(long[] cell) {
         for (int t = 0; t < TIERS; t++) {
           int base = t * PER_TIER;
           for (int k = 0; k < KINDS; k++) {
-            rests[t][k] += takeRest(row, base + 2 * k, base + MARKS + k);
+            rests[t][k] += takeUpTo(cell, Tally.read(cell, base + 2 * k), base + MARKS + k);
           }
         }
       }
     };
   }
 
-  /** Returns the number of threads' rows the site keeps (for tests). */
-  int rows() {
-    return tally.rows();
+  /** Returns the number of cells the site's counts are striped over (for tests). */
+  int cells() {
+    return tally.cells();
+  }
+
+  /**
+   * Returns the decisions the site has taken from its start to now (every kind but releases, on
+   * every tier): this rank's consumption, for {@code host_share=auto}.
+   */
+  long decisions() {
+    long n = 0;
+    for (int tier = 0; tier < TIERS; tier++) {
+      for (int k = 0; k < FIRST_RELEASE; k++) {
+        n += tally.total(tier * PER_TIER + 2 * k);
+      }
+    }
+    return n;
   }
 
   /** Sets kind {@code k}'s sampling for the next period from {@code n} counted in the last. */
@@ -301,15 +302,34 @@ final class CacheSite {
     EVERY.setOpaque(every, k, (int) Math.max(1, Math.min(Integer.MAX_VALUE, e)));
   }
 
-  /** Takes what {@code row} counted at {@code count} since its mark, once; returns it. */
-  private static long takeRest(long[] row, int count, int mark) {
+  /**
+   * Moves {@code cell}'s mark at {@code mark} up by one while it is under the count at {@code
+   * count}; returns 1, or 0 when the close took every count since. Each decision adds one to the
+   * count before it takes one, so a decision finds one to take unless the close took them all.
+   */
+  private static long takeOne(long[] cell, int count, int mark) {
     while (true) {
-      long m = Tally.read(row, mark);
-      long n = Tally.read(row, count);
+      long m = Tally.read(cell, mark);
+      if (m >= Tally.read(cell, count)) {
+        return 0;
+      }
+      if (Tally.swap(cell, mark, m, m + 1)) {
+        return 1;
+      }
+    }
+  }
+
+  /**
+   * Moves {@code cell}'s mark at {@code mark} up to {@code n}, a count the cell reached; returns
+   * what it moved (0 when the mark is there or past it already). Each count is taken once.
+   */
+  private static long takeUpTo(long[] cell, long n, int mark) {
+    while (true) {
+      long m = Tally.read(cell, mark);
       if (n <= m) {
         return 0;
       }
-      if (Tally.swap(row, mark, m, n)) {
+      if (Tally.swap(cell, mark, m, n)) {
         return n - m;
       }
     }
@@ -321,7 +341,7 @@ final class CacheSite {
    */
   SiteTotals totalsNow() {
     long[] t = tally.total();
-    long[] all = new long[PER_TIER]; // every tier's slice of the row, summed
+    long[] all = new long[PER_TIER]; // every tier's slice of the cells, summed
     for (int tier = 0; tier < TIERS; tier++) {
       for (int i = 0; i < PER_TIER; i++) {
         all[i] += t[tier * PER_TIER + i];
@@ -330,7 +350,7 @@ final class CacheSite {
     return new SiteTotals(name, lastTier, counts(all, 0), held(all, 0));
   }
 
-  /** Returns the summary's counts of the tier slice at {@code b} of a row's counters {@code d}. */
+  /** Returns the summary's counts of the tier slice at {@code b} of counters {@code d}. */
   private static SiteSummaryEvent.Counts counts(long[] d, int b) {
     return new SiteSummaryEvent.Counts(
         d[b + 2 * ADMIT] + d[b + 2 * MATERIALIZED],

@@ -59,6 +59,7 @@ public final class GateEngine implements Decisions {
             s.vramMaxUsage,
             s.hostShare);
     this.registry = new PointRegistry(budgets);
+    HostShareSource.countSites(hostShareSource, registry); // the rate: the sites' decisions
     this.periodic = new PeriodicEvents(this, budgets, registry, admissionEvents);
   }
 
@@ -158,15 +159,15 @@ public final class GateEngine implements Decisions {
     this.afterFirstRefresh = afterFirstRefresh;
   }
 
-  /** Counts one unit of this rank's consumption (a batch seen elsewhere, e.g. DJL's fetch). */
+  /** Counts one batch of this rank's consumption (a batch seen elsewhere, e.g. DJL's fetch). */
   public void consumed() {
     consumed(GateThread.current());
   }
 
-  /** {@link #consumed()} on the row of {@code t}, the calling thread's state. */
+  /** {@link #consumed()} on the cell of {@code t}, the calling thread's state. */
   void consumed(GateThread t) {
     if (hostShareSource != null) {
-      hostShareSource.count(t);
+      hostShareSource.countBatch(t);
     }
   }
 
@@ -192,8 +193,7 @@ public final class GateEngine implements Decisions {
               after.run();
             }
           }
-        },
-        registry);
+        });
   }
 
   /** Marks that a cache-admit site has decided. */

@@ -6,8 +6,11 @@ import org.flodl.budget.pricing.PriceMemo;
  * What the gate knows of one application thread: whether it is inside the gate now (pricing,
  * probing, recording, declining: woven code it reaches then passes straight through, so the agent
  * never re-enters itself), and, per cache-admit site, how many woven bodies of that site it is
- * inside (when they nest, an override calling {@code super.put}, only the outermost decides), its
- * rows of the {@link Tally} counters, by tally number, and its memo of the last type it priced.
+ * inside (when they nest, an override calling {@code super.put}, only the outermost decides), the
+ * probe that picks its cell of every {@link Tally}, and its memo of the last type it priced. It
+ * lives in the thread's own {@link ThreadLocal} map and dies with the thread: nothing of it is
+ * registered anywhere, so a virtual thread that decides once leaves nothing behind (what it costs
+ * while it lives is this object, its memo and one small array, about 150 bytes).
  */
 final class GateThread {
   // An anonymous class, not ThreadLocal.withInitial(lambda): the first lambda of a JVM costs its
@@ -26,29 +29,28 @@ final class GateThread {
   /** The last JDK type this thread priced (and a primitive array's length and price). */
   final PriceMemo prices = new PriceMemo();
 
-  private int[] depth = new int[8];
-  private long[][] rows = new long[8][];
+  /** Picks this thread's cell of each {@link Tally}: a hash of the thread, moved on contention. */
+  int probe;
 
-  private GateThread() {}
+  private int[] depth = new int[4];
+
+  private GateThread() {
+    long id = Thread.currentThread().getId();
+    probe = (int) ((id * 0x9E3779B97F4A7C15L) >>> 32);
+  }
 
   /** Returns this thread's state. */
   static GateThread current() {
     return CURRENT.get();
   }
 
-  /** Returns this thread's row of tally {@code number}, null before its first count. */
-  long[] row(int number) {
-    long[][] r = rows;
-    return number < r.length ? r[number] : null;
-  }
-
-  /** Keeps {@code row} as this thread's row of tally {@code number}; returns it. */
-  long[] keepRow(int number, long[] row) {
-    if (number >= rows.length) {
-      rows = java.util.Arrays.copyOf(rows, Math.max(number + 1, rows.length * 2));
-    }
-    rows[number] = row;
-    return row;
+  /** Moves this thread to another cell of every tally (an add there met another thread's). */
+  void rehash() {
+    int p = probe == 0 ? 0x9E3779B9 : probe; // xorshift, as LongAdder moves a contended thread
+    p ^= p << 13;
+    p ^= p >>> 17;
+    p ^= p << 5;
+    probe = p;
   }
 
   /** Counts one more woven body of site {@code index} entered; returns the count before. */

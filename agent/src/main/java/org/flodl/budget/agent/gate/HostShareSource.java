@@ -10,10 +10,11 @@ import org.flodl.budget.share.RateMeter;
  * {@code host_share=auto}: this rank's share of the host among the co-hosted ranks of the same job
  * in the same memory domain ({@code budget_i ∝ rate_i}), from the policy's host-share registry. The
  * rate is the decisions this rank's sites take (a put at a cache-admit site, a batch at a batch
- * site), counted on the hot path on each thread's own counter (no atomic operation: the meter sums
- * the threads' counts when it samples, once a second); the registry is joined when the agent's
- * probe thread has read memory once (the domain is then known), not at JVM start. Until then, or
- * when the registry cannot be joined, the share is 1.
+ * site): the cache-admit sites' own counts, which the meter sums when it samples (once a second),
+ * and the batches on a striped {@link Tally} of their own; nothing is counted per thread, and
+ * nothing grows with the threads whether the registry is joined or not. The registry is joined when
+ * the agent's probe thread has read memory once (the domain is then known), not at JVM start. Until
+ * then, or when the registry cannot be joined, the share is 1.
  *
  * <p>The default job (no {@code job=}) is the program's name, the main class or the jar's file
  * name; on the host, outside any binding cgroup, it is that name and the parent process's pid, so
@@ -23,20 +24,20 @@ import org.flodl.budget.share.RateMeter;
 public final class HostShareSource implements DoubleSupplier {
   private final String job;
 
-  /** Each thread's decisions; its one counter is summed by the meter. */
-  private final Tally decisions = new Tally(1);
+  /** Batches seen at batch sites (and DJL's fetch): one counter, striped. */
+  private final Tally batches = new Tally(1);
+
+  /** The cache-admit sites whose decisions count (set by the engine; none until then). */
+  private volatile PointRegistry sites;
 
   private final RateMeter meter =
       new RateMeter(
           5_000,
           new java.util.function.LongSupplier() {
-            private long total; // read by the meter's sampling alone, under its lock
-
             @Override
             public long getAsLong() {
-              // A drain, not a read of the totals: it also drops the rows of ended threads.
-              total += decisions.drain()[0];
-              return total;
+              PointRegistry s = sites;
+              return batches.total(0) + (s == null ? 0 : s.cacheDecisions());
             }
           });
   private volatile HostShare share;
@@ -123,10 +124,19 @@ public final class HostShareSource implements DoubleSupplier {
     }
   }
 
-  /** Counts one decision of this rank on the row of {@code t}, the calling thread's state. */
-  void count(GateThread t) {
-    long[] row = decisions.row(t);
-    Tally.add(row, 0, 1);
+  /** Counts one batch of this rank, on the cell of {@code t} (the calling thread's state). */
+  void countBatch(GateThread t) {
+    batches.add(t, batches.cell(t), 0, 1);
+  }
+
+  /**
+   * Has the meter of {@code source} (none: nothing to do) count the decisions of the cache-admit
+   * sites bound in {@code registry}.
+   */
+  static void countSites(HostShareSource source, PointRegistry registry) {
+    if (source != null) {
+      source.sites = registry;
+    }
   }
 
   @Override

@@ -112,11 +112,16 @@ final class PointRegistry {
     return new ArrayList<>(cacheSites.values());
   }
 
-  /** Drops every cache site's rows of threads that have ended (after each probe refresh). */
-  void retireEndedRows() {
+  /**
+   * Returns the decisions every cache-admit site has taken from its start to now (this rank's
+   * consumption, for {@code host_share=auto}).
+   */
+  long cacheDecisions() {
+    long n = 0;
     for (CacheSite s : cacheSites()) {
-      s.retireEnded();
+      n += s.decisions();
     }
+    return n;
   }
 
   private CacheSite cacheSite(String site) {

@@ -12,7 +12,7 @@ import java.util.concurrent.locks.LockSupport;
  * with, and the first decisions need none of it (the heap is budgeted on {@code Runtime}'s figures
  * until then, a GPU depth on its VRAM reading alone, and a decision that needs the probes reads
  * them itself). A heap that grows by an eighth of its budget asks at once. The thread that asks
- * never waits. After each refresh it drops the cache sites' rows of threads that have ended.
+ * never waits.
  */
 final class ProbeThread {
   /** The longest the first refresh waits, unless asked sooner. */
@@ -28,11 +28,8 @@ final class ProbeThread {
     this.intervalNanos = intervalMillis * 1_000_000L;
   }
 
-  /**
-   * Starts the thread once; later calls do nothing. After every refresh it drops the rows that
-   * ended threads left on the cache {@code sites} ({@link PointRegistry#retireEndedRows}).
-   */
-  synchronized void start(Runnable afterFirstRefresh, PointRegistry sites) {
+  /** Starts the thread once; later calls do nothing. */
+  synchronized void start(Runnable afterFirstRefresh) {
     if (thread != null) {
       return;
     }
@@ -41,7 +38,7 @@ final class ProbeThread {
             new Runnable() { // no lambda: start-up (StartPathIT)
               @Override
               public void run() {
-                loop(afterFirstRefresh, sites);
+                loop(afterFirstRefresh);
               }
             },
             "flodl-budget-probe");
@@ -61,14 +58,13 @@ final class ProbeThread {
     }
   }
 
-  private void loop(Runnable afterFirstRefresh, PointRegistry sites) {
+  private void loop(Runnable afterFirstRefresh) {
     if (!waitUntil(
         System.nanoTime() + Math.min(intervalNanos / 4, FIRST_REFRESH_MILLIS * 1_000_000L))) {
       return;
     }
     requested = false;
     budgets.refresh();
-    housekeep(sites);
     // The MBean server and the recorder's periodic hooks take a while to start: off this thread.
     Thread later =
         new Thread(
@@ -88,15 +84,6 @@ final class ProbeThread {
     while (waitUntil(System.nanoTime() + intervalNanos)) {
       requested = false;
       budgets.refresh();
-      housekeep(sites);
-    }
-  }
-
-  private static void housekeep(PointRegistry sites) {
-    try {
-      sites.retireEndedRows();
-    } catch (Throwable e) {
-      Log.warnOnce("probe-housekeeping", "the probe thread's housekeeping failed: " + e);
     }
   }
 

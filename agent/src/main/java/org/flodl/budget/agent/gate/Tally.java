@@ -2,94 +2,131 @@ package org.flodl.budget.agent.gate;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.lang.ref.WeakReference;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A row of counters that many threads add to and one reader drains, without an atomic operation on
- * the adding side: each thread adds to its own row (a plain read and an opaque write, since only
- * that thread writes it), and {@link #drain} sums the rows and returns what was added since the
- * last drain. The counts are monotone per thread and never reset by the reader, so an add that
- * races a drain is counted in this drain or the next, never lost or counted twice. A row of a
- * thread that has ended is folded into the retired totals at the next drain, or by {@link
- * #retireEnded}, and dropped, so short-lived threads do not accumulate rows. A thread finds its row
- * on its {@link GateThread}, by the tally's number: the deciding thread has looked that up already,
- * so a count costs no thread-local lookup of its own. The thread holds that row as long as it
- * lives: a tally belongs to a site or the host share of the one engine a JVM installs, so rows of
- * tallies that are gone are left only where a test makes engine after engine (a few hundred bytes a
- * thread each).
+ * Counters that many threads add to and one reader drains, striped over cells as {@link
+ * java.util.concurrent.atomic.LongAdder} is: a thread adds to the cell its {@link GateThread#probe}
+ * picks, with one atomic operation; a compare-and-set that fails (another thread added to that cell
+ * at once) moves the thread to another cell and grows the table, doubling it up to {@link
+ * #MAX_CELLS}, a small multiple of the CPUs. Nothing is kept per thread and nothing registers on a
+ * thread's first add, so a million short-lived (virtual) threads cost what a few do; no add ever
+ * waits, for a reader or for another adder. {@link #drain} sums the cells and returns what was
+ * added since the last drain: the counters are monotone and never reset by the reader, so an add
+ * that races a drain is counted in this drain or the next, never lost or counted twice. A table
+ * that grows keeps its cells (the new one holds the old cells and new, empty ones), so an add to a
+ * cell of the table a thread read before the growth still counts.
  */
 final class Tally {
   private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
-  private static final AtomicInteger NUMBERS = new AtomicInteger();
+  private static final VarHandle GROWING;
+
+  static {
+    try {
+      GROWING = MethodHandles.lookup().findVarHandle(Tally.class, "growing", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  /** The most cells a tally grows to: twice the CPUs, rounded up to a power of two. */
+  static final int MAX_CELLS =
+      Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()) * 4 - 1);
+
+  /** Longs before a cell's counters (and after them): two cells' counters share no cache line. */
+  private static final int PAD = 8;
 
   private final int width;
+  private volatile long[][] cells;
 
-  /** This tally's number: its row's index on each thread's {@link GateThread}. */
-  private final int number = NUMBERS.getAndIncrement();
+  @SuppressWarnings("unused") // through GROWING: 1 while a thread grows the table
+  private volatile int growing;
 
-  private final List<Row> rows = new ArrayList<>(); // guarded by this
-  private final long[] retired;
-  private final long[] drained;
+  private final long[] drained; // guarded by this
 
   /** Returns a tally of {@code width} counters. */
   Tally(int width) {
     this.width = width;
-    this.retired = new long[width];
     this.drained = new long[width];
+    this.cells = new long[][] {newCell()};
   }
 
-  /** Returns the calling thread's row, for a caller that adds to several counters at once. */
-  long[] row() {
-    return row(GateThread.current());
+  private long[] newCell() {
+    return new long[PAD + width + PAD];
   }
 
-  /** Returns the row of {@code t}, the calling thread's state. */
-  long[] row(GateThread t) {
-    long[] r = t.row(number);
-    return r != null ? r : t.keepRow(number, register());
-  }
-
-  /**
-   * Adds {@code x} to counter {@code slot} of {@code row}, the calling thread's own; returns it.
-   */
-  static long add(long[] row, int slot, long x) {
-    long v = row[slot] + x;
-    SLOT.setOpaque(row, slot, v);
-    return v;
-  }
-
-  /** Reads counter {@code slot} of {@code row}, which another thread may be writing. */
-  static long read(long[] row, int slot) {
-    return (long) SLOT.getOpaque(row, slot);
-  }
-
-  /** Sets counter {@code slot} of {@code row} to {@code v} atomically; returns what it was. */
-  static long swap(long[] row, int slot, long v) {
-    return (long) SLOT.getAndSet(row, slot, v);
+  /** Returns the cell {@code t} (the calling thread's state) adds to. */
+  long[] cell(GateThread t) {
+    long[][] c = cells;
+    return c[t.probe & (c.length - 1)];
   }
 
   /**
-   * Sets counter {@code slot} of {@code row} from {@code expected} to {@code v}, if it was that.
+   * Adds {@code x} to counter {@code slot} of {@code cell}, the cell {@link #cell} gave {@code t};
+   * returns the counter's value after this add (each add sees a value of its own).
    */
-  static boolean swap(long[] row, int slot, long expected, long v) {
-    return SLOT.compareAndSet(row, slot, expected, v);
+  long add(GateThread t, long[] cell, int slot, long x) {
+    int i = PAD + slot;
+    long v = (long) SLOT.getOpaque(cell, i);
+    if (SLOT.compareAndSet(cell, i, v, v + x)) {
+      return v + x;
+    }
+    contended(t);
+    return (long) SLOT.getAndAdd(cell, i, x) + x;
   }
 
-  /** Adds {@code x} to counter {@code slot} on the calling thread's row. */
+  /** Adds {@code x} to counter {@code slot} of {@code cell}, without watching for contention. */
+  static void addTo(long[] cell, int slot, long x) {
+    SLOT.getAndAdd(cell, PAD + slot, x);
+  }
+
+  /** Adds {@code x} to counter {@code slot} on the calling thread's cell. */
   void add(int slot, long x) {
-    long[] row = row();
-    SLOT.setOpaque(row, slot, row[slot] + x);
+    GateThread t = GateThread.current();
+    add(t, cell(t), slot, x);
   }
 
-  /** Adds {@code a} to counter {@code slotA} and {@code b} to {@code slotB}: one row lookup. */
+  /** Adds {@code a} to counter {@code slotA} and {@code b} to {@code slotB}: one cell lookup. */
   void add(int slotA, long a, int slotB, long b) {
-    long[] row = row();
-    SLOT.setOpaque(row, slotA, row[slotA] + a);
-    SLOT.setOpaque(row, slotB, row[slotB] + b);
+    GateThread t = GateThread.current();
+    long[] cell = cell(t);
+    add(t, cell, slotA, a);
+    addTo(cell, slotB, b);
+  }
+
+  /** Reads counter {@code slot} of {@code cell}, which other threads may be writing. */
+  static long read(long[] cell, int slot) {
+    return (long) SLOT.getOpaque(cell, PAD + slot);
+  }
+
+  /**
+   * Sets counter {@code slot} of {@code cell} from {@code expected} to {@code v}, if it was that.
+   */
+  static boolean swap(long[] cell, int slot, long expected, long v) {
+    return SLOT.compareAndSet(cell, PAD + slot, expected, v);
+  }
+
+  /**
+   * Two threads added to one cell at once: {@code t} moves to another cell, and the table doubles
+   * if it is under {@link #MAX_CELLS} and no other thread is growing it (then this one does not
+   * wait: it adds where it is).
+   */
+  private void contended(GateThread t) {
+    t.rehash();
+    long[][] c = cells;
+    if (c.length >= MAX_CELLS || !GROWING.compareAndSet(this, 0, 1)) {
+      return;
+    }
+    try {
+      if (cells == c) {
+        long[][] grown = java.util.Arrays.copyOf(c, c.length * 2);
+        for (int i = c.length; i < grown.length; i++) {
+          grown[i] = newCell();
+        }
+        cells = grown;
+      }
+    } finally {
+      GROWING.setVolatile(this, 0);
+    }
   }
 
   /** Returns what each counter gained since the last drain. */
@@ -97,35 +134,23 @@ final class Tally {
     return drain(null);
   }
 
-  /** A look at every row, before a drain counts it (and may drop the row of an ended thread). */
-  interface RowVisitor {
-    void visit(long[] row);
+  /** A look at every cell, before a drain counts it. */
+  interface CellVisitor {
+    void visit(long[] cell);
   }
 
   /**
    * Returns what each counter gained since the last drain, after {@code visitor} (if any) has seen
-   * every row, the rows of ended threads included, once each.
+   * every cell once.
    */
-  synchronized long[] drain(RowVisitor visitor) {
-    long[] total = retired.clone();
-    for (Iterator<Row> it = rows.iterator(); it.hasNext(); ) {
-      Row r = it.next();
-      // Seen ended before the visit: the visitor then sees the row final, its last adds included.
-      boolean ended = r.ended();
-      if (visitor != null) {
-        visitor.visit(r.counts);
-      }
-      for (int i = 0; i < width; i++) {
-        long v = (long) SLOT.getOpaque(r.counts, i);
-        total[i] += v;
-        if (ended) {
-          retired[i] += v;
-        }
-      }
-      if (ended) {
-        it.remove();
+  synchronized long[] drain(CellVisitor visitor) {
+    long[][] c = cells;
+    if (visitor != null) {
+      for (long[] cell : c) {
+        visitor.visit(cell);
       }
     }
+    long[] total = sum(c);
     long[] delta = new long[width];
     for (int i = 0; i < width; i++) {
       delta[i] = total[i] - drained[i];
@@ -135,38 +160,27 @@ final class Tally {
   }
 
   /**
-   * Folds the rows of ended threads into the retired totals and drops them, after {@code visitor}
-   * has seen each; returns how many were dropped. What {@link #drain} and {@link #total} return
-   * does not change. For a tally drained seldom or never (a site's, while nothing records): without
-   * it, each thread that ever added would leave its row behind.
+   * Returns each counter's total now, as the cells hold it (no lock: an add under way is counted or
+   * not).
    */
-  synchronized int retireEnded(RowVisitor visitor) {
-    int kept = 0;
-    for (int j = 0; j < rows.size(); j++) { // compacted in place: one pass, however many ended
-      Row r = rows.get(j);
-      if (r.ended()) {
-        visitor.visit(r.counts);
-        for (int i = 0; i < width; i++) {
-          retired[i] += (long) SLOT.getOpaque(r.counts, i);
-        }
-      } else {
-        rows.set(kept++, r);
-      }
-    }
-    int dropped = rows.size() - kept;
-    rows.subList(kept, rows.size()).clear();
-    return dropped;
+  long[] total() {
+    return sum(cells);
   }
 
-  /**
-   * Returns each counter's total now: what ended threads added and what every row holds, read as
-   * the rows' owners last wrote them (the adding side takes no lock for it).
-   */
-  synchronized long[] total() {
-    long[] total = retired.clone();
-    for (Row r : rows) {
+  /** Returns counter {@code slot}'s total now. */
+  long total(int slot) {
+    long n = 0;
+    for (long[] cell : cells) {
+      n += (long) SLOT.getOpaque(cell, PAD + slot);
+    }
+    return n;
+  }
+
+  private long[] sum(long[][] c) {
+    long[] total = new long[width];
+    for (long[] cell : c) {
       for (int i = 0; i < width; i++) {
-        total[i] += (long) SLOT.getOpaque(r.counts, i);
+        total[i] += (long) SLOT.getOpaque(cell, PAD + i);
       }
     }
     return total;
@@ -177,30 +191,8 @@ final class Tally {
     return drained.clone();
   }
 
-  /** Returns the number of rows kept (threads that added and have not been seen ended). */
-  synchronized int rows() {
-    return rows.size();
-  }
-
-  private synchronized long[] register() {
-    long[] counts = new long[width];
-    rows.add(new Row(Thread.currentThread(), counts));
-    return counts;
-  }
-
-  private static final class Row {
-    final WeakReference<Thread> owner;
-    final long[] counts;
-
-    Row(Thread owner, long[] counts) {
-      this.owner = new WeakReference<>(owner);
-      this.counts = counts;
-    }
-
-    /** Whether the owner has ended: then its row is final, and read whole (happens-after). */
-    boolean ended() {
-      Thread t = owner.get();
-      return t == null || !t.isAlive();
-    }
+  /** Returns the number of cells (at most {@link #MAX_CELLS}, however many threads added). */
+  int cells() {
+    return cells.length;
   }
 }

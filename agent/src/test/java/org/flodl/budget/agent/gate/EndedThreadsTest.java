@@ -1,6 +1,7 @@
 package org.flodl.budget.agent.gate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -15,15 +16,15 @@ import org.flodl.budget.policy.Tier;
 import org.junit.jupiter.api.Test;
 
 /**
- * The rows that deciding threads leave on a cache site once they have ended, in a JVM that records
- * nothing (no periodic close ever drains them): the probe thread drops them, and the site's counts
- * and the sampler's leftovers keep every decision they made, once.
+ * Threads that decide and end, in a JVM that records nothing (no periodic close ever drains the
+ * site): the site keeps no state per thread (its cells stay within their cap), and its counts and
+ * the sampler's leftovers keep every decision they made, once.
  */
 class EndedThreadsTest {
   private static final int THREADS = 48;
 
   @Test
-  void theProbeThreadDropsTheRowsOfEndedThreadsWithoutARecording() throws Exception {
+  void endedThreadsLeaveNothingOnTheSiteAndTheirCountsStay() throws Exception {
     GateEngine e = GateAdmissionTest.engine(Mode.ENFORCE, Duration.ofMillis(100));
     int admit = e.bindAdmit("ended-threads-test", false, true, null);
     int release = e.bindRelease("ended-threads-test");
@@ -59,11 +60,8 @@ class EndedThreadsTest {
       w.join();
     }
     WorkerFailures.rethrow(failures);
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (site.rows() > 0 && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
-    assertEquals(0, site.rows(), "every deciding thread has ended: none of their rows is kept");
+    assertTrue(
+        site.cells() <= Tally.MAX_CELLS, site.cells() + " cells for " + THREADS + " threads");
 
     SiteSummaryEvent.Counts c = e.totals("ended-threads-test").counts();
     assertEquals(THREADS, c.admissions(), "the counts keep the ended threads' decisions");
@@ -80,19 +78,26 @@ class EndedThreadsTest {
   }
 
   /**
-   * Sixteen threads count 100 sampled admissions each and end; their rows are retired before the
-   * close: the events due (their weights) and the close's leftovers add up to every admission.
+   * Sixteen threads count 100 sampled admissions each, at once, and end (the race: two threads of
+   * one cell due an event together, the later count's mark moved first): the events due (their
+   * weights) and the close's leftovers add up to every admission.
    */
   @Test
-  void whatRetiredRowsLeftUnsampledReachesTheNextClose() throws Exception {
+  void whatEndedThreadsLeftUnsampledReachesTheNextClose() throws Exception {
     CacheSite site = new CacheSite("ended-threads-site", 0);
     AtomicLong weights = new AtomicLong();
+    java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(16);
     List<Thread> workers = new ArrayList<>();
     for (int i = 0; i < 16; i++) {
       Thread w =
           new Thread(
               () -> {
                 GateThread t = GateThread.current();
+                try {
+                  start.await();
+                } catch (Exception x) {
+                  throw new IllegalStateException(x);
+                }
                 for (int n = 0; n < 100; n++) {
                   weights.addAndGet(site.count(t, Tier.HEAP, CacheSite.ADMIT, 10, false, true));
                 }
@@ -104,9 +109,7 @@ class EndedThreadsTest {
     for (Thread w : workers) {
       w.join();
     }
-    assertEquals(16, site.rows());
-    site.retireEnded();
-    assertEquals(0, site.rows());
+    assertTrue(site.cells() <= Tally.MAX_CELLS, site.cells() + " cells");
     long[][] left = new long[Tier.values().length][CacheSite.KINDS];
     List<CacheSite.Tiered> closed = site.close(left, 1, 1, 1);
     assertEquals(1, closed.size(), "one tier decided: " + closed);
@@ -117,5 +120,53 @@ class EndedThreadsTest {
     long[][] again = new long[Tier.values().length][CacheSite.KINDS];
     site.close(again, 1, 1, 1);
     assertEquals(0, again[Tier.HEAP.ordinal()][CacheSite.ADMIT], "the leftovers go once");
+  }
+
+  /**
+   * With every decision wanted as an event (throttle {@code off}), eight threads that share cells
+   * each get one event of weight 1 per decision (the race: a later count of the cell moving the
+   * mark past an earlier one's, which then had no event), so the events are as many as the
+   * decisions.
+   */
+  @Test
+  void withTheThrottleOffEachDecisionOnASharedCellGetsItsOwnEvent() throws Exception {
+    CacheSite site = new CacheSite("every-decision-site", 0);
+    site.close(new long[Tier.values().length][CacheSite.KINDS], Double.POSITIVE_INFINITY, 1, 1);
+    AtomicLong events = new AtomicLong();
+    AtomicLong weights = new AtomicLong();
+    java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(8);
+    Queue<AssertionError> failures = new ConcurrentLinkedQueue<>();
+    List<Thread> workers = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      Thread w =
+          new Thread(
+              () -> {
+                GateThread t = GateThread.current();
+                try {
+                  start.await();
+                  for (int n = 0; n < 20_000; n++) {
+                    long weight = site.count(t, Tier.HEAP, CacheSite.ADMIT, 10, false, true);
+                    if (weight != 1) {
+                      throw new AssertionError("decision " + n + " had weight " + weight);
+                    }
+                    events.incrementAndGet();
+                    weights.addAndGet(weight);
+                  }
+                } catch (Throwable x) {
+                  failures.add(new AssertionError(Thread.currentThread().getName() + ": " + x, x));
+                }
+              },
+              "every-decision-" + i);
+      workers.add(w);
+      w.start();
+    }
+    for (Thread w : workers) {
+      w.join();
+    }
+    WorkerFailures.rethrow(failures);
+    assertEquals(160_000, events.get());
+    long[][] left = new long[Tier.values().length][CacheSite.KINDS];
+    site.close(left, Double.POSITIVE_INFINITY, 1, 1);
+    assertEquals(0, left[Tier.HEAP.ordinal()][CacheSite.ADMIT], "no decision left without one");
   }
 }

@@ -130,12 +130,11 @@ class ConcurrencyIT {
 
   /**
    * Two thousand threads that each decide a few times and end, in a JVM that records nothing (no
-   * periodic close drains the sites' per-thread rows): once they have ended, the probe thread has
-   * dropped every row they left (the heap's histogram counts none), and the app saw every put kept
-   * and evicted.
+   * periodic close drains the sites): once they have ended, nothing of theirs is left (the heap's
+   * histogram counts no thread state of the agent's), and the app saw every put kept and evicted.
    */
   @Test
-  void threadsThatDecideAndEndLeaveNoRowsBehindWithoutARecording() throws Exception {
+  void threadsThatDecideAndEndLeaveNothingBehindWithoutARecording() throws Exception {
     Path sites = Sites.write("hammer", RecordingsIT.HAMMER);
     ChildJvm child =
         ChildJvm.on("churn", Jdk.JDK17)
@@ -147,10 +146,11 @@ class ConcurrencyIT {
       RecordingsIT.awaitLine(child, "CHURNED", 120);
       long rows = -1;
       long deadline = System.nanoTime() + 10_000_000_000L;
-      while (System.nanoTime() < deadline && (rows = instances(app.pid(), ROW)) > 0) {
+      while (System.nanoTime() < deadline && (rows = instances(app.pid(), ROW)) > 4) {
         Thread.sleep(200);
       }
-      assertEquals(0, rows, "rows of ended threads kept: " + child.stdoutSoFar());
+      // The threads alive keep theirs (main, the agent's releaser): 2,000 ended ones none.
+      assertTrue(rows <= 4, rows + " thread states kept: " + child.stdoutSoFar());
     } finally {
       app.getOutputStream().close();
     }
@@ -161,7 +161,7 @@ class ConcurrencyIT {
     assertEquals("8000", r.value("RELEASED"));
   }
 
-  private static final String ROW = "org.flodl.budget.agent.gate.Tally$Row";
+  private static final String ROW = "org.flodl.budget.agent.gate.GateThread";
 
   /** Returns the live instances of {@code className} in process {@code pid} (jcmd's histogram). */
   static long instances(long pid, String className) throws Exception {

@@ -1,0 +1,140 @@
+package com.acme.it;
+
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * A data loader as JDK 21 made ordinary: one virtual thread per sample ({@code
+ * Executors.newVirtualThreadPerTaskExecutor()}, looked up by reflection so that the class builds
+ * for Java 17), each load looking its sample up in a {@link ConcurrentHashMap} sample cache and
+ * putting it on a miss; at each epoch's end every sample is evicted, so each epoch admits again.
+ * {@code --threads=virtual} (default) or {@code --threads=N} (a pool of N platform threads). Prints
+ * per epoch {@code EPOCH e CACHED= HEAP_AFTER=} (the heap used after a collection, once the cache
+ * is emptied), then {@code LOADS= PUTS= KEPT= EVICTED= CHECKSUM= SECONDS=}. Options {@code
+ * --key=value}: {@code samples} (per epoch, 200000), {@code epochs} (3), {@code bytes} (a sample's
+ * size, 4096).
+ */
+public final class VirtualLoaderApp {
+  /** The dataset's cache: the call site the sites file names is {@code load}'s {@code put}. */
+  static final class SampleCache {
+    private final ConcurrentHashMap<Integer, byte[]> samples = new ConcurrentHashMap<>();
+    final LongAdder puts = new LongAdder();
+    final LongAdder kept = new LongAdder();
+    final LongAdder evicted = new LongAdder();
+
+    /** Returns sample {@code i}: from the cache, or read (made) and put there. */
+    byte[] load(int i, int bytes) {
+      byte[] s = samples.get(i);
+      if (s != null) {
+        return s;
+      }
+      s = read(i, bytes);
+      puts.increment();
+      samples.put(i, s);
+      if (samples.get(i) == s) {
+        kept.increment();
+      }
+      return s;
+    }
+
+    /** Evicts sample {@code i}; returns whether the cache held it. */
+    boolean evict(int i) {
+      if (samples.remove(i) != null) {
+        evicted.increment();
+        return true;
+      }
+      return false;
+    }
+
+    int size() {
+      return samples.size();
+    }
+  }
+
+  static byte[] read(int i, int bytes) {
+    byte[] s = new byte[bytes];
+    for (int j = 0; j < bytes; j += 64) {
+      s[j] = (byte) (i * 31 + j);
+    }
+    return s;
+  }
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> o = new HashMap<>();
+    for (String a : args) {
+      int eq = a.indexOf('=');
+      o.put(a.substring(2, eq), a.substring(eq + 1));
+    }
+    int samples = Integer.parseInt(o.getOrDefault("samples", "200000"));
+    int epochs = Integer.parseInt(o.getOrDefault("epochs", "3"));
+    int bytes = Integer.parseInt(o.getOrDefault("bytes", "4096"));
+    String threads = o.getOrDefault("threads", "virtual");
+    SampleCache cache = new SampleCache();
+    LongAdder loads = new LongAdder();
+    LongAdder checksum = new LongAdder();
+    long start = System.nanoTime();
+    for (int e = 0; e < epochs; e++) {
+      ExecutorService pool = executor(threads);
+      try {
+        List<Future<?>> done = new ArrayList<>(samples);
+        for (int i = 0; i < samples; i++) {
+          int sample = i;
+          done.add(
+              pool.submit(
+                  () -> {
+                    byte[] s = cache.load(sample, bytes);
+                    loads.increment();
+                    checksum.add(s[0] + s[s.length / 2 & ~63]);
+                  }));
+        }
+        for (Future<?> f : done) {
+          f.get();
+        }
+      } finally {
+        pool.shutdown();
+      }
+      int cached = cache.size();
+      for (int i = 0; i < samples; i++) {
+        cache.evict(i);
+      }
+      System.gc();
+      long heapAfter = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+      System.out.println("EPOCH " + e + " CACHED=" + cached + " HEAP_AFTER=" + heapAfter);
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    System.out.println(
+        "LOADS="
+            + loads.sum()
+            + " PUTS="
+            + cache.puts.sum()
+            + " KEPT="
+            + cache.kept.sum()
+            + " EVICTED="
+            + cache.evicted.sum()
+            + " CHECKSUM="
+            + checksum.sum()
+            + " SECONDS="
+            + String.format(java.util.Locale.ROOT, "%.2f", seconds));
+  }
+
+  /** Returns one virtual thread per task, or a pool of {@code threads} platform threads. */
+  private static ExecutorService executor(String threads) throws Exception {
+    if (threads.equals("virtual")) {
+      try {
+        return (ExecutorService)
+            Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
+      } catch (NoSuchMethodException e) {
+        throw new IllegalStateException("--threads=virtual needs JDK 21 or later", e);
+      }
+    }
+    return Executors.newFixedThreadPool(Integer.parseInt(threads));
+  }
+}

@@ -1,0 +1,193 @@
+package org.flodl.budget.agent.it;
+
+import static org.flodl.budget.events.EventFields.ADMISSIONS;
+import static org.flodl.budget.events.EventFields.ADMITTED_BYTES;
+import static org.flodl.budget.events.EventFields.ALREADY_HELD;
+import static org.flodl.budget.events.EventFields.DECLINES;
+import static org.flodl.budget.events.EventFields.RELEASED_BYTES;
+import static org.flodl.budget.events.EventFields.RELEASES;
+import static org.flodl.budget.events.EventFields.SITE;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.events.SiteSummaryEvent;
+import org.flodl.budget.share.HostShareRegistry;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A loader with one virtual thread per sample ({@code com.acme.it.VirtualLoaderApp}) on the newest
+ * JDK the build finds, and its platform-pool variant: under the agent it completes as it does
+ * without it, with the same checksum; the recording's {@code SiteSummary} counts are the app's own
+ * counts exactly (every put decided once, every kept sample an admission, every eviction a
+ * release); the heap after eviction does not grow with the threads that have decided; and a heap
+ * that fits the job's cache only without a budget still completes, the budget's declines counted.
+ */
+@Tag("slow") // a million virtual threads, and a tight heap
+class VirtualThreadsIT {
+  private static final String APP = "com.acme.it.VirtualLoaderApp";
+
+  static final String SITES =
+      "site.samples.kind = cache-admit\n"
+          + "site.samples.in = com.acme.it.VirtualLoaderApp$SampleCache\n"
+          + "site.samples.method = java.util.Map#put(java.lang.Object,java.lang.Object)\n"
+          + "site.samples.value = 1\n"
+          + "site.samples.release = java.util.Map#remove(java.lang.Object)\n";
+
+  /**
+   * A million short-lived deciding threads: four epochs of 250,000 virtual threads, each loading
+   * one 1 KiB sample. Nothing is declined at a roomy heap, every count is exact, and the heap after
+   * each epoch's eviction stays where the first left it, whether the rank joined the host-share
+   * registry or could not (then nothing drains a rate of its own, which must not grow either).
+   */
+  @ParameterizedTest(name = "registry joined: {0}")
+  @ValueSource(booleans = {true, false})
+  void aMillionVirtualThreadsDecideWithExactCountsAndAFlatHeap(boolean joined) throws Exception {
+    String[] args = {"--threads=virtual", "--samples=250000", "--epochs=4", "--bytes=1024"};
+    ChildJvm.Result plain = withoutAgent("vthreads-plain", "-Xmx2g", args);
+    String name = "vthreads-million-" + (joined ? "joined" : "alone");
+    Path file = recording(name);
+    Path root = ChildJvm.WORK.resolve(name + "-registry").toAbsolutePath();
+    java.nio.file.Files.createDirectories(root);
+    // A file where the registry's folder would be, and where its fallback under ~/.cache would
+    // be: the rank cannot join, and says so.
+    Path registry = joined ? root : java.nio.file.Files.write(root.resolve("a-file"), new byte[0]);
+    ChildJvm.Result r =
+        ChildJvm.on(name, Jdk.JDK25)
+            .jvm(
+                "-Xmx2g",
+                "-D" + HostShareRegistry.ROOT_PROPERTY + "=" + registry,
+                "-Duser.home=" + (joined ? System.getProperty("user.home") : registry))
+            .agent("sites=" + Sites.write("vthreads", SITES) + ",record=" + file)
+            .timeout(600)
+            .run(APP, args);
+    assertEquals(0, r.exitCode, r.toString());
+    assertEquals(
+        !joined, r.stderr.contains("this rank budgets the whole host"), "joined: " + r.stderr);
+    assertEquals(plain.value("CHECKSUM"), r.value("CHECKSUM"), "the samples the job saw");
+    assertEquals("1000000", r.value("PUTS"), r.toString());
+    assertEquals("1000000", r.value("KEPT"), "nothing declined at a roomy heap: " + r);
+    assertEquals("1000000", r.value("EVICTED"));
+    Map<String, Long> s = summaries(file, "samples");
+    assertEquals(1_000_000L, s.get(ADMISSIONS) + s.get(DECLINES) + s.get(ALREADY_HELD), "" + s);
+    assertEquals(1_000_000L, s.get(ADMISSIONS), "" + s);
+    assertEquals(1_000_000L, s.get(RELEASES), "" + s);
+    assertEquals(s.get(ADMITTED_BYTES), s.get(RELEASED_BYTES), "each byte released once: " + s);
+    List<Long> heap = heapAfterEpochs(r);
+    // The first epoch's figure already holds what the agent keeps for good (its classes, the
+    // probes' beans, the recorder's buffers); a million threads' state would be tens of MB more.
+    assertTrue(
+        heap.get(3) <= heap.get(0) + 8 * 1024 * 1024,
+        "the heap after eviction grew with the threads that decided: " + heap + "\n" + r);
+  }
+
+  /**
+   * The platform-pool variant (eight threads, the loader as it was written before JDK 21): the same
+   * checksum, the same exact counts.
+   */
+  @Test
+  void eightPlatformThreadsKeepExactCounts() throws Exception {
+    String[] args = {"--threads=8", "--samples=100000", "--epochs=2", "--bytes=4096"};
+    ChildJvm.Result plain = withoutAgent("pool-plain", "-Xmx2g", args);
+    Path file = recording("pool-agent");
+    ChildJvm.Result r = withAgent("pool-agent", "-Xmx2g", file, args);
+    assertEquals(plain.value("CHECKSUM"), r.value("CHECKSUM"));
+    assertEquals("200000", r.value("KEPT"), r.toString());
+    Map<String, Long> s = summaries(file, "samples");
+    assertEquals(200_000L, s.get(ADMISSIONS), "" + s);
+    assertEquals(200_000L, s.get(RELEASES), "" + s);
+    assertEquals(s.get(ADMITTED_BYTES), s.get(RELEASED_BYTES), "" + s);
+  }
+
+  /**
+   * A heap that holds the job's cache without a budget ({@code -Xmx1g}, 200,000 samples of 4 KiB a
+   * epoch: about 800 MB) completes under the agent as it does without it: the budget declines part
+   * of each epoch, and every decline is the app's put that was not kept.
+   */
+  @Test
+  void aTightHeapCompletesWithTheBudgetsDeclinesCountedExactly() throws Exception {
+    String[] args = {"--threads=virtual", "--samples=200000", "--epochs=2", "--bytes=4096"};
+    ChildJvm.Result plain = withoutAgent("vthreads-tight-plain", "-Xmx1g", args); // it fits
+    Path file = recording("vthreads-tight");
+    ChildJvm.Result r = withAgent("vthreads-tight", "-Xmx1g", file, args);
+    assertEquals(plain.value("CHECKSUM"), r.value("CHECKSUM"), "declined samples still delivered");
+    long puts = Long.parseLong(r.value("PUTS"));
+    long kept = Long.parseLong(r.value("KEPT"));
+    assertEquals(400_000L, puts, r.toString());
+    assertTrue(kept < puts, "the heap budget declined part of the cache: " + r);
+    Map<String, Long> s = summaries(file, "samples");
+    assertEquals(kept, (long) s.get(ADMISSIONS), "" + s);
+    assertEquals(puts - kept, (long) s.get(DECLINES), "" + s);
+    assertEquals(kept, (long) s.get(RELEASES), "" + s);
+  }
+
+  /** Runs the app without the agent on the newest JDK; it must complete. */
+  private static ChildJvm.Result withoutAgent(String name, String heap, String... args)
+      throws Exception {
+    ChildJvm.Result r = ChildJvm.on(name, Jdk.JDK25).jvm(heap).timeout(600).run(APP, args);
+    assertEquals(0, r.exitCode, "the job completes without the agent: " + r);
+    return r;
+  }
+
+  /** Runs the app under the agent, recording to {@code file}; it must complete. */
+  private static ChildJvm.Result withAgent(String name, String heap, Path file, String... args)
+      throws Exception {
+    ChildJvm.Result r =
+        ChildJvm.on(name, Jdk.JDK25)
+            .jvm(heap)
+            .agent("sites=" + Sites.write("vthreads", SITES) + ",record=" + file)
+            .timeout(600)
+            .run(APP, args);
+    assertEquals(0, r.exitCode, r.toString());
+    return r;
+  }
+
+  /** Returns the path of a {@code record=} file named after {@code name}, none there yet. */
+  private static Path recording(String name) throws Exception {
+    Path file = ChildJvm.WORK.resolve(name + ".jfr").toAbsolutePath();
+    java.nio.file.Files.deleteIfExists(file);
+    return file;
+  }
+
+  /** Returns the heap used after each epoch's eviction and collection, as the app printed it. */
+  private static List<Long> heapAfterEpochs(ChildJvm.Result r) {
+    List<Long> heap = new ArrayList<>();
+    for (String line : r.stdout.split("\n")) {
+      int at = line.indexOf("HEAP_AFTER=");
+      if (line.startsWith("EPOCH ") && at > 0) {
+        heap.add(Long.parseLong(line.substring(at + "HEAP_AFTER=".length()).trim()));
+      }
+    }
+    return heap;
+  }
+
+  /** Returns the sums of {@code site}'s SiteSummary counters in {@code file}. */
+  private static Map<String, Long> summaries(Path file, String site) throws Exception {
+    Map<String, Long> sums = new HashMap<>();
+    for (String f :
+        new String[] {
+          ADMISSIONS, DECLINES, ALREADY_HELD, RELEASES, ADMITTED_BYTES, RELEASED_BYTES
+        }) {
+      sums.put(f, 0L);
+    }
+    for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
+      if (e.getEventType().getName().equals(SiteSummaryEvent.NAME)
+          && site.equals(e.getString(SITE))) {
+        for (String f : sums.keySet()) {
+          sums.merge(f, e.getLong(f), Long::sum);
+        }
+      }
+    }
+    return sums;
+  }
+}

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Issue 40's end-to-end figures: a loader with one virtual thread per sample (and its platform-pool
+# variant), com.acme.it.VirtualLoaderApp from the agent's test classes, with and without the agent,
+# side by side: each round runs every configuration once without and once with the agent (the
+# order flipped every other round), and the script prints per configuration the median wall time
+# of each and the median of the rounds' ratios, with the kept and declined counts the app printed.
+# A call site on the app's ConcurrentHashMap put and remove (VirtualThreadsIT's sites file).
+#
+#   mvn -B -q -pl agent -am package -DskipTests      (the agent jar and its test classes)
+#   benchmarks/vthreads.sh [CONFIG ...]               (default: all; ROUNDS=3)
+#
+# Configurations: vt200k (200,000 virtual threads x 5 epochs, 4 KiB, -Xmx3g), vt1m (1,000,000 x 3,
+# 1 KiB, -Xmx4g), vt100k (100,000 x 5, 4 KiB, -Xmx3g), pool8 (8 platform threads, 200,000 x 5,
+# 4 KiB, -Xmx3g), pool2 and pool1 (likewise on 2 and 1), tight (200,000 virtual threads x 3, 4 KiB,
+# -Xmx1g: the cache fits the heap only without a budget). JAVA (default: the newest JDK 21+ under
+# /usr/lib/jvm) runs them. Output of every run: benchmarks/target/vthreads/NAME.{out,err}.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+AGENT=${AGENT:-agent/target/flodl-budget-agent.jar}
+CLASSES=agent/target/test-classes
+ROUNDS=${ROUNDS:-3}
+OUT=benchmarks/target/vthreads
+if [[ -z ${JAVA:-} ]]; then
+  JAVA=$(ls -d /usr/lib/jvm/*/bin/java 2>/dev/null | while read -r j; do
+    v=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$(dirname "$(dirname "$j")")/release" 2>/dev/null)
+    [[ -n $v && $v -ge 21 ]] && echo "$v $j"
+  done | sort -n | tail -n 1 | cut -d' ' -f2)
+fi
+[[ -n ${JAVA:-} ]] || { echo "vthreads.sh: no JDK 21+ found; set JAVA" >&2; exit 2; }
+[[ -f $AGENT && -f $CLASSES/com/acme/it/VirtualLoaderApp.class ]] \
+  || { echo "vthreads.sh: build first: mvn -B -q -pl agent -am package -DskipTests" >&2; exit 2; }
+mkdir -p "$OUT"
+cat > "$OUT/sites.properties" <<'EOF'
+site.samples.kind = cache-admit
+site.samples.in = com.acme.it.VirtualLoaderApp$SampleCache
+site.samples.method = java.util.Map#put(java.lang.Object,java.lang.Object)
+site.samples.value = 1
+site.samples.release = java.util.Map#remove(java.lang.Object)
+EOF
+
+declare -A HEAP=([vt200k]=3g [vt1m]=4g [vt100k]=3g [pool8]=3g [pool2]=3g [pool1]=3g [tight]=1g)
+declare -A ARGS=(
+  [vt200k]="--threads=virtual --samples=200000 --epochs=5 --bytes=4096"
+  [vt1m]="--threads=virtual --samples=1000000 --epochs=3 --bytes=1024"
+  [vt100k]="--threads=virtual --samples=100000 --epochs=5 --bytes=4096"
+  [pool8]="--threads=8 --samples=200000 --epochs=5 --bytes=4096"
+  [pool2]="--threads=2 --samples=200000 --epochs=5 --bytes=4096"
+  [pool1]="--threads=1 --samples=200000 --epochs=5 --bytes=4096"
+  [tight]="--threads=virtual --samples=200000 --epochs=3 --bytes=4096"
+)
+CONFIGS=("$@")
+[[ ${#CONFIGS[@]} -gt 0 ]] || CONFIGS=(vt200k vt1m vt100k pool8 pool2 pool1 tight)
+
+# run NAME CONFIG [agent]: one JVM; its wall milliseconds in $OUT/NAME.ms.
+run() {
+  local name=$1 config=$2 with=${3:-}
+  local jvm=("-Xmx${HEAP[$config]}")
+  [[ -n $with ]] && jvm+=("-javaagent:$AGENT=sites=$OUT/sites.properties")
+  local t0 t1
+  t0=$(date +%s%N)
+  # shellcheck disable=SC2086
+  "$JAVA" "${jvm[@]}" -cp "$CLASSES" com.acme.it.VirtualLoaderApp ${ARGS[$config]} \
+    > "$OUT/$name.out" 2> "$OUT/$name.err"
+  echo $? > "$OUT/$name.rc"
+  t1=$(date +%s%N)
+  echo $(( (t1 - t0) / 1000000 )) > "$OUT/$name.ms"
+}
+median() { sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+field() { grep -o "$2=[0-9-]*" "$OUT/$1.out" | head -n 1 | cut -d= -f2; }
+
+echo "vthreads.sh: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) CPUs; $("$JAVA" -version 2>&1 | head -n 1)"
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+for config in "${CONFIGS[@]}"; do
+  for ((r = 1; r <= ROUNDS; r++)); do
+    if (( r % 2 )); then
+      run "$config-none-$r" "$config"; run "$config-agent-$r" "$config" agent
+    else
+      run "$config-agent-$r" "$config" agent; run "$config-none-$r" "$config"
+    fi
+  done
+  none=$(for ((r = 1; r <= ROUNDS; r++)); do cat "$OUT/$config-none-$r.ms"; done | median)
+  agent=$(for ((r = 1; r <= ROUNDS; r++)); do cat "$OUT/$config-agent-$r.ms"; done | median)
+  ratio=$(for ((r = 1; r <= ROUNDS; r++)); do
+    awk -v a="$(cat "$OUT/$config-agent-$r.ms")" -v n="$(cat "$OUT/$config-none-$r.ms")" 'BEGIN {printf "%.3f\n", a / n}'
+  done | median)
+  fails=$(for ((r = 1; r <= ROUNDS; r++)); do for k in none agent; do
+    [[ $(cat "$OUT/$config-$k-$r.rc") == 0 ]] || echo "$config-$k-$r"; done; done | tr '\n' ' ')
+  printf '%-7s %s | none %6d ms | agent %6d ms | ratio %s | puts %s kept %s (last agent run) %s\n' \
+    "$config" "${ARGS[$config]} -Xmx${HEAP[$config]}" "$none" "$agent" "$ratio" \
+    "$(field "$config-agent-$ROUNDS" PUTS)" "$(field "$config-agent-$ROUNDS" KEPT)" \
+    "${fails:+FAILED: $fails}"
+done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
