@@ -17,10 +17,10 @@ import java.util.concurrent.atomic.LongAdder;
  * for Java 17), each load looking its sample up in a {@link ConcurrentHashMap} sample cache and
  * putting it on a miss; at each epoch's end every sample is evicted, so each epoch admits again.
  * {@code --threads=virtual} (default) or {@code --threads=N} (a pool of N platform threads). Prints
- * per epoch {@code EPOCH e CACHED= HEAP_AFTER=} (the heap used after a collection, once the cache
- * is emptied), then {@code LOADS= PUTS= KEPT= EVICTED= CHECKSUM= SECONDS=}. Options {@code
- * --key=value}: {@code samples} (per epoch, 200000), {@code epochs} (3), {@code bytes} (a sample's
- * size, 4096).
+ * per epoch {@code EPOCH e CACHED= HEAP_AFTER= AT=} (the heap used after a collection, once the
+ * cache is emptied; the seconds since the start), then {@code LOADS= PUTS= KEPT= EVICTED= CHECKSUM=
+ * SECONDS=}. Options {@code --key=value}: {@code samples} (per epoch, 200000), {@code epochs} (3),
+ * {@code bytes} (a sample's size, 4096).
  */
 public final class VirtualLoaderApp {
   /** The dataset's cache: the call site the sites file names is {@code load}'s {@code put}. */
@@ -107,7 +107,15 @@ public final class VirtualLoaderApp {
       }
       System.gc();
       long heapAfter = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-      System.out.println("EPOCH " + e + " CACHED=" + cached + " HEAP_AFTER=" + heapAfter);
+      System.out.println(
+          "EPOCH "
+              + e
+              + " CACHED="
+              + cached
+              + " HEAP_AFTER="
+              + heapAfter
+              + " AT="
+              + String.format(java.util.Locale.ROOT, "%.2f", (System.nanoTime() - start) / 1e9));
     }
     double seconds = (System.nanoTime() - start) / 1e9;
     System.out.println(

@@ -63,7 +63,10 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  * {@code -f 1}, one JVM a fork and round) and prints the medians, so that a machine whose speed
  * drifts during the run moves all forks alike; with JMH's {@code -t N} each variant runs on N
  * threads, each with its own cache (the agent's ledger and identity table shared), the scaling runs
- * of docs/BENCHMARKS.md.
+ * of docs/BENCHMARKS.md. {@code virtualThreadPlainPut} and {@code virtualThreadCallSitePut} (not in
+ * the default variants; JDK 21+, so run the command with that JDK's {@code java}) make each put and
+ * evict on a new virtual thread: what a decision costs a thread that decides once, its gate state
+ * included ({@code -prof gc} gives the bytes it allocates).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -163,6 +166,61 @@ public class CacheAdmitBenchmark {
     weighed.put(keys[k], values[k]);
     weighed.invalidate(keys[k]);
     return weighed;
+  }
+
+  /** {@code Thread.startVirtualThread(Runnable)} where the JVM has it (JDK 21+), else null. */
+  private static final java.lang.invoke.MethodHandle START_VIRTUAL = startVirtual();
+
+  private static java.lang.invoke.MethodHandle startVirtual() {
+    try {
+      return java.lang.invoke.MethodHandles.publicLookup()
+          .findStatic(
+              Thread.class,
+              "startVirtualThread",
+              java.lang.invoke.MethodType.methodType(Thread.class, Runnable.class));
+    } catch (ReflectiveOperationException e) {
+      return null;
+    }
+  }
+
+  /** Runs {@code r} on a new virtual thread and waits for it (JDK 21+; JDK 17 throws). */
+  private static void onVirtualThread(Runnable r) throws Throwable {
+    if (START_VIRTUAL == null) {
+      throw new UnsupportedOperationException("the virtual-thread variants need JDK 21+");
+    }
+    ((Thread) START_VIRTUAL.invokeExact(r)).join();
+  }
+
+  private Object last;
+
+  /**
+   * Returns the value removed after a put on a plain ConcurrentHashMap from a new virtual thread (a
+   * loader with a virtual thread per sample; the base of {@link #virtualThreadCallSitePut}).
+   */
+  @Benchmark
+  public Object virtualThreadPlainPut() throws Throwable {
+    int k = next++ & (KEYS - 1);
+    onVirtualThread(
+        () -> {
+          map.put(keys[k], values[k]);
+          last = map.remove(keys[k]);
+        });
+    return last;
+  }
+
+  /**
+   * Returns the value dropped after the call site's put and remove (BenchLoader) from a new virtual
+   * thread: each decision a thread's first, its gate state made and dropped with it.
+   */
+  @Benchmark
+  public Object virtualThreadCallSitePut() throws Throwable {
+    int k = next++ & (KEYS - 1);
+    onVirtualThread(
+        () -> {
+          loader.keep(keys[k], values[k]);
+          last = loader.drop(keys[k]);
+        });
+    return last;
   }
 
   /** Runs the three forks side by side and prints the table; arguments are JMH's. */

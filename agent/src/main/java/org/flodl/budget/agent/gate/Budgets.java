@@ -266,9 +266,12 @@ final class Budgets {
     return tier == Tier.NATIVE ? nativeAvailable : s.availableBytes(tier);
   }
 
-  /** Starts the probe thread once ({@link ProbeThread}); later calls do nothing. */
-  void start(Runnable afterFirstRefresh) {
-    thread.start(afterFirstRefresh);
+  /**
+   * Starts the probe thread once ({@link ProbeThread}), which trims {@code holdings} after each
+   * refresh; later calls do nothing.
+   */
+  void start(Runnable afterFirstRefresh, Holdings holdings) {
+    thread.start(afterFirstRefresh, holdings);
   }
 
   /**

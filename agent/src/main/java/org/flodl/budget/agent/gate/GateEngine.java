@@ -193,7 +193,8 @@ public final class GateEngine implements Decisions {
               after.run();
             }
           }
-        });
+        },
+        holdings);
   }
 
   /** Marks that a cache-admit site has decided. */

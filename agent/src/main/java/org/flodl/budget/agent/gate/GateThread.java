@@ -32,11 +32,18 @@ final class GateThread {
   /** Picks this thread's cell of each {@link Tally}: a hash of the thread, moved on contention. */
   int probe;
 
+  /** What this thread stamps the cells it adds to with: its id, never 0. */
+  final long stamp;
+
+  /** The last cell this thread stamped (see {@link Tally}). */
+  long[] stamped;
+
   private int[] depth = new int[4];
 
   private GateThread() {
     long id = Thread.currentThread().getId();
     probe = (int) ((id * 0x9E3779B97F4A7C15L) >>> 32);
+    stamp = id + 1;
   }
 
   /** Returns this thread's state. */

@@ -10,7 +10,10 @@ import java.lang.ref.ReferenceQueue;
  * compare-and-set to take, a release store to give back) rather than a monitor, whose exit is a
  * second atomic operation; the sections it guards are a few loads and stores (a resize rehashes one
  * segment), and a thread that spins long yields. Holdings of collected values are unlinked by the
- * next pass over their bucket; their bytes go back by the releaser, never here.
+ * next pass over their bucket; their bytes go back by the releaser, never here. The table doubles
+ * as it fills; it halves only in {@link #trim}, off the deciding threads, once it has stayed sparse
+ * from one trim to the next, so a cache emptied at an epoch's end and filled again by the next does
+ * not rehash its values twice an epoch.
  */
 final class HoldingTable {
   private static final int MIN_BUCKETS = 8;
@@ -33,6 +36,9 @@ final class HoldingTable {
 
   private Holding[] table = new Holding[MIN_BUCKETS];
   private int count;
+
+  /** Whether the last {@link #trim} found the table sparse (guarded by the lock). */
+  private boolean sparseAtLastTrim;
 
   /**
    * Returns whether a new holding of {@code value} was linked: false when one is linked already
@@ -72,11 +78,7 @@ final class HoldingTable {
   Holding unlinkValue(Object value, int hash) {
     lock();
     try {
-      Holding h = find(index(hash, table.length), value, true);
-      if (h != null) {
-        shrinkIfSparse();
-      }
-      return h;
+      return find(index(hash, table.length), value, true);
     } finally {
       unlock();
     }
@@ -125,6 +127,25 @@ final class HoldingTable {
         find(i, NONE, false); // a value no holding refers to: the whole bucket is walked
       }
       shrinkIfSparse();
+    } finally {
+      unlock();
+    }
+  }
+
+  /**
+   * Halves the table while it holds under one holding in eight buckets, if it did at the last trim
+   * too (the periodic pass of the probe thread): a table emptied for good gives its buckets back
+   * within two passes, one refilled soon after keeps them.
+   */
+  void trim() {
+    lock();
+    try {
+      boolean sparse = count < table.length >>> 3 && table.length > MIN_BUCKETS;
+      if (sparse && sparseAtLastTrim) {
+        shrinkIfSparse();
+        sparse = false;
+      }
+      sparseAtLastTrim = sparse;
     } finally {
       unlock();
     }
@@ -183,8 +204,8 @@ final class HoldingTable {
   /**
    * Rebuilds the table with {@code buckets} buckets, rehashing each live value by its identity hash
    * again and dropping the holdings of collected ones: doubled past one holding a bucket on average
-   * (chains stay short and the buckets cost 4 to 8 bytes a holding), halved under one in eight (a
-   * table that held many values does not keep its buckets).
+   * (chains stay short and the buckets cost 4 to 8 bytes a holding), halved under one in eight by
+   * the sweep and by {@link #trim} (a table that held many values does not keep its buckets).
    */
   private void resize(int buckets) {
     Holding[] old = table;

@@ -120,6 +120,17 @@ final class Holdings {
     sweeps.incrementAndGet();
   }
 
+  /**
+   * Halves the segments that have stayed sparse since the last trim (the probe thread, after each
+   * refresh): the buckets of values released for good go back, those of a cache refilled soon after
+   * stay.
+   */
+  void trim() {
+    for (HoldingTable s : segments) {
+      s.trim();
+    }
+  }
+
   /** Returns how many sweeps of collected holdings the releaser has made. */
   long sweeps() {
     return sweeps.get();

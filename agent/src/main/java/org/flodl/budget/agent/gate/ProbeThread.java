@@ -12,7 +12,7 @@ import java.util.concurrent.locks.LockSupport;
  * with, and the first decisions need none of it (the heap is budgeted on {@code Runtime}'s figures
  * until then, a GPU depth on its VRAM reading alone, and a decision that needs the probes reads
  * them itself). A heap that grows by an eighth of its budget asks at once. The thread that asks
- * never waits.
+ * never waits. After each refresh it trims the holdings' tables ({@link Holdings#trim}).
  */
 final class ProbeThread {
   /** The longest the first refresh waits, unless asked sooner. */
@@ -28,8 +28,10 @@ final class ProbeThread {
     this.intervalNanos = intervalMillis * 1_000_000L;
   }
 
-  /** Starts the thread once; later calls do nothing. */
-  synchronized void start(Runnable afterFirstRefresh) {
+  /**
+   * Starts the thread once, trimming {@code holdings} after each refresh; later calls do nothing.
+   */
+  synchronized void start(Runnable afterFirstRefresh, Holdings holdings) {
     if (thread != null) {
       return;
     }
@@ -38,7 +40,7 @@ final class ProbeThread {
             new Runnable() { // no lambda: start-up (StartPathIT)
               @Override
               public void run() {
-                loop(afterFirstRefresh);
+                loop(afterFirstRefresh, holdings);
               }
             },
             "flodl-budget-probe");
@@ -58,13 +60,14 @@ final class ProbeThread {
     }
   }
 
-  private void loop(Runnable afterFirstRefresh) {
+  private void loop(Runnable afterFirstRefresh, Holdings holdings) {
     if (!waitUntil(
         System.nanoTime() + Math.min(intervalNanos / 4, FIRST_REFRESH_MILLIS * 1_000_000L))) {
       return;
     }
     requested = false;
     budgets.refresh();
+    housekeep(holdings);
     // The MBean server and the recorder's periodic hooks take a while to start: off this thread.
     Thread later =
         new Thread(
@@ -84,6 +87,15 @@ final class ProbeThread {
     while (waitUntil(System.nanoTime() + intervalNanos)) {
       requested = false;
       budgets.refresh();
+      housekeep(holdings);
+    }
+  }
+
+  private static void housekeep(Holdings holdings) {
+    try {
+      holdings.trim(); // tables emptied for good give their buckets back
+    } catch (Throwable e) {
+      Log.warnOnce("probe-housekeeping", "the probe thread's housekeeping failed: " + e);
     }
   }
 

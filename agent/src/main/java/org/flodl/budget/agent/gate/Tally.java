@@ -6,8 +6,8 @@ import java.lang.invoke.VarHandle;
 /**
  * Counters that many threads add to and one reader drains, striped over cells as {@link
  * java.util.concurrent.atomic.LongAdder} is: a thread adds to the cell its {@link GateThread#probe}
- * picks, with one atomic operation; a compare-and-set that fails (another thread added to that cell
- * at once) moves the thread to another cell and grows the table, doubling it up to {@link
+ * picks, with one atomic operation; a thread that finds another adding to its cell (the cell's
+ * stamp, see {@link #share}) moves to another cell and grows the table, doubling it up to {@link
  * #MAX_CELLS}, a small multiple of the CPUs. Nothing is kept per thread and nothing registers on a
  * thread's first add, so a million short-lived (virtual) threads cost what a few do; no add ever
  * waits, for a reader or for another adder. {@link #drain} sums the cells and returns what was
@@ -34,6 +34,9 @@ final class Tally {
 
   /** Longs before a cell's counters (and after them): two cells' counters share no cache line. */
   private static final int PAD = 8;
+
+  /** Where a cell keeps the stamp of the last thread that added to it, just before its counters. */
+  private static final int OWNER = PAD - 1;
 
   private final int width;
   private volatile long[][] cells;
@@ -65,13 +68,27 @@ final class Tally {
    * returns the counter's value after this add (each add sees a value of its own).
    */
   long add(GateThread t, long[] cell, int slot, long x) {
-    int i = PAD + slot;
-    long v = (long) SLOT.getOpaque(cell, i);
-    if (SLOT.compareAndSet(cell, i, v, v + x)) {
-      return v + x;
+    share(t, cell);
+    return (long) SLOT.getAndAdd(cell, PAD + slot, x) + x;
+  }
+
+  /**
+   * Watches {@code cell} for another thread: each thread stamps the cell it adds to, and a thread
+   * that finds its own cell stamped by another since its last add there moves ({@link #contended}).
+   * Two threads on one cell contend even when they add to different counters of it (one admits, the
+   * other releases: the same cache lines), which a failed compare-and-set on one counter would not
+   * show. A thread's first add to a cell only stamps it, so the stamp of a thread that has ended
+   * moves nobody.
+   */
+  private void share(GateThread t, long[] cell) {
+    long owner = (long) SLOT.getOpaque(cell, OWNER);
+    if (owner != t.stamp) {
+      if (t.stamped == cell) {
+        contended(t);
+      }
+      SLOT.setOpaque(cell, OWNER, t.stamp);
+      t.stamped = cell;
     }
-    contended(t);
-    return (long) SLOT.getAndAdd(cell, i, x) + x;
   }
 
   /** Adds {@code x} to counter {@code slot} of {@code cell}, without watching for contention. */
@@ -106,7 +123,7 @@ final class Tally {
   }
 
   /**
-   * Two threads added to one cell at once: {@code t} moves to another cell, and the table doubles
+   * Another thread adds to {@code t}'s cell: {@code t} moves to another cell, and the table doubles
    * if it is under {@link #MAX_CELLS} and no other thread is growing it (then this one does not
    * wait: it adds where it is).
    */

@@ -23,7 +23,9 @@
  * hash, each a chained hash table under its own lock, the holdings themselves the chain links. A
  * holding is 40 bytes (a weak reference, 28, and its account, bytes and link, 4 each: the hash is
  * not kept, a resize reads it from the value again), and the buckets 4 to 8 bytes more a value (a
- * table doubles past one holding a bucket and halves under one in eight). A collected value's
+ * table doubles past one holding a bucket; it halves under one in eight at the releaser's sweep, or
+ * when the probe thread finds it so at two passes running, never on a deciding thread: a cache
+ * emptied at an epoch's end and refilled by the next keeps its buckets). A collected value's
  * holding is unlinked by the next pass over its bucket, or by the releaser's sweep once the
  * collected holdings are a quarter of what a sweep walks (the linked holdings and the buckets). One
  * allocation per admission (the holding), none per release.

@@ -165,7 +165,7 @@ class VirtualThreadsIT {
     for (String line : r.stdout.split("\n")) {
       int at = line.indexOf("HEAP_AFTER=");
       if (line.startsWith("EPOCH ") && at > 0) {
-        heap.add(Long.parseLong(line.substring(at + "HEAP_AFTER=".length()).trim()));
+        heap.add(Long.parseLong(line.substring(at + "HEAP_AFTER=".length()).split(" ")[0]));
       }
     }
     return heap;
