@@ -106,11 +106,18 @@ public final class ChildProcess {
 
   /** Starts {@code command} as child {@code name}: its output in {@code work}/NAME.out and .err. */
   public static Process start(String name, List<String> command, Path work) throws IOException {
+    return start(name, command, work, Map.of());
+  }
+
+  /** {@link #start(String, List, Path)} with {@code env} added to the cleaned environment. */
+  public static Process start(String name, List<String> command, Path work, Map<String, String> env)
+      throws IOException {
     Files.createDirectories(work);
     ProcessBuilder pb = new ProcessBuilder(command);
     pb.redirectOutput(work.resolve(name + ".out").toFile());
     pb.redirectError(work.resolve(name + ".err").toFile());
     clean(pb.environment());
+    pb.environment().putAll(env);
     return pb.start();
   }
 

@@ -3,9 +3,11 @@ package org.flodl.budget.agent.gate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.flodl.budget.agent.config.Mode;
@@ -26,6 +28,7 @@ class EarlyVramTest {
     AtomicInteger vramAsked = new AtomicInteger();
     AtomicReference<VramProbe> refreshedWith = new AtomicReference<>();
     CountDownLatch refreshMayGo = new CountDownLatch(1);
+    CountDownLatch refreshing = new CountDownLatch(1);
     GateEngine e =
         new GateEngine(
             EngineSettings.builder()
@@ -34,6 +37,7 @@ class EarlyVramTest {
                 .probeFactory(
                     () -> {
                       // A first refresh that takes long: its management beans, say.
+                      refreshing.countDown();
                       try {
                         refreshMayGo.await();
                       } catch (InterruptedException x) {
@@ -51,7 +55,9 @@ class EarlyVramTest {
                 .build());
     int id = e.bindDepth("pref", "cuda:0", 0, 16384, 0, false, null);
     e.start();
-    Thread.sleep(100); // the probe thread is in its first refresh, waiting (holding its lock)
+    // The probe thread is in its first refresh, waiting (holding its lock), however long a loaded
+    // machine took to get it there.
+    assertTrue(refreshing.await(60, TimeUnit.SECONDS), "the probe thread never refreshed");
     int early = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> e.depth(id, 8, null));
     assertEquals(1, vramAsked.get(), "the decision read the GPU probe itself");
     refreshMayGo.countDown();

@@ -6,7 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.flodl.budget.testing.ChildProcess;
 
 /**
  * Runs a test app that lives on its own class path (test-apps/djl-app, test-apps/dl4j-app: {@code
@@ -79,7 +81,14 @@ final class AppJvm {
     cmd.addAll(List.of(args));
     Path out = ChildJvm.WORK.resolve(name + ".out");
     Path err = ChildJvm.WORK.resolve(name + ".err");
-    Process p = ChildJvm.launch(name, cmd);
+    // The engines' native math on one thread: a loaded machine then slows a run in proportion,
+    // instead of their threads spinning against each other and the load (OpenMP, OpenBLAS, MKL).
+    Process p =
+        ChildProcess.start(
+            name,
+            cmd,
+            ChildJvm.WORK,
+            Map.of("OMP_NUM_THREADS", "1", "OPENBLAS_NUM_THREADS", "1", "MKL_NUM_THREADS", "1"));
     if (!p.waitFor(600, TimeUnit.SECONDS)) {
       p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
       throw new AssertionError(

@@ -245,8 +245,16 @@ class EventFieldsIT {
             .agent("sites=" + store("") + ",record=" + folder.resolve("lost.jfr"))
             .record();
     Process p =
-        jvm.start("com.acme.it.CacheApp", "--samples=400", "--sample-bytes=1024", "--pace-ms=10");
-    Thread.sleep(1_500);
+        jvm.start("com.acme.it.CacheApp", "--samples=600", "--sample-bytes=1024", "--pace-ms=10");
+    // Once the recording has copied a chunk (however long a loaded machine takes to get there),
+    // the folder goes while the app still records for seconds.
+    Path chunks = folder.resolve("lost.jfr.chunks");
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    while (System.nanoTime() < deadline
+        && (!Files.isDirectory(chunks) || RecordingsIT.chunkFiles(chunks).isEmpty())) {
+      Thread.sleep(50);
+    }
+    assertTrue(p.isAlive(), "the app ended before its recording lost its folder");
     RecordingsIT.clean(folder); // the file, its chunks, and the folder itself
     Files.delete(folder);
     ChildJvm.Result r = jvm.await(p);

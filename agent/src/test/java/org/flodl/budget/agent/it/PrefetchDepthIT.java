@@ -48,7 +48,9 @@ class PrefetchDepthIT {
     Jdk jdk = Jdk.JDK17; // the JDK 25 smoke cases are elsewhere (ChildJvm.Jdk)
     Path sites = Sites.write("feeder", Sites.FEEDER);
     // 16 MiB batches of heap arrays at -Xmx64m, host RAM plentiful (1 GiB fixed): half of what
-    // the heap has available buys one batch or two, not the 8 asked for.
+    // the heap has available buys one batch or two, not the 8 asked for. The second epoch starts
+    // on a heap without the first's batches (collected, and read by the probe: its heap budget
+    // holds a batch), whenever the collector would have run on its own.
     ChildJvm.Result r =
         ChildJvm.on("depth-heap", jdk)
             .jvm("-Xmx64m")
@@ -59,7 +61,8 @@ class PrefetchDepthIT {
                 "--epochs=2",
                 "--depth=8",
                 "--batch-bytes=16777216",
-                "--batches=2");
+                "--batches=2",
+                "--settle-heap=" + (18L << 20));
     assertEquals(0, r.exitCode, r.toString());
     RecordedEvent priced =
         r.events(PrefetchDepthEvent.NAME).stream()
