@@ -361,7 +361,8 @@ public final class Findings {
         solution.toString().trim());
   }
 
-  static String reason(String r) {
+  /** Returns how the findings name a depth decision's reason (its event's {@code reason}). */
+  public static String reason(String r) {
     return switch (r) {
       case "DOUBLE_BUFFER_FLOOR" -> "held at the double-buffer floor";
       case "CAPACITY" -> "as many batches as fit";
