@@ -96,20 +96,6 @@ final class Tally {
     SLOT.getAndAdd(cell, PAD + slot, x);
   }
 
-  /** Adds {@code x} to counter {@code slot} on the calling thread's cell. */
-  void add(int slot, long x) {
-    GateThread t = GateThread.current();
-    add(t, cell(t), slot, x);
-  }
-
-  /** Adds {@code a} to counter {@code slotA} and {@code b} to {@code slotB}: one cell lookup. */
-  void add(int slotA, long a, int slotB, long b) {
-    GateThread t = GateThread.current();
-    long[] cell = cell(t);
-    add(t, cell, slotA, a);
-    addTo(cell, slotB, b);
-  }
-
   /** Reads counter {@code slot} of {@code cell}, which other threads may be writing. */
   static long read(long[] cell, int slot) {
     return (long) SLOT.getOpaque(cell, PAD + slot);

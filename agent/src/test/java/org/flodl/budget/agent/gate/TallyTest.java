@@ -19,11 +19,12 @@ class TallyTest {
   @Test
   void drainsReturnWhatWasAddedSinceTheLastDrain() {
     Tally t = new Tally(3);
-    t.add(0, 1);
-    t.add(1, 10, 2, 100);
+    add(t, 0, 1);
+    add(t, 1, 10);
+    add(t, 2, 100);
     assertArrayEquals(new long[] {1, 10, 100}, t.drain());
     assertArrayEquals(new long[] {0, 0, 0}, t.drain(), "a second drain finds nothing new");
-    t.add(2, 5);
+    add(t, 2, 5);
     assertArrayEquals(new long[] {0, 0, 5}, t.drain());
   }
 
@@ -47,7 +48,8 @@ class TallyTest {
                 try {
                   start.await();
                   for (int n = 0; n < perThread; n++) {
-                    t.add(0, 1, 1, 3);
+                    add(t, 0, 1);
+                    add(t, 1, 3);
                   }
                 } catch (Throwable e) {
                   failures.add(
@@ -119,5 +121,11 @@ class TallyTest {
     assertTrue(t.cells() <= Tally.MAX_CELLS, t.cells() + " cells");
     assertArrayEquals(new long[] {n, 5L * n}, t.drain());
     assertArrayEquals(new long[] {0, 0}, t.drain());
+  }
+
+  /** Adds {@code x} to counter {@code slot} of {@code t}, on the calling thread's cell. */
+  private static void add(Tally t, int slot, long x) {
+    GateThread g = GateThread.current();
+    t.add(g, t.cell(g), slot, x);
   }
 }

@@ -6,19 +6,14 @@ import static org.flodl.budget.events.EventFields.ALREADY_HELD;
 import static org.flodl.budget.events.EventFields.DECLINES;
 import static org.flodl.budget.events.EventFields.RELEASED_BYTES;
 import static org.flodl.budget.events.EventFields.RELEASES;
-import static org.flodl.budget.events.EventFields.SITE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordingFile;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
-import org.flodl.budget.events.SiteSummaryEvent;
 import org.flodl.budget.share.HostShareRegistry;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -78,7 +73,7 @@ class VirtualThreadsIT {
     assertEquals("1000000", r.value("PUTS"), r.toString());
     assertEquals("1000000", r.value("KEPT"), "nothing declined at a roomy heap: " + r);
     assertEquals("1000000", r.value("EVICTED"));
-    Map<String, Long> s = summaries(file, "samples");
+    Map<String, Long> s = ExportersIT.summaries(file, "samples");
     assertEquals(1_000_000L, s.get(ADMISSIONS) + s.get(DECLINES) + s.get(ALREADY_HELD), "" + s);
     assertEquals(1_000_000L, s.get(ADMISSIONS), "" + s);
     assertEquals(1_000_000L, s.get(RELEASES), "" + s);
@@ -103,7 +98,7 @@ class VirtualThreadsIT {
     ChildJvm.Result r = withAgent("pool-agent", "-Xmx2g", file, args);
     assertEquals(plain.value("CHECKSUM"), r.value("CHECKSUM"));
     assertEquals("200000", r.value("KEPT"), r.toString());
-    Map<String, Long> s = summaries(file, "samples");
+    Map<String, Long> s = ExportersIT.summaries(file, "samples");
     assertEquals(200_000L, s.get(ADMISSIONS), "" + s);
     assertEquals(200_000L, s.get(RELEASES), "" + s);
     assertEquals(s.get(ADMITTED_BYTES), s.get(RELEASED_BYTES), "" + s);
@@ -125,7 +120,7 @@ class VirtualThreadsIT {
     long kept = Long.parseLong(r.value("KEPT"));
     assertEquals(400_000L, puts, r.toString());
     assertTrue(kept < puts, "the heap budget declined part of the cache: " + r);
-    Map<String, Long> s = summaries(file, "samples");
+    Map<String, Long> s = ExportersIT.summaries(file, "samples");
     assertEquals(kept, (long) s.get(ADMISSIONS), "" + s);
     assertEquals(puts - kept, (long) s.get(DECLINES), "" + s);
     assertEquals(kept, (long) s.get(RELEASES), "" + s);
@@ -169,25 +164,5 @@ class VirtualThreadsIT {
       }
     }
     return heap;
-  }
-
-  /** Returns the sums of {@code site}'s SiteSummary counters in {@code file}. */
-  private static Map<String, Long> summaries(Path file, String site) throws Exception {
-    Map<String, Long> sums = new HashMap<>();
-    for (String f :
-        new String[] {
-          ADMISSIONS, DECLINES, ALREADY_HELD, RELEASES, ADMITTED_BYTES, RELEASED_BYTES
-        }) {
-      sums.put(f, 0L);
-    }
-    for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
-      if (e.getEventType().getName().equals(SiteSummaryEvent.NAME)
-          && site.equals(e.getString(SITE))) {
-        for (String f : sums.keySet()) {
-          sums.merge(f, e.getLong(f), Long::sum);
-        }
-      }
-    }
-    return sums;
   }
 }
