@@ -159,9 +159,13 @@ class ContainerIT {
                         e.getString(ACTION).equals("GC")
                             || e.getString(ACTION).equals("MALLOC_TRIM"))
                 .toList();
-        // The guard acts when the container passes 90 % of its limit, and only then; at 8g
-        // nothing else collects the garbage row groups, at 700m the JDK's own limit may.
-        if (maxDirect.equals("8g") || peak * 100 >= GIB * HIGH_WATER) {
+        // The guard acts when a reading of its own finds the container past 90 % of its limit,
+        // and only then. At 8g nothing else collects the garbage row groups: the run completes
+        // only if it acted. At 700m the JDK's own limit collects them too, and the cgroup's peak
+        // does not tell whether the guard had to: a peak between two of its readings, or one made
+        // of direct memory the caches hold (nothing to collect), leaves it idle (one run of 5
+        // peaked 1.3 MB past the line with no reading there). What it did do is checked below.
+        if (maxDirect.equals("8g")) {
           assertFalse(
               reclaims.isEmpty(),
               "run "

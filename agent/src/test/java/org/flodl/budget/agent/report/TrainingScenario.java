@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.flodl.budget.agent.gate.DecisionEvents;
 import org.flodl.budget.agent.record.BudgetRecording;
@@ -68,6 +69,7 @@ final class TrainingScenario {
    */
   static TrainingScenario record(
       Path file, int steps, Duration length, Duration period, boolean decisions) throws Exception {
+    stopOtherEnginesProbes();
     TrainingScenario s = new TrainingScenario();
     BudgetRecording recording = BudgetRecording.start(file);
     try {
@@ -104,6 +106,23 @@ final class TrainingScenario {
       ConfigurationEvent.unregister();
     }
     return s;
+  }
+
+  /**
+   * Stops the probe threads that engines of earlier tests in this JVM left running: each refresh
+   * that moves a budget while a recording is on commits a {@code RamBudget} event, which would land
+   * in this scenario's recording beside its own (a loop ends when its thread is interrupted).
+   */
+  private static void stopOtherEnginesProbes() throws InterruptedException {
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.getName().equals("flodl-budget-probe")) {
+        t.interrupt();
+        t.join(TimeUnit.MINUTES.toMillis(1));
+        if (t.isAlive()) {
+          throw new IllegalStateException("a probe thread did not stop: " + t);
+        }
+      }
+    }
   }
 
   private void register() {
