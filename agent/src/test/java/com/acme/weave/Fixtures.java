@@ -141,6 +141,24 @@ public final class Fixtures {
     }
   }
 
+  /** A cache whose puts answer: the previous value, whether it stored. */
+  public static class AnsweringStore {
+    final Map<Object, Object> map = new HashMap<>();
+
+    public Object put(Object key, Object value) {
+      return map.put(key, value);
+    }
+
+    public boolean putIfAbsent(Object key, Object value) {
+      return map.putIfAbsent(key, value) == null;
+    }
+
+    public long putCounted(Object key, Object value) {
+      map.put(key, value);
+      return map.size();
+    }
+  }
+
   /** Overloads: a site without a parameter list is ambiguous here. */
   public static final class Overloads {
     public Object put(Object key, Object value) {

@@ -15,6 +15,7 @@ import org.flodl.budget.agent.config.Presets;
 import org.flodl.budget.agent.config.Scope;
 import org.flodl.budget.agent.config.SiteSpec;
 import org.flodl.budget.agent.config.SitesFile;
+import org.flodl.budget.agent.gate.Decline;
 import org.flodl.budget.agent.gate.DepthAdapter;
 import org.flodl.budget.agent.gate.EntryHook;
 import org.flodl.budget.agent.gate.GateEngine;
@@ -112,7 +113,7 @@ final class SiteBinding {
       }
       if (s instanceof CacheAdmitSite c) {
         boolean returned = c.returned();
-        int id = engine.bindAdmit(c.name(), returned, c.isCallSite(), c.decline());
+        int id = engine.bindAdmit(c.name(), returned, c.isCallSite(), decline(c));
         rules.add(
             Rule.of(
                     id,
@@ -189,6 +190,11 @@ final class SiteBinding {
    * Returns where a site's release or batch method is woven: its bodies (null) when it is the
    * application's, else, for a JDK type, its calls anywhere in the classes {@code in} names.
    */
+  /** The site's decline call for the gate, or null where it has none. */
+  private static Decline decline(CacheAdmitSite c) {
+    return c.decline() == null ? null : new Decline(c.decline(), c.answer(), c.refusesNulls());
+  }
+
   private static Scope companionScope(String className, Scope in) {
     if (in == null || !JdkTypes.isJdk(className)) {
       return null;

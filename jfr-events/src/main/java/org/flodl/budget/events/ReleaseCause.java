@@ -5,7 +5,12 @@ public enum ReleaseCause {
   /** A release site (an evict or remove the sites file names) saw the value. */
   RELEASE_SITE,
   /** The value was garbage collected. */
-  COLLECTED;
+  COLLECTED,
+  /**
+   * The call that admitted it threw (a put the library refused after the value was admitted): the
+   * cache stored nothing, and the bytes came back at once.
+   */
+  CALL_THREW;
 
   /** Returns the cause named {@code name} (any case), or null. */
   public static ReleaseCause of(String name) {

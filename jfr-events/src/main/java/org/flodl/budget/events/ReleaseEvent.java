@@ -39,7 +39,7 @@ public final class ReleaseEvent extends Event {
 
   @Label("Cause")
   @Description(
-      "Why: RELEASE_SITE (a release site saw the value) or COLLECTED (the value was garbage collected)")
+      "Why: RELEASE_SITE (a release site saw the value), COLLECTED (the value was garbage collected) or CALL_THREW (the call that admitted it threw: nothing was stored)")
   String cause;
 
   @Label("Held")

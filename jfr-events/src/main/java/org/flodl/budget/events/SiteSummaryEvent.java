@@ -112,7 +112,8 @@ public final class SiteSummaryEvent extends Event {
   long materializedBytes;
 
   @Label("Releases")
-  @Description("Admitted values handed back since the last period, by a release site or collected")
+  @Description(
+      "Admitted values handed back since the last period: by a release site, collected, or their call threw")
   long releases;
 
   @Label("Released Size")

@@ -8,8 +8,10 @@ import java.util.Objects;
  * returns, {@link SiteSpec#RETURN}) is priced and admitted or declined; {@code release} hands back
  * what its argument or return value retained; {@code decline} is called on the same receiver, with
  * the arguments {@code declineArgs}, when a value is declined (a returned value is evicted, a
- * skipped put removes an older value). {@code adapter} names a framework whose iterator the agent
- * makes read a declined value again from its source ({@code dl4j}), or is null.
+ * skipped put removes an older value), and {@code answer} says what the skipped call returns from
+ * it; {@code refusesNulls}: the library refuses null keys and values, so a skipped call with one
+ * throws {@code NullPointerException} as the library would. {@code adapter} names a framework whose
+ * iterator the agent makes read a declined value again from its source ({@code dl4j}), or is null.
  */
 public record CacheAdmitSite(
     String block,
@@ -20,6 +22,8 @@ public record CacheAdmitSite(
     MethodRef release,
     MethodRef decline,
     List<Integer> declineArgs,
+    DeclineAnswer answer,
+    boolean refusesNulls,
     String adapter,
     boolean stager,
     String origin)
@@ -30,6 +34,7 @@ public record CacheAdmitSite(
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(method, "method");
     declineArgs = declineArgs == null ? List.of(0) : List.copyOf(declineArgs);
+    answer = answer == null ? DeclineAnswer.EVICTED : answer;
   }
 
   /** Returns whether the priced value is the call's return value. */

@@ -179,12 +179,44 @@ final class SiteBlock {
               + method
               + " takes none");
     }
+    DeclineAnswer answer = DeclineAnswer.EVICTED;
+    String answerText = fields.get(ANSWER);
+    if (answerText != null) {
+      answer = DeclineAnswer.parse(answerText);
+      if (answer == null) {
+        problems.add(
+            "answer '" + Text.clip(answerText, 40) + "': expected " + DeclineAnswer.EXPECTED);
+      } else if (decline == null && answer != DeclineAnswer.DEFAULT) {
+        problems.add("answer " + answerText + " without decline: expected decline = Type#method");
+      }
+    }
+    boolean refusesNulls = false;
+    String nullsText = fields.get(REFUSES_NULLS);
+    if (nullsText != null) {
+      if (nullsText.equalsIgnoreCase("true") || nullsText.equalsIgnoreCase("false")) {
+        refusesNulls = nullsText.equalsIgnoreCase("true");
+      } else {
+        problems.add("refuses_nulls '" + Text.clip(nullsText, 40) + "': expected true or false");
+      }
+    }
     String adapter = adapter(fields, "cache-admit", problems);
     if (!problems.isEmpty() || method == null) {
       return null;
     }
     return new CacheAdmitSite(
-        block, name, method, in, value, release, decline, declineArgs, adapter, stager, origin);
+        block,
+        name,
+        method,
+        in,
+        value,
+        release,
+        decline,
+        declineArgs,
+        answer,
+        refusesNulls,
+        adapter,
+        stager,
+        origin);
   }
 
   /**

@@ -35,6 +35,8 @@ public final class SitesFile {
   static final String RELEASE = "release";
   static final String DECLINE = "decline";
   static final String DECLINE_ARGS = "decline_args";
+  static final String ANSWER = "answer";
+  static final String REFUSES_NULLS = "refuses_nulls";
   static final String DEPTH = "depth";
   static final String EXECUTOR = "executor";
   static final String BATCH = "batch";
@@ -54,6 +56,8 @@ public final class SitesFile {
           RELEASE,
           DECLINE,
           DECLINE_ARGS,
+          ANSWER,
+          REFUSES_NULLS,
           DEPTH,
           EXECUTOR,
           BATCH,
@@ -62,7 +66,8 @@ public final class SitesFile {
           DEVICE,
           ROLE,
           ADAPTER);
-  static final Set<String> CACHE_ONLY = Set.of(VALUE, RELEASE, DECLINE, DECLINE_ARGS);
+  static final Set<String> CACHE_ONLY =
+      Set.of(VALUE, RELEASE, DECLINE, DECLINE_ARGS, ANSWER, REFUSES_NULLS);
   static final Set<String> PREFETCH_ONLY =
       Set.of(DEPTH, EXECUTOR, BATCH, BATCH_BYTES, ACTIVATION_RESERVE, DEVICE);
 

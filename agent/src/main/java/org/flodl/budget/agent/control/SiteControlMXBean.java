@@ -40,7 +40,9 @@ public interface SiteControlMXBean {
   /** Returns the values that could not be priced (part of the declines). */
   long getUnpriced();
 
-  /** Returns the admitted values handed back (by a release site or collected). */
+  /**
+   * Returns the admitted values handed back (by a release site, collected, or their call threw).
+   */
   long getReleases();
 
   /** Returns the bytes handed back. */

@@ -28,9 +28,13 @@ final class Admissions {
     if (outer > 0 || t.inGate || value == null || !a.decidesFor(receiver)) {
       return value; // nested in a woven body of the same site, or inside the gate: pass through
     }
+    t.admittedNow = false;
     Object r = admission(e, t, a.site(), value, true, true);
     if (r == Gate.DECLINED) {
       t.leave(a.site().index()); // the woven method returns at once, without its exits
+    } else if (t.admittedNow) {
+      t.admitted = r; // given back at once if the call throws (see leave)
+      t.admittedSite = a.site().index();
     }
     return r;
   }
@@ -77,37 +81,26 @@ final class Admissions {
     return r == Gate.DECLINED && evict && e.mode() == Mode.ENFORCE;
   }
 
-  /** Calls the decline method of {@code a} on {@code receiver}; what it let go is released. */
-  static void decline(Holdings holdings, Point.Admit a, Object receiver, Object[] args) {
+  /**
+   * A woven body of {@code a} left; where it {@code threw}, what it admitted at its entry is given
+   * back at once (the call stored nothing), as a {@code CALL_THREW} release.
+   */
+  static void leave(Holdings holdings, Point.Admit a, boolean threw) {
     GateThread t = GateThread.current();
-    if (t.inGate) {
-      return;
+    int index = a.site().index();
+    if (t.leave(index) != 1 || t.admittedSite != index) {
+      return; // nested in a body of the same site, or nothing admitted at this body's entry
     }
-    t.inGate = true;
-    try {
-      Object older = a.decline().call(receiver, args);
-      if (older != null) {
-        holdings.release(older, t); // remove(key) returns the value it let go
+    Object admitted = t.admitted;
+    t.admitted = null;
+    t.admittedSite = -1;
+    if (threw && !t.inGate) {
+      t.inGate = true;
+      try {
+        holdings.releaseThrown(admitted, t);
+      } finally {
+        t.inGate = false;
       }
-    } catch (Throwable e) {
-      String msg =
-          "site '"
-              + a.site().name()
-              + "': the decline call "
-              + a.decline().method()
-              + " failed ("
-              + Text.clip(String.valueOf(e), 160)
-              + "); declined values stay cached";
-      if (Log.warnOnceSaid("decline-" + a.site().name(), msg) && Recorder.on()) {
-        InstrumentedEvent.emit(
-            receiver.getClass().getName(),
-            Loaders.name(receiver.getClass().getClassLoader()),
-            a.site().name(),
-            "DECLINE_FAILED",
-            msg);
-      }
-    } finally {
-      t.inGate = false;
     }
   }
 
@@ -254,6 +247,7 @@ final class Admissions {
       record(e, t, site, CacheSite.ALREADY_HELD, price, 0, false, ledger, -1, ledger.budget());
       return stored;
     }
+    t.admittedNow = true;
     if (tier == Tier.HEAP) {
       budgets.grew(tier, heldAfter, budget);
     }

@@ -41,7 +41,8 @@ final class CacheSite {
   static final int UNPRICED_WOULD_DECLINE = 6;
   static final int RELEASE_SITE = 7;
   static final int COLLECTED = 8;
-  static final int KINDS = 9;
+  static final int CALL_THREW = 9;
+  static final int KINDS = 10;
 
   /** The first kind of release: kinds before it are CacheAdmission events, from it Release ones. */
   static final int FIRST_RELEASE = RELEASE_SITE;
@@ -56,7 +57,8 @@ final class CacheSite {
     Decision.DECLINE.name(),
     Decision.WOULD_DECLINE.name(),
     ReleaseCause.RELEASE_SITE.name(),
-    ReleaseCause.COLLECTED.name()
+    ReleaseCause.COLLECTED.name(),
+    ReleaseCause.CALL_THREW.name()
   };
 
   private static final int TIERS = Tier.values().length;
@@ -366,8 +368,8 @@ final class CacheSite {
         d[b + 2 * UNPRICED_DECLINE] + d[b + 2 * UNPRICED_WOULD_DECLINE],
         d[b + 2 * ALREADY_HELD],
         d[b + ESTIMATED],
-        d[b + 2 * RELEASE_SITE] + d[b + 2 * COLLECTED],
-        d[b + 2 * RELEASE_SITE + 1] + d[b + 2 * COLLECTED + 1],
+        d[b + 2 * RELEASE_SITE] + d[b + 2 * COLLECTED] + d[b + 2 * CALL_THREW],
+        d[b + 2 * RELEASE_SITE + 1] + d[b + 2 * COLLECTED + 1] + d[b + 2 * CALL_THREW + 1],
         d[b + 2 * COLLECTED],
         d[b + 2 * COLLECTED + 1]);
   }
@@ -377,6 +379,7 @@ final class CacheSite {
     return t[b + 2 * ADMIT + 1]
         + t[b + 2 * MATERIALIZED + 1]
         - t[b + 2 * RELEASE_SITE + 1]
-        - t[b + 2 * COLLECTED + 1];
+        - t[b + 2 * COLLECTED + 1]
+        - t[b + 2 * CALL_THREW + 1];
   }
 }

@@ -12,14 +12,18 @@ public interface Decisions {
   /** A body of a returned-value point was entered. */
   void enter(int point);
 
-  /** A body was left. */
-  void leave(int point);
+  /** A body was left: returning, or {@code threw} (what it admitted at entry is given back). */
+  void leave(int point, boolean threw);
 
   /** Returns whether {@code value}, returned at body point {@code point}, was declined. */
   boolean returned(int point, Object receiver, Object value);
 
-  /** Calls the site's decline method on {@code receiver}. */
-  void decline(int point, Object receiver, Object[] args);
+  /**
+   * Calls the site's decline method on {@code receiver}; {@code answering}: for a call that was
+   * skipped, whose answer it returns and whose library exception it throws as {@link
+   * Decline.Threw}'s cause.
+   */
+  Object decline(int point, Object receiver, Object[] args, boolean answering) throws Decline.Threw;
 
   /** Returns the depth to use; {@code arguments} are the call's, for an adapter, or null. */
   int depth(int point, int requested, Object[] arguments);

@@ -3,17 +3,30 @@ package org.flodl.budget.agent.gate;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.List;
+import java.util.Map;
+import org.flodl.budget.agent.config.DeclineAnswer;
 import org.flodl.budget.agent.config.MethodRef;
+import org.flodl.budget.agent.config.Text;
+import org.flodl.budget.events.InstrumentedEvent;
 
 /**
  * A site's {@code decline} call: the method that evicts a key, called on the receiver of the call
  * that was declined ({@code cache.invalidate(key)}), through reflection from inside the gate (so
  * the woven code it reaches passes through). The method is found once per receiver class, by the
- * declared type's name among that class's supertypes. What it returns (a {@code remove(key)}
- * returns the older value) is released by the caller.
+ * declared type's name among that class's supertypes. A map passed where the method takes a
+ * collection passes its keys ({@code putAll(map)} declined: {@code removeAll(map.keySet())}).
+ *
+ * <p>A declined call answers as if its value had been stored and evicted at once: what the call
+ * returns comes from the decline call ({@link DeclineAnswer}), and what the decline call's method
+ * throws (the library's own checks on the same arguments and the cache's state: a null key, a
+ * closed cache) is thrown to the application as {@link Threw}'s cause. Where the library refuses
+ * nulls, a declined call with a null key or value throws {@code NullPointerException} first, as the
+ * library would.
  */
-final class Decline {
+public final class Decline {
   private final MethodRef method;
+  private final DeclineAnswer answer;
+  private final boolean refusesNulls;
   private final ClassValue<Method> methods =
       new ClassValue<>() {
         @Override
@@ -22,8 +35,117 @@ final class Decline {
         }
       };
 
-  Decline(MethodRef method) {
+  /** What the decline call's method threw: the library's answer to the call, its cause. */
+  public static final class Threw extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    /** Returns the wrapper of what the library threw. */
+    public Threw(Throwable cause) {
+      super(null, cause, false, false);
+    }
+  }
+
+  /**
+   * Returns the decline call {@code method}, whose result {@code answer} makes the declined call's;
+   * {@code refusesNulls}: the library refuses null keys and values.
+   */
+  public Decline(MethodRef method, DeclineAnswer answer, boolean refusesNulls) {
     this.method = method;
+    this.answer = answer == null ? DeclineAnswer.EVICTED : answer;
+    this.refusesNulls = refusesNulls;
+  }
+
+  /** Returns what the declined call returns from the decline call's result. */
+  DeclineAnswer answer() {
+    return answer;
+  }
+
+  /**
+   * Returns the {@code NullPointerException} the library would throw where it refuses nulls and
+   * {@code args} (the declined call's, or a map among them) hold one; else null.
+   */
+  NullPointerException nullRefused(Object[] args) {
+    if (!refusesNulls || args == null) {
+      return null;
+    }
+    for (Object a : args) {
+      if (a == null) {
+        return new NullPointerException("a null key or value, which the cache refuses");
+      }
+      if (a instanceof Map<?, ?> m) {
+        for (Map.Entry<?, ?> e : m.entrySet()) {
+          if (e.getKey() == null || e.getValue() == null) {
+            return new NullPointerException(
+                "a null key or value in the map, which the cache refuses");
+          }
+        }
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Calls the decline method on {@code receiver} for a value of {@code site}; what it evicted is
+   * released. {@code answering} (a call that was skipped): returns what that call answers ({@link
+   * DeclineAnswer}), and what the library threw (its checks of the same arguments, a null where it
+   * refuses nulls) is thrown as {@link Threw}'s cause; else (a returned value evicted) a failure is
+   * said.
+   */
+  Object decline(
+      Holdings holdings, CacheSite site, Object receiver, Object[] args, boolean answering)
+      throws Threw {
+    GateThread t = GateThread.current();
+    if (t.inGate) {
+      return null;
+    }
+    t.inGate = true;
+    try {
+      NullPointerException refused = answering ? nullRefused(args) : null;
+      if (refused != null) {
+        throw new Threw(refused); // a null the library refuses: thrown as it would
+      }
+      Object r = call(receiver, args);
+      switch (answer) {
+        case PRESENT:
+          return r; // still cached: nothing let go
+        case ABSENT:
+          return r instanceof Boolean present ? !present : null;
+        default:
+          if (r != null) {
+            holdings.release(r, t); // remove(key) returns the value it let go
+          }
+          return answer == DeclineAnswer.EVICTED ? r : null;
+      }
+    } catch (Threw e) {
+      if (answering) {
+        throw e;
+      }
+      failed(site, receiver, e.getCause());
+    } catch (Throwable e) {
+      failed(site, receiver, e);
+    } finally {
+      t.inGate = false;
+    }
+    return null;
+  }
+
+  private void failed(CacheSite site, Object receiver, Throwable e) {
+    String msg =
+        "site '"
+            + site.name()
+            + "': the decline call "
+            + method
+            + " failed ("
+            + Text.clip(String.valueOf(e), 160)
+            + "); declined values stay cached";
+    if (Log.warnOnceSaid("decline-" + site.name(), msg) && Recorder.on()) {
+      InstrumentedEvent.emit(
+          receiver.getClass().getName(),
+          Loaders.name(receiver.getClass().getClassLoader()),
+          site.name(),
+          "DECLINE_FAILED",
+          msg);
+    }
   }
 
   /** Returns the method as the site names it. */
@@ -35,17 +157,28 @@ final class Decline {
    * Calls the decline method on {@code receiver} with {@code args}; returns what it returned.
    *
    * @throws IllegalStateException when the receiver has no such method
-   * @throws Throwable what the method threw
+   * @throws Threw what the method itself threw, as its cause
+   * @throws ReflectiveOperationException when the method cannot be called
    */
-  Object call(Object receiver, Object[] args) throws Throwable {
+  Object call(Object receiver, Object[] args) throws Threw, ReflectiveOperationException {
     Method m = methods.get(receiver.getClass());
     if (m == null) {
       throw new IllegalStateException(receiver.getClass().getName() + " has no method " + method);
     }
+    Class<?>[] p = m.getParameterTypes();
+    Object[] passed = args;
+    for (int i = 0; args != null && i < args.length && i < p.length; i++) {
+      if (args[i] instanceof Map<?, ?> map && !p[i].isInstance(map)) {
+        if (passed == args) {
+          passed = args.clone();
+        }
+        passed[i] = map.keySet(); // putAll(map) declined: its keys evicted
+      }
+    }
     try {
-      return m.invoke(receiver, args);
+      return m.invoke(receiver, passed);
     } catch (InvocationTargetException e) {
-      throw e.getCause();
+      throw new Threw(e.getCause());
     }
   }
 
@@ -99,6 +232,23 @@ final class Decline {
       // a public method of a public type needs nothing more; a closed module refuses: try as is
     }
     return m;
+  }
+
+  /**
+   * Returns whether class {@code c} is the type named {@code name} ({@link Class#getTypeName}'s
+   * spelling) or a subtype of it; a primitive type is its box.
+   */
+  static boolean isA(Class<?> c, String name) {
+    switch (name) {
+      case "boolean":
+        return c == Boolean.class;
+      case "int":
+        return c == Integer.class;
+      case "long":
+        return c == Long.class;
+      default:
+        return c.getTypeName().equals(name) || typeNamed(c, name) != null;
+    }
   }
 
   private static Class<?> typeNamed(Class<?> c, String name) {

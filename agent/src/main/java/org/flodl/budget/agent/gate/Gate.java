@@ -61,12 +61,23 @@ public final class Gate {
     }
   }
 
-  /** Counts a woven body left (each return, and the method's exception handler). */
+  /** Counts a woven body left at a return. */
   public static void leave(int point) {
+    left(point, false);
+  }
+
+  /**
+   * Counts a woven body left by an exception (its handler): what it admitted at entry comes back.
+   */
+  public static void threw(int point) {
+    left(point, true);
+  }
+
+  private static void left(int point, boolean threw) {
     Decisions e = engine;
     if (e != null) {
       try {
-        e.leave(point);
+        e.leave(point, threw);
       } catch (Throwable t) {
         e.failed(point, t);
       }
@@ -87,16 +98,52 @@ public final class Gate {
     }
   }
 
-  /** Calls the site's decline method on {@code receiver} with {@code args}. */
+  /**
+   * Calls the site's decline method on {@code receiver} with {@code args}: a returned value evicted
+   * (the call has answered already).
+   */
   public static void decline(int point, Object receiver, Object[] args) {
     Decisions e = engine;
     if (e != null) {
       try {
-        e.decline(point, receiver, args);
+        e.decline(point, receiver, args, false);
       } catch (Throwable t) {
         e.failed(point, t);
       }
     }
+  }
+
+  /**
+   * Calls the site's decline method for a call that was skipped, and returns that call's answer (as
+   * if its value had been stored and evicted at once): an instance of {@code returns} (the woven
+   * method's return type, as {@link Class#getTypeName} spells it) or null. What the library threw,
+   * checking the same arguments, is thrown as it is: the call's own exception.
+   */
+  public static Object declined(int point, Object receiver, Object[] args, String returns) {
+    Decisions e = engine;
+    if (e == null) {
+      return null;
+    }
+    Object answer;
+    try {
+      answer = e.decline(point, receiver, args, true);
+    } catch (Decline.Threw x) {
+      throw Gate.<RuntimeException>rethrow(x.getCause());
+    } catch (Throwable t) {
+      e.failed(point, t);
+      return null;
+    }
+    return answer != null && Decline.isA(answer.getClass(), returns) ? answer : null;
+  }
+
+  /** Returns a declined boolean call's answer: false unless {@code answer} is true. */
+  public static boolean asBoolean(Object answer) {
+    return answer instanceof Boolean b && b;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T extends Throwable> RuntimeException rethrow(Throwable t) throws T {
+    throw (T) t; // the library's own exception, checked or not, as its method threw it
   }
 
   /** Returns the depth body point {@code point} should use instead of {@code requested}. */
@@ -214,6 +261,11 @@ public final class Gate {
   /** Calls the site's decline method on the call's {@code receiver} with {@code args}. */
   public static void declineCall(Object receiver, Object[] args, int point) {
     decline(point, receiver, args);
+  }
+
+  /** {@link #declined} for a call at call point {@code point} that was skipped. */
+  public static Object declinedCall(Object receiver, Object[] args, int point, String returns) {
+    return declined(point, receiver, args, returns);
   }
 
   /**

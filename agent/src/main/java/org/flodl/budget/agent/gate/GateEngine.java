@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.LongAdder;
-import org.flodl.budget.agent.config.MethodRef;
 import org.flodl.budget.agent.config.Mode;
 import org.flodl.budget.agent.config.Text;
 import org.flodl.budget.policy.Tier;
@@ -96,8 +95,7 @@ public final class GateEngine implements Decisions {
    * Returns the point id of an admission at cache-admit site {@code site}: of an argument or of the
    * returned value, at a method body or around a call; {@code decline} evicts by key (null: none).
    */
-  public synchronized int bindAdmit(
-      String site, boolean returned, boolean call, MethodRef decline) {
+  public synchronized int bindAdmit(String site, boolean returned, boolean call, Decline decline) {
     return bind(registry.admit(site, returned, call, decline));
   }
 
@@ -330,9 +328,9 @@ public final class GateEngine implements Decisions {
   }
 
   @Override
-  public void leave(int id) {
+  public void leave(int id, boolean threw) {
     if (point(id) instanceof Point.Admit a) {
-      GateThread.current().leave(a.site().index());
+      Admissions.leave(holdings, a, threw);
     }
   }
 
@@ -352,10 +350,11 @@ public final class GateEngine implements Decisions {
   }
 
   @Override
-  public void decline(int id, Object receiver, Object[] args) {
-    if (point(id) instanceof Point.Admit a && a.decline() != null && receiver != null) {
-      Admissions.decline(holdings, a, receiver, args);
-    }
+  public Object decline(int id, Object receiver, Object[] args, boolean answering)
+      throws Decline.Threw {
+    return point(id) instanceof Point.Admit a && a.decline() != null && receiver != null
+        ? a.decline().decline(holdings, a.site(), receiver, args, answering)
+        : null;
   }
 
   @Override

@@ -41,6 +41,17 @@ final class GateThread {
 
   private int[] depth = new int[4];
 
+  /**
+   * What this thread's last admission at a woven body's entry admitted, and the site's index (-1:
+   * none), until the body is left: given back at once if the body throws.
+   */
+  Object admitted;
+
+  int admittedSite = -1;
+
+  /** Whether the decision under way admitted a value it tracks (not one held already). */
+  boolean admittedNow;
+
   private GateThread() {
     long id = Thread.currentThread().getId();
     probe = (int) ((id * 0x9E3779B97F4A7C15L) >>> 32);

@@ -67,6 +67,15 @@ final class Holdings {
    * state); returns the bytes handed back.
    */
   long release(Object value, GateThread t) {
+    return release(value, t, CacheSite.RELEASE_SITE);
+  }
+
+  /** {@link #release} of what a call that threw had admitted at its entry. */
+  long releaseThrown(Object value, GateThread t) {
+    return release(value, t, CacheSite.CALL_THREW);
+  }
+
+  private long release(Object value, GateThread t, int cause) {
     if (value == null) {
       return 0;
     }
@@ -76,7 +85,7 @@ final class Holdings {
       return 0;
     }
     try {
-      return holding.release(CacheSite.RELEASE_SITE, t);
+      return holding.release(cause, t);
     } finally {
       // The value outlives the holding's last use: unlinked, the holding is unreachable and
       // never enqueued, and until here its value is alive, so the collector cannot enqueue it.

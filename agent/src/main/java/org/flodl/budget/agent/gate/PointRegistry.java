@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.flodl.budget.agent.config.MethodRef;
 
 /**
  * The sites points are bound at, by name in binding order, and the point each binding makes: a
@@ -22,9 +21,8 @@ final class PointRegistry {
   }
 
   /** Returns an admission at cache-admit site {@code site} (see {@link GateEngine#bindAdmit}). */
-  synchronized Point admit(String site, boolean returned, boolean call, MethodRef decline) {
-    return new Point.Admit(
-        cacheSite(site), returned, call, null, decline == null ? null : new Decline(decline));
+  synchronized Point admit(String site, boolean returned, boolean call, Decline decline) {
+    return new Point.Admit(cacheSite(site), returned, call, null, decline);
   }
 
   /** Returns a release point of cache-admit site {@code site}. */

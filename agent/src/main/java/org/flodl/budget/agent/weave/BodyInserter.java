@@ -105,8 +105,8 @@ final class BodyInserter {
   }
 
   /**
-   * {@code Object r = Gate.admit(point, this, value); if (r == DECLINED) { [Gate.decline(point,
-   * this, args)]; return <default>; } if (r instanceof T) value = (T) r;}
+   * {@code Object r = Gate.admit(point, this, value); if (r == DECLINED) { return [(R)
+   * Gate.declined(point, this, args, "R")] | <default>; } if (r instanceof T) value = (T) r;}
    */
   private void admitAtEntry(Plan.BodyInsert b) {
     int slot = paramSlot[b.rule().argument()];
@@ -127,17 +127,22 @@ final class BodyInserter {
     mv.visitJumpInsn(Opcodes.IF_ACMPNE, admitted);
     mv.visitInsn(Opcodes.POP);
     if (b.rule().declineArgs() != null) {
+      // the call answers as if stored and evicted at once: from the decline call
       Push.constant(mv, b.point());
       loadReceiver();
       parameterArray(b.rule().declineArgs(), null);
+      mv.visitLdcInsn(returns.getClassName());
       mv.visitMethodInsn(
           Opcodes.INVOKESTATIC,
           GATE,
-          "decline",
-          "(ILjava/lang/Object;[Ljava/lang/Object;)V",
+          "declined",
+          "(ILjava/lang/Object;[Ljava/lang/Object;Ljava/lang/String;)Ljava/lang/Object;",
           false);
+      Push.answerAs(mv, returns);
+      mv.visitInsn(returns.getOpcode(Opcodes.IRETURN));
+    } else {
+      returnDefault(returns);
     }
-    returnDefault(returns);
     mv.visitLabel(admitted);
     frameSlots.frame(locals, new Object[] {OBJECT});
     frameSlots.storeChecked(type, slot, locals, new Object[] {OBJECT});
@@ -274,7 +279,7 @@ final class BodyInserter {
 
   /**
    * Writes, after the method's own code, the handler that gives back the count of woven bodies the
-   * thread is in when the method throws (where an admission counts them).
+   * thread is in when the method throws (where an admission counts them), and what it admitted.
    */
   void atEnd() {
     if (guardPoint >= 0) {
@@ -284,7 +289,7 @@ final class BodyInserter {
       mv.visitLabel(handler);
       frameSlots.frame(new Object[0], new Object[] {"java/lang/Throwable"});
       Push.constant(mv, guardPoint);
-      mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "leave", "(I)V", false);
+      mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "threw", "(I)V", false);
       mv.visitInsn(Opcodes.ATHROW);
       mv.visitTryCatchBlock(tryStart, end, handler, null);
     }

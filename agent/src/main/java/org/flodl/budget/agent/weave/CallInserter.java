@@ -118,8 +118,8 @@ final class CallInserter {
 
   /**
    * {@code [recv, args]}: the arguments into fresh slots; {@code r = Gate.admitCall(value, point)};
-   * declined: {@code [Gate.declineCall(recv, args, point)] | pop recv}, push the default; else the
-   * call with {@code value = r}.
+   * declined: {@code (R) Gate.declinedCall(recv, args, point, "R")} (the call's answer from its
+   * decline call) or {@code pop recv} and the default; else the call with {@code value = r}.
    */
   private void admitCall(
       Rule r,
@@ -151,19 +151,24 @@ final class CallInserter {
     mv.visitInsn(Opcodes.POP);
     if (receiver) {
       if (r.declineArgs() != null) {
+        // the call answers as if stored and evicted at once: from the decline call
         slotArray(r.declineArgs(), args, slots);
         Push.constant(mv, r.id());
+        mv.visitLdcInsn(returns.getClassName());
         mv.visitMethodInsn(
             Opcodes.INVOKESTATIC,
             GATE,
-            "declineCall",
-            "(Ljava/lang/Object;[Ljava/lang/Object;I)V",
+            "declinedCall",
+            "(Ljava/lang/Object;[Ljava/lang/Object;ILjava/lang/String;)Ljava/lang/Object;",
             false);
+        Push.answerAs(mv, returns);
       } else {
         mv.visitInsn(Opcodes.POP);
+        Push.defaultOf(mv, returns);
       }
+    } else {
+      Push.defaultOf(mv, returns);
     }
-    Push.defaultOf(mv, returns);
     mv.visitJumpInsn(Opcodes.GOTO, after);
     mv.visitLabel(admitted);
     Object[] withSpills = FrameSlots.concat(locals0, spilled);

@@ -47,6 +47,28 @@ final class Push {
     }
   }
 
+  /**
+   * Replaces the declined call's answer on top of the stack (an Object the gate checked to be an
+   * instance of {@code t}, or null) with a {@code t}: nothing for void, the reference cast, a
+   * boolean from its box, the default of another primitive.
+   */
+  static void answerAs(MethodVisitor mv, Type t) {
+    switch (t.getSort()) {
+      case Type.OBJECT:
+      case Type.ARRAY:
+        mv.visitTypeInsn(
+            Opcodes.CHECKCAST, t.getSort() == Type.ARRAY ? t.getDescriptor() : t.getInternalName());
+        break;
+      case Type.BOOLEAN:
+        mv.visitMethodInsn(
+            Opcodes.INVOKESTATIC, Weaver.GATE, "asBoolean", "(Ljava/lang/Object;)Z", false);
+        break;
+      default:
+        mv.visitInsn(Opcodes.POP);
+        defaultOf(mv, t);
+    }
+  }
+
   /** Replaces the {@code t} on top of the stack with its box; a reference stays as it is. */
   static void box(MethodVisitor mv, Type t) {
     String box;

@@ -112,6 +112,8 @@ class SitesFileTest {
                 m("com.acme.data.SampleCache#evict"),
                 null,
                 null,
+                DeclineAnswer.EVICTED,
+                false,
                 null,
                 false,
                 origin),
@@ -143,6 +145,8 @@ class SitesFileTest {
     assertEquals("com.acme.data.SampleCache#evict", samples.release().toString());
     assertFalse(samples.stager());
     assertEquals(List.of(0), samples.declineArgs(), "decline_args default to the key");
+    assertEquals(DeclineAnswer.EVICTED, samples.answer(), "answer defaults to what was evicted");
+    assertFalse(samples.refusesNulls());
   }
 
   @Test
@@ -387,7 +391,7 @@ class SitesFileTest {
         w.startsWith(
             "flodl-budget: test.properties: site 's' disabled: unknown field "
                 + "'vaule' (known: kind, name, method, in, value, release, decline, decline_args, "
-                + "role, adapter); value is missing: expected a "
+                + "answer, refuses_nulls, role, adapter); value is missing: expected a "
                 + "0-based argument index or return"),
         w);
     assertEquals(1, w.lines().count());
@@ -543,6 +547,30 @@ class SitesFileTest {
             .contains(
                 "decline_args '2': expected comma-separated 0-based argument indices of "
                     + "the site's method (0 to 1)"));
+    assertTrue(
+        rejected(
+                parse(
+                    """
+        site.x.kind = cache-admit
+        site.x.method = a.C#put(java.lang.Object,java.lang.Object)
+        site.x.value = 1
+        site.x.decline = a.C#remove(java.lang.Object)
+        site.x.answer = previous
+        site.x.refuses_nulls = yes
+        """))
+            .endsWith(
+                "answer 'previous': expected evicted, present, absent or default; "
+                    + "refuses_nulls 'yes': expected true or false"));
+    assertTrue(
+        rejected(
+                parse(
+                    """
+        site.x.kind = cache-admit
+        site.x.method = a.C#put(java.lang.Object,java.lang.Object)
+        site.x.value = 1
+        site.x.answer = absent
+        """))
+            .contains("answer absent without decline"));
     assertTrue(
         rejected(
                 parse(

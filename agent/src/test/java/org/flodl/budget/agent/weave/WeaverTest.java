@@ -23,6 +23,7 @@ import java.util.concurrent.Executors;
 import org.flodl.budget.agent.config.MethodRef;
 import org.flodl.budget.agent.config.Scope;
 import org.flodl.budget.agent.gate.Decisions;
+import org.flodl.budget.agent.gate.Decline;
 import org.flodl.budget.agent.gate.Gate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -73,8 +74,8 @@ class WeaverTest {
     }
 
     @Override
-    public void leave(int point) {
-      calls.add("leave " + point);
+    public void leave(int point, boolean threw) {
+      calls.add((threw ? "threw " : "leave ") + point);
     }
 
     @Override
@@ -83,8 +84,13 @@ class WeaverTest {
       return "evict".equals(value) || String.valueOf(value).endsWith("evict");
     }
 
+    /**
+     * Records the decline; a skipped call's answer is {@code "older-KEY"}, or {@code true} where
+     * the key is {@code "present"}; a key {@code "null"} throws as a library refusing it would.
+     */
     @Override
-    public void decline(int point, Object receiver, Object[] args) {
+    public Object decline(int point, Object receiver, Object[] args, boolean answering)
+        throws Decline.Threw {
       String type = receiver.getClass().getName();
       calls.add(
           "decline "
@@ -93,6 +99,13 @@ class WeaverTest {
               + type.substring(Math.max(type.lastIndexOf('$'), type.lastIndexOf('.')) + 1)
               + " "
               + Arrays.toString(args));
+      if (!answering) {
+        return null;
+      }
+      if ("null".equals(args[0])) {
+        throw new Decline.Threw(new NullPointerException("key"));
+      }
+      return "present".equals(args[0]) ? Boolean.TRUE : "older-" + args[0];
     }
 
     @Override
@@ -293,6 +306,62 @@ class WeaverTest {
   }
 
   @Test
+  void aDeclinedCallAnswersFromItsDeclineCallAndThrowsWhatTheLibraryThrew() throws Throwable {
+    String store = Fixtures.AnsweringStore.class.getName();
+    List<Rule> rules =
+        List.of(
+            body(
+                0,
+                Rule.Role.ADMIT_ARG,
+                store + "#put(java.lang.Object,java.lang.Object)",
+                1,
+                List.of(0)),
+            body(
+                1,
+                Rule.Role.ADMIT_ARG,
+                store + "#putIfAbsent(java.lang.Object,java.lang.Object)",
+                1,
+                List.of(0)),
+            body(
+                2,
+                Rule.Role.ADMIT_ARG,
+                store + "#putCounted(java.lang.Object,java.lang.Object)",
+                1,
+                List.of(0)));
+    Class<?> c = weave(rules, Fixtures.AnsweringStore.class).get(Fixtures.AnsweringStore.class);
+    assertEquals(List.of(), failures);
+    Object s = c.getConstructor().newInstance();
+    assertNull(call(s, "put", "a", "v"), "admitted: the call ran");
+    assertEquals("older-b", call(s, "put", "b", "declined"), "the decline call's answer");
+    assertEquals(true, call(s, "putIfAbsent", "present", "declined"));
+    assertEquals(false, call(s, "putIfAbsent", "c", "declined"), "a String is no boolean");
+    assertEquals(0L, call(s, "putCounted", "d", "declined"), "a long is the default");
+    NullPointerException npe =
+        assertThrows(NullPointerException.class, () -> call(s, "put", "null", "declined"));
+    assertEquals("key", npe.getMessage(), "the library's exception, as it threw it");
+    assertEquals(Map.of("a", "v"), field(s, "map"));
+  }
+
+  @Test
+  void aDeclinedCallSiteAnswersFromItsDeclineCall() throws Throwable {
+    Rule put =
+        call(
+            0,
+            Rule.Role.ADMIT_ARG,
+            Fixtures.Dataset.class.getName(),
+            "java.util.Map#put(java.lang.Object,java.lang.Object)",
+            1,
+            List.of(0));
+    Class<?> c = weave(List.of(put), Fixtures.Dataset.class).get(Fixtures.Dataset.class);
+    assertEquals(List.of(), failures);
+    Map<Object, Object> m = new HashMap<>();
+    assertEquals("older-k", call(c, "store", m, "k", "declined"), "what remove returned");
+    assertThrows(NullPointerException.class, () -> call(c, "store", m, "null", "declined"));
+    assertNull(call(c, "store", m, "k", "v"));
+    assertEquals(Map.of("k", "v"), m);
+  }
+
+  @Test
   void anAdapterHookIsHandedTheReceiverAtEntryAndTheBodyRunsAsWritten() throws Throwable {
     Rule hook =
         body(
@@ -328,7 +397,7 @@ class WeaverTest {
     assertEquals(List.of("admit 0 v", "admit 0 v", "leave 0", "leave 0"), gate.calls);
     gate.calls.clear();
     assertThrows(IllegalStateException.class, () -> call(s, "put", "boom", "v"));
-    assertEquals(List.of("admit 0 v", "leave 0"), gate.calls, "the handler leaves too");
+    assertEquals(List.of("admit 0 v", "threw 0"), gate.calls, "the handler leaves too");
   }
 
   @Test
