@@ -186,15 +186,15 @@ final class SiteBinding {
     return adapter;
   }
 
-  /**
-   * Returns where a site's release or batch method is woven: its bodies (null) when it is the
-   * application's, else, for a JDK type, its calls anywhere in the classes {@code in} names.
-   */
   /** The site's decline call for the gate, or null where it has none. */
   private static Decline decline(CacheAdmitSite c) {
     return c.decline() == null ? null : new Decline(c.decline(), c.answer(), c.refusesNulls());
   }
 
+  /**
+   * Returns where a site's release or batch method is woven: its bodies (null) when it is the
+   * application's, else, for a JDK type, its calls anywhere in the classes {@code in} names.
+   */
   private static Scope companionScope(String className, Scope in) {
     if (in == null || !JdkTypes.isJdk(className)) {
       return null;

@@ -230,8 +230,10 @@ class HostShareTest {
   }
 
   /**
-   * Three ranks of one job consuming at 1:1:2 settle on 25/25/50 % within 10 s; killing the fast
-   * one with -9 hands its share to the other two (50/50) within 10 s.
+   * Three ranks of one job consuming at 1:1:2 settle on 25/25/50 %; killing the fast one with -9
+   * hands its share to the other two (50/50). Where the shares settle is the property: the waits
+   * are generous deadlines for a loaded machine (three JVMs to start on 2 cores), and how soon a
+   * killed rank's share comes back is asserted by RegistryIT against the registry's own times.
    */
   @Test
   void threeRanksSettleOnTheirRatesAndAKilledRankHandsItsShareBack() throws Exception {
@@ -239,12 +241,12 @@ class HostShareTest {
     Rank b = start(1);
     Rank c = start(2);
     assertTrue(
-        settle(List.of(a, b, c), new double[] {0.25, 0.25, 0.5}, 10_000),
+        settle(List.of(a, b, c), new double[] {0.25, 0.25, 0.5}, 60_000),
         "did not settle on 25/25/50: " + last(a) + " " + last(b) + " " + last(c));
     c.process.destroyForcibly(); // kill -9
     assertTrue(c.process.waitFor(10, TimeUnit.SECONDS));
     assertTrue(
-        settle(List.of(a, b), new double[] {0.5, 0.5}, 10_000),
+        settle(List.of(a, b), new double[] {0.5, 0.5}, 60_000),
         "the killed rank's share was not handed back: " + last(a) + " " + last(b));
   }
 

@@ -1,7 +1,5 @@
 package org.flodl.budget.agent.config;
 
-import java.util.Locale;
-
 /**
  * What a declined (skipped) call returns, taken from its site's decline call on the same receiver:
  * the call answers as if its value had been stored and evicted at once.
@@ -37,10 +35,5 @@ public enum DeclineAnswer {
       }
     }
     return null;
-  }
-
-  /** Returns the name as a sites file spells it. */
-  public String spelled() {
-    return name().toLowerCase(Locale.ROOT);
   }
 }

@@ -195,6 +195,9 @@ final class SiteBlock {
     if (nullsText != null) {
       if (nullsText.equalsIgnoreCase("true") || nullsText.equalsIgnoreCase("false")) {
         refusesNulls = nullsText.equalsIgnoreCase("true");
+        if (refusesNulls && decline == null) {
+          problems.add("refuses_nulls without decline: expected decline = Type#method");
+        }
       } else {
         problems.add("refuses_nulls '" + Text.clip(nullsText, 40) + "': expected true or false");
       }

@@ -569,8 +569,11 @@ class SitesFileTest {
         site.x.method = a.C#put(java.lang.Object,java.lang.Object)
         site.x.value = 1
         site.x.answer = absent
+        site.x.refuses_nulls = true
         """))
-            .contains("answer absent without decline"));
+            .endsWith(
+                "answer absent without decline: expected decline = Type#method; "
+                    + "refuses_nulls without decline: expected decline = Type#method"));
     assertTrue(
         rejected(
                 parse(

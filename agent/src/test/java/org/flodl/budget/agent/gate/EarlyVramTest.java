@@ -58,6 +58,8 @@ class EarlyVramTest {
     // The probe thread is in its first refresh, waiting (holding its lock), however long a loaded
     // machine took to get it there.
     assertTrue(refreshing.await(60, TimeUnit.SECONDS), "the probe thread never refreshed");
+    // Not a timing claim: a decision that waited for the refresh would wait for ever (the refresh
+    // is held until refreshMayGo), so any bound tells the two apart; 20 s holds under any load.
     int early = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> e.depth(id, 8, null));
     assertEquals(1, vramAsked.get(), "the decision read the GPU probe itself");
     refreshMayGo.countDown();

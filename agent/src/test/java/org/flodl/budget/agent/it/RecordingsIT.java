@@ -170,27 +170,33 @@ class RecordingsIT {
     long pid = app.pid();
     // The app says when it runs; the test measures from there, not from the launch.
     long ready = awaitLine(child, "READY", 60).toEpochMilli();
+    // What the process wrote against the puts it made, in an early and a late window: a machine
+    // that starves the app slows its puts and the recorder's writes alike, so the bytes a put are
+    // no clock's (the app's own count, printed every 100 ms, read with each sample of wchar).
     long[] w = new long[4];
-    long[] at = new long[4];
+    long[] puts = new long[4];
     long[] marks = {2_000, 4_000, 7_000, 9_000};
     for (int i = 0; i < 4; i++) {
       sleepUntil(ready + marks[i]);
       w[i] = wchar(pid);
-      at[i] = System.currentTimeMillis();
+      puts[i] = lastSoFar(child.stdoutSoFar());
     }
-    long[] early = {w[0], at[0], w[1], at[1]};
-    long[] late = {w[2], at[2], w[3], at[3]};
     sleepUntil(ready + 10_000);
     assertTrue(app.isAlive(), "the app ended before the kill: " + child.stdoutSoFar());
     Instant killed = Instant.now();
     app.destroyForcibly(); // SIGKILL: no shutdown hook, no dump at exit
     assertTrue(app.waitFor(10, TimeUnit.SECONDS));
-    double earlyRate = rate(early);
-    double lateRate = rate(late);
-    System.out.printf("bytes written a second: %.0f (2-4 s), %.0f (7-9 s)%n", earlyRate, lateRate);
+    double earlyPerPut = (w[1] - w[0]) / (double) Math.max(1, puts[1] - puts[0]);
+    double latePerPut = (w[3] - w[2]) / (double) Math.max(1, puts[3] - puts[2]);
+    System.out.printf(
+        "bytes written a put: %.3f (2-4 s, %d puts), %.3f (7-9 s, %d puts)%n",
+        earlyPerPut, puts[1] - puts[0], latePerPut, puts[3] - puts[2]);
+    assertTrue(puts[1] > puts[0] && puts[3] > puts[2], "the app put in both windows: " + child);
+    // At most half as much again as the early rate predicts for the late window's puts, and 512
+    // KiB: keeping the chunks must not cost more as the run grows.
     assertTrue(
-        lateRate < earlyRate * 1.5 + 256 * 1024,
-        "the work a second grew with the run: " + earlyRate + " then " + lateRate);
+        w[3] - w[2] < earlyPerPut * 1.5 * (puts[3] - puts[2]) + 512 * 1024,
+        "the work a put grew with the run: " + earlyPerPut + " then " + latePerPut + " bytes");
 
     assertFalse(Files.exists(file) && Files.size(file) > 0, "a killed JVM wrote no file");
     Path chunks = dir.resolve("killed.jfr.chunks");
@@ -309,8 +315,14 @@ class RecordingsIT {
   }
 
   /** Returns bytes a second between two readings {@code {bytes, ms, bytes, ms}}. */
-  static double rate(long[] w) {
-    return (w[2] - w[0]) * 1000.0 / Math.max(1, w[3] - w[1]);
+  /** Returns the app's last {@code SO_FAR=} count in {@code stdout}, or 0 before the first. */
+  static long lastSoFar(String stdout) {
+    long n = 0;
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("SO_FAR=(\\d+)").matcher(stdout);
+    while (m.find()) {
+      n = Long.parseLong(m.group(1));
+    }
+    return n;
   }
 
   /** Returns what the process handed to write calls so far ({@code wchar} of /proc/PID/io). */
