@@ -4,6 +4,10 @@ import java.lang.management.ManagementFactory;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.BiConsumer;
+import java.util.function.BinaryOperator;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
@@ -96,65 +100,58 @@ public final class DeclineAnswers {
     s.setAttribute(agent, new javax.management.Attribute("Mode", "enforce"));
   }
 
+  /** An {@link Api} of the library's own calls. */
+  private static Api of(
+      BiConsumer<String, String> put,
+      UnaryOperator<String> get,
+      Consumer<Map<String, String>> putAll,
+      BinaryOperator<String> putIfAbsent) {
+    return new Api() {
+      @Override
+      public void put(String k, String v) {
+        put.accept(k, v);
+      }
+
+      @Override
+      public String get(String k) {
+        return get.apply(k);
+      }
+
+      @Override
+      public void putAll(Map<String, String> m) {
+        putAll.accept(m);
+      }
+
+      @Override
+      public String putIfAbsent(String k, String v) {
+        return putIfAbsent.apply(k, v);
+      }
+    };
+  }
+
+  private static String unsupported(String k, String v) {
+    throw new UnsupportedOperationException("putIfAbsent");
+  }
+
   /** Loaded only when asked for: the other libraries need not be on the class path. */
   private static final class Caffeines {
     static Api make() {
       com.github.benmanes.caffeine.cache.Cache<String, String> c =
           com.github.benmanes.caffeine.cache.Caffeine.newBuilder().build();
-      return new Api() {
-        @Override
-        public void put(String k, String v) {
-          c.put(k, v);
-        }
-
-        @Override
-        public String get(String k) {
-          return c.getIfPresent(k);
-        }
-
-        @Override
-        public void putAll(Map<String, String> m) {
-          c.putAll(m);
-        }
-
-        @Override
-        public String putIfAbsent(String k, String v) {
-          throw new UnsupportedOperationException();
-        }
-      };
+      return of(c::put, c::getIfPresent, c::putAll, DeclineAnswers::unsupported);
     }
   }
 
-  /** Loaded only when asked for: the other libraries need not be on the class path. */
+  /** Loaded only when asked for. */
   private static final class Guavas {
     static Api make() {
       com.google.common.cache.Cache<String, String> c =
           com.google.common.cache.CacheBuilder.newBuilder().build();
-      return new Api() {
-        @Override
-        public void put(String k, String v) {
-          c.put(k, v);
-        }
-
-        @Override
-        public String get(String k) {
-          return c.getIfPresent(k);
-        }
-
-        @Override
-        public void putAll(Map<String, String> m) {
-          c.putAll(m);
-        }
-
-        @Override
-        public String putIfAbsent(String k, String v) {
-          throw new UnsupportedOperationException();
-        }
-      };
+      return of(c::put, c::getIfPresent, c::putAll, DeclineAnswers::unsupported);
     }
   }
 
-  /** Loaded only when asked for: the other libraries need not be on the class path. */
+  /** Loaded only when asked for. */
   private static final class Ehcaches {
     static Api make() {
       org.ehcache.CacheManager manager =
@@ -168,27 +165,7 @@ public final class DeclineAnswers {
                           org.ehcache.config.builders.ResourcePoolsBuilder.heap(1000)))
               .build(true);
       org.ehcache.Cache<String, String> c = manager.getCache("answers", String.class, String.class);
-      return new Api() {
-        @Override
-        public void put(String k, String v) {
-          c.put(k, v);
-        }
-
-        @Override
-        public String get(String k) {
-          return c.get(k);
-        }
-
-        @Override
-        public void putAll(Map<String, String> m) {
-          c.putAll(m);
-        }
-
-        @Override
-        public String putIfAbsent(String k, String v) {
-          return c.putIfAbsent(k, v);
-        }
-      };
+      return of(c::put, c::get, c::putAll, c::putIfAbsent);
     }
   }
 }
