@@ -236,19 +236,13 @@ public final class Decline {
 
   /**
    * Returns whether class {@code c} is the type named {@code name} ({@link Class#getTypeName}'s
-   * spelling) or a subtype of it; a primitive type is its box.
+   * spelling) or a subtype of it; {@code boolean} is its box (the one primitive a declined call
+   * answers with: the woven code gives others their default).
    */
   static boolean isA(Class<?> c, String name) {
-    switch (name) {
-      case "boolean":
-        return c == Boolean.class;
-      case "int":
-        return c == Integer.class;
-      case "long":
-        return c == Long.class;
-      default:
-        return c.getTypeName().equals(name) || typeNamed(c, name) != null;
-    }
+    return name.equals("boolean")
+        ? c == Boolean.class
+        : c.getTypeName().equals(name) || typeNamed(c, name) != null;
   }
 
   private static Class<?> typeNamed(Class<?> c, String name) {

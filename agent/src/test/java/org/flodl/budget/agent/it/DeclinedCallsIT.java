@@ -151,16 +151,12 @@ class DeclinedCallsIT {
     long stored = Long.parseLong(end.group(1));
     assertEquals(PUTS - threw, stored, "what the cache holds: the puts that did not throw");
     assertEquals(stored * charge, before.held(), "held: what the cache holds, no more");
-    long summaryReleases = 0;
-    long summaryAdmissions = 0;
-    for (RecordedEvent e : r.events(SiteSummaryEvent.NAME)) {
-      if (e.getString("site").equals("jcache")) {
-        summaryAdmissions += e.getLong("admissions");
-        summaryReleases += e.getLong("releases");
-      }
-    }
-    assertEquals(PUTS, summaryAdmissions, "the recording's summaries count every admission");
-    assertEquals(threw, summaryReleases, "and each put that threw as released");
+    Map<String, Long> summaries = ExportersIT.summaries(r.recording, "jcache");
+    assertEquals(
+        (long) PUTS,
+        (long) summaries.get("admissions"),
+        "the recording's summaries count every admission");
+    assertEquals(threw, (long) summaries.get("releases"), "and each put that threw as released");
     long callThrew =
         r.events(ReleaseEvent.NAME).stream()
             .filter(e -> e.getString("cause").equals("CALL_THREW"))
