@@ -157,7 +157,8 @@ final class Bootstrap {
                     new Supplier<RetentionPricer>() {
                       @Override
                       public RetentionPricer get() {
-                        return RetentionPricer.standard(inst, ClassLoader.getSystemClassLoader());
+                        return RetentionPricer.standard(
+                            inst, ClassLoader.getSystemClassLoader(), Library.typePricers());
                       }
                     })
                 .probeFactory(

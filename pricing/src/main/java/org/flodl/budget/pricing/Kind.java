@@ -18,8 +18,8 @@ import java.util.concurrent.CompletableFuture;
  * How values of one class are priced, worked out once per class (the pricer caches it in a {@link
  * ClassValue}) so pricing a value does no lookups: its shape, the element size of arrays and
  * buffers, the getters that reach a heap buffer's hidden backing store, the array inside a JDK
- * collection, a String's bytes, the reference fields of an application's objects, and the DJL
- * methods, found by name so {@code policy} needs no DJL at compile time.
+ * collection, a String's bytes, the reference fields of an application's objects, and the pricer a
+ * library contributes for its own types ({@link TypePricer}).
  */
 final class Kind {
   enum Shape {
@@ -27,13 +27,8 @@ final class Kind {
     BUFFER,
     STRING,
     OBJECT_ARRAY,
-    ND_ARRAY,
-    ND_LIST,
-    /** An ND4J INDArray: a leaf priced by its buffer, copied out of a view or a workspace. */
-    ND4J_ARRAY,
-    /** An ND4J DataSet or MultiDataSet: its features, labels and masks. */
-    ND4J_PARTS,
-    BATCH,
+    /** A library's type: priced (or taken apart) by its {@link #pricer}. */
+    LIBRARY,
     COLLECTION,
     MAP,
     FUTURE,
@@ -43,10 +38,6 @@ final class Kind {
     SHARED,
     OTHER
   }
-
-  static final String ND_ARRAY = "ai.djl.ndarray.NDArray";
-  static final String ND_LIST = "ai.djl.ndarray.NDList";
-  static final String BATCH = "ai.djl.training.dataset.Batch";
 
   private static final MethodType OBJECT_GETTER = MethodType.methodType(Object.class, Object.class);
 
@@ -60,25 +51,6 @@ final class Kind {
 
   /** Typed views of a byte buffer: {@code (Object)Object} returning the ByteBuffer, or null. */
   final MethodHandle viewedBytes;
-
-  /** NDArray: {@code (Object)long} size, {@code (Object)int} bytes per element. */
-  final MethodHandle ndSize;
-
-  final MethodHandle ndElementBytes;
-
-  /** NDArray: {@code (Object)boolean}, whether it lives on a GPU. */
-  final MethodHandle ndOnGpu;
-
-  /**
-   * A value of parts ({@link Shape#BATCH}: data and labels; {@link Shape#ND4J_PARTS}: features,
-   * labels and their masks): {@code (Object)Object} each, or null.
-   */
-  final MethodHandle[] parts;
-
-  /**
-   * {@code (Object[])Object}: a new value of {@link #parts}' values, or null where none is made.
-   */
-  final MethodHandle rebuild;
 
   /**
    * A JDK collection's backing array ({@code ArrayList.elementData}, {@code HashMap.table}, a
@@ -98,8 +70,8 @@ final class Kind {
   /** The reference fields walked for {@link Shape#FIELDS}. */
   final Field[] fields;
 
-  /** ND4J's methods for {@link Shape#ND4J_ARRAY} and {@link Shape#ND4J_PARTS}, else null. */
-  final Nd4jHandles nd4j;
+  /** The library's pricer for {@link Shape#LIBRARY}, else null. */
+  final ValuePricer pricer;
 
   private Kind(
       Shape shape,
@@ -108,86 +80,31 @@ final class Kind {
       BufferType bufferType,
       MethodHandle hiddenArray,
       MethodHandle viewedBytes,
-      MethodHandle ndSize,
-      MethodHandle ndElementBytes,
-      MethodHandle ndOnGpu,
-      MethodHandle batchData,
-      MethodHandle batchLabels,
-      MethodHandle backing,
-      int nodeReferences,
-      int nodeInts,
-      Field[] fields) {
-    this(
-        shape,
-        c,
-        elementBytes,
-        bufferType,
-        hiddenArray,
-        viewedBytes,
-        ndSize,
-        ndElementBytes,
-        ndOnGpu,
-        batchData,
-        batchLabels,
-        backing,
-        nodeReferences,
-        nodeInts,
-        fields,
-        null);
-  }
-
-  private Kind(
-      Shape shape,
-      Class<?> c,
-      int elementBytes,
-      BufferType bufferType,
-      MethodHandle hiddenArray,
-      MethodHandle viewedBytes,
-      MethodHandle ndSize,
-      MethodHandle ndElementBytes,
-      MethodHandle ndOnGpu,
-      MethodHandle batchData,
-      MethodHandle batchLabels,
       MethodHandle backing,
       int nodeReferences,
       int nodeInts,
       Field[] fields,
-      Nd4jHandles nd4j) {
+      ValuePricer pricer) {
     this.shape = shape;
     this.typeName = c.getTypeName();
     this.elementBytes = elementBytes;
     this.bufferType = bufferType;
     this.hiddenArray = hiddenArray;
     this.viewedBytes = viewedBytes;
-    this.ndSize = ndSize;
-    this.ndElementBytes = ndElementBytes;
-    this.ndOnGpu = ndOnGpu;
-    this.parts =
-        nd4j != null
-            ? nd4j.parts
-            : batchData != null ? new MethodHandle[] {batchData, batchLabels} : null;
-    this.rebuild = nd4j != null ? nd4j.rebuild : null;
     this.backing = backing;
     this.nodeReferences = nodeReferences;
     this.nodeInts = nodeInts;
     this.randomAccess = RandomAccess.class.isAssignableFrom(c) && List.class.isAssignableFrom(c);
     this.fields = fields;
-    this.nd4j = nd4j;
-  }
-
-  private static Kind nd4j(Shape shape, Class<?> c, Nd4jHandles handles) {
-    return new Kind(
-        shape, c, 0, null, null, null, null, null, null, null, null, null, 0, 0, null, handles);
+    this.pricer = pricer;
   }
 
   private static Kind simple(Shape shape, Class<?> c, int elementBytes) {
-    return new Kind(
-        shape, c, elementBytes, null, null, null, null, null, null, null, null, null, 0, 0, null);
+    return new Kind(shape, c, elementBytes, null, null, null, null, 0, 0, null, null);
   }
 
   private static Kind container(Shape shape, Class<?> c, MethodHandle backing, int refs, int ints) {
-    return new Kind(
-        shape, c, 0, null, null, null, null, null, null, null, null, backing, refs, ints, null);
+    return new Kind(shape, c, 0, null, null, null, backing, refs, ints, null, null);
   }
 
   /** Returns how values of array class {@code c} are priced (nothing of java.base is read). */
@@ -198,8 +115,11 @@ final class Kind {
         : simple(Shape.OBJECT_ARRAY, c, 0);
   }
 
-  /** Returns how values of class {@code c} are priced, with {@code jdk}'s view of java.base. */
-  static Kind of(Class<?> c, JdkAccess jdk) {
+  /**
+   * Returns how values of class {@code c} are priced, with {@code jdk}'s view of java.base, asking
+   * {@code libraries} about a class that is not an array, a buffer or a string.
+   */
+  static Kind of(Class<?> c, JdkAccess jdk, List<TypePricer> libraries) {
     if (c.isArray()) {
       return array(c);
     }
@@ -209,54 +129,15 @@ final class Kind {
     if (c == String.class) {
       return container(Shape.STRING, c, getter(String.class, "value", jdk), 0, 0);
     }
-    Class<?> ndArray = supertypeNamed(c, ND_ARRAY);
-    if (ndArray != null) {
-      return ndArray(c, ndArray);
-    }
-    Class<?> nd4jArray = supertypeNamed(c, Nd4jHandles.ARRAY);
-    if (nd4jArray != null) {
+    for (int i = 0; i < libraries.size(); i++) {
+      ValuePricer p;
       try {
-        return nd4j(Shape.ND4J_ARRAY, c, Nd4jHandles.array(nd4jArray));
-      } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-        return simple(Shape.OTHER, c, 0);
+        p = libraries.get(i).pricerOf(c);
+      } catch (RuntimeException | LinkageError e) {
+        continue; // a library that cannot tell prices none of it
       }
-    }
-    Class<?> parts = supertypeNamed(c, Nd4jHandles.DATA_SET);
-    if (parts == null) {
-      parts = supertypeNamed(c, Nd4jHandles.MULTI_DATA_SET);
-    }
-    if (parts != null) {
-      try {
-        return nd4j(Shape.ND4J_PARTS, c, Nd4jHandles.parts(c, parts));
-      } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-        return simple(Shape.OTHER, c, 0);
-      }
-    }
-    if (supertypeNamed(c, ND_LIST) != null) {
-      return simple(Shape.ND_LIST, c, 0);
-    }
-    Class<?> batch = supertypeNamed(c, BATCH);
-    if (batch != null) {
-      try {
-        MethodHandles.Lookup lookup = MethodHandles.publicLookup();
-        return new Kind(
-            Shape.BATCH,
-            c,
-            0,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            lookup.unreflect(batch.getMethod("getData")).asType(OBJECT_GETTER),
-            lookup.unreflect(batch.getMethod("getLabels")).asType(OBJECT_GETTER),
-            null,
-            0,
-            0,
-            null);
-      } catch (ReflectiveOperationException | RuntimeException e) {
-        return simple(Shape.OTHER, c, 0);
+      if (p != null) {
+        return new Kind(Shape.LIBRARY, c, 0, null, null, null, null, 0, 0, null, p);
       }
     }
     if (isShared(c)) {
@@ -277,8 +158,7 @@ final class Kind {
     Field[] fields = referenceFields(c);
     return fields.length == 0
         ? simple(Shape.OTHER, c, 0)
-        : new Kind(
-            Shape.FIELDS, c, 0, null, null, null, null, null, null, null, null, null, 0, 0, fields);
+        : new Kind(Shape.FIELDS, c, 0, null, null, null, null, 0, 0, fields, null);
   }
 
   private static Kind collection(Class<?> c, JdkAccess jdk) {
@@ -406,21 +286,7 @@ final class Kind {
       }
     }
     return new Kind(
-        Shape.BUFFER,
-        c,
-        t.elementBytes,
-        t,
-        hiddenArray,
-        viewedBytes,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        0,
-        0,
-        null);
+        Shape.BUFFER, c, t.elementBytes, t, hiddenArray, viewedBytes, null, 0, 0, null, null);
   }
 
   private static MethodHandle fieldGetter(Class<?> c, String name, Class<?> type, JdkAccess jdk) {
@@ -433,73 +299,6 @@ final class Kind {
         k = k.getSuperclass();
       } catch (ReflectiveOperationException | RuntimeException e) {
         return null;
-      }
-    }
-    return null;
-  }
-
-  private static Kind ndArray(Class<?> c, Class<?> ndArray) {
-    try {
-      MethodHandles.Lookup lookup = MethodHandles.publicLookup();
-      MethodHandle size =
-          lookup
-              .unreflect(ndArray.getMethod("size"))
-              .asType(MethodType.methodType(long.class, Object.class));
-      java.lang.reflect.Method getDataType = ndArray.getMethod("getDataType");
-      MethodHandle elementBytes =
-          MethodHandles.filterReturnValue(
-                  lookup.unreflect(getDataType),
-                  lookup.unreflect(getDataType.getReturnType().getMethod("getNumOfBytes")))
-              .asType(MethodType.methodType(int.class, Object.class));
-      java.lang.reflect.Method getDevice = ndArray.getMethod("getDevice");
-      MethodHandle onGpu =
-          MethodHandles.filterReturnValue(
-                  lookup.unreflect(getDevice),
-                  lookup.unreflect(getDevice.getReturnType().getMethod("isGpu")))
-              .asType(MethodType.methodType(boolean.class, Object.class));
-      return new Kind(
-          Shape.ND_ARRAY,
-          c,
-          0,
-          null,
-          null,
-          null,
-          size,
-          elementBytes,
-          onGpu,
-          null,
-          null,
-          null,
-          0,
-          0,
-          null);
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      return simple(Shape.OTHER, c, 0);
-    }
-  }
-
-  /** Returns the class or interface named {@code name} that {@code c} is or extends, or null. */
-  static Class<?> supertypeNamed(Class<?> c, String name) {
-    for (Class<?> k = c; k != null; k = k.getSuperclass()) {
-      if (k.getName().equals(name)) {
-        return k;
-      }
-      Class<?> found = interfaceNamed(k, name);
-      if (found != null) {
-        return found;
-      }
-    }
-    return null;
-  }
-
-  private static Class<?> interfaceNamed(Class<?> c, String name) {
-    for (Class<?> i : c.getInterfaces()) {
-      if (i.getName().equals(name)) {
-        return i;
-      }
-      Class<?> found = interfaceNamed(i, name);
-      if (found != null) {
-        return found;
       }
     }
     return null;

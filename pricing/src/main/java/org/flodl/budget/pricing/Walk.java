@@ -1,13 +1,11 @@
 package org.flodl.budget.pricing;
 
 import java.lang.reflect.Array;
-import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.ConcurrentModificationException;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,23 +16,24 @@ import org.flodl.budget.policy.Tier;
 
 /**
  * One bounded walk over a value the pricer was given (an array of references, a collection, a map's
- * keys and values, an application object's reference fields, a DJL NDList or Batch), summing what
- * its parts pin, each object reached once (an identity set, which also stops cycles). The walk
- * keeps its own stack (never the thread's), refuses a value nested deeper than {@value #MAX_DEPTH},
- * or cut by its bound below more than {@value #CHAIN_LINKS} single links (a linked ring of a
- * million nodes: no bounded walk can tell its size), and stops at {@value #MAX_VISITS} visits (each
- * object, and each slot or element looked at, null or not) or when {@code deadline} passes; what it
- * did not reach is extrapolated, container by container, as the elements left times the mean price
- * of the elements walked there, and the price says {@code estimated}. An iterator is never drawn
- * more times than the bound, and the walk allocates nothing in proportion to the graph beyond what
- * it visits. A value whose own code throws while walked, that changes under the walk, or that has
- * more left than its {@code size()} says, is a {@link PricingException}: the caller declines it.
+ * keys and values, an application object's reference fields, the parts a library's pricer names),
+ * summing what its parts pin, each object reached once (an identity set, which also stops cycles).
+ * The walk keeps its own stack (never the thread's), refuses a value nested deeper than {@value
+ * #MAX_DEPTH}, or cut by its bound below more than {@value #CHAIN_LINKS} single links (a linked
+ * ring of a million nodes: no bounded walk can tell its size), and stops at {@value #MAX_VISITS}
+ * visits (each object, and each slot or element looked at, null or not) or when {@code deadline}
+ * passes; what it did not reach is extrapolated, container by container, as the elements left times
+ * the mean price of the elements walked there, and the price says {@code estimated}. An iterator is
+ * never drawn more times than the bound, and the walk allocates nothing in proportion to the graph
+ * beyond what it visits. A value whose own code throws while walked, that changes under the walk,
+ * or that has more left than its {@code size()} says, is a {@link PricingException}: the caller
+ * declines it.
  *
  * <p>Only containers the walk can rebuild as the same class ({@code Object[]}, {@link ArrayList},
- * {@link HashMap}, {@link LinkedHashMap}, an ND4J DataSet or MultiDataSet with the public
- * constructor of its four parts) get their views materialized; inside any other container a view is
- * kept and charged its whole storage. In retain mode the walk returns the container to keep: the
- * original, or a rebuilt one holding the copies.
+ * {@link HashMap}, {@link LinkedHashMap}, a value whose pricer can rebuild it from its parts) get
+ * their views materialized; inside any other container a view is kept and charged its whole
+ * storage. In retain mode the walk returns the container to keep: the original, or a rebuilt one
+ * holding the copies.
  */
 final class Walk {
   /** The most objects and slots one walk looks at. */
@@ -62,11 +61,11 @@ final class Walk {
   private static final int CLOCK_EVERY = 64;
 
   private static final Tier[] TIERS = Tier.values();
-  private static final Object PUSHED = new Object();
+  private static final Object PUSHED = Frame.PUSHED;
 
   private final RetentionPricer pricer;
   private final Layout layout;
-  private final boolean copy;
+  final boolean copy;
   private final LongSupplier clock;
   private final long deadline;
   private final IdentityHashMap<Object, Object> seen = new IdentityHashMap<>();
@@ -231,42 +230,41 @@ final class Walk {
     if (RetentionPricer.isLeaf(k)) {
       return leaf(value, k, pricer.priceLeaf(value, k, mayCopy), null);
     }
-    ValuePricer custom = pricer.pricerFor(value);
-    if (custom != null) {
+    ValuePricer custom = pricer.pricerOf(value, k);
+    Object[] parts = custom == null ? null : pricer.partsBy(custom, value);
+    if (custom != null && parts == null) {
       return leaf(value, k, pricer.priceBy(custom, value, k, mayCopy), custom);
     }
     Frame f;
-    switch (k.shape) {
+    switch (parts != null ? Kind.Shape.LIBRARY : k.shape) {
       case OBJECT_ARRAY:
         add(Tier.HEAP, layout.references(((Object[]) value).length));
-        f = new ArrayFrame((Object[]) value, mayCopy);
+        f = new Frames.ArrayFrame(this, (Object[]) value, mayCopy);
         break;
       case COLLECTION:
-      case ND_LIST:
         add(
             Tier.HEAP,
             pricer.shallowSize(value) + structure(value, k, ((Collection<?>) value).size()));
         f =
             k.randomAccess
-                ? new ListFrame((List<?>) value, mayCopy)
-                : new IteratorFrame((Collection<?>) value);
+                ? new Frames.ListFrame(this, (List<?>) value, mayCopy)
+                : new Frames.IteratorFrame(this, (Collection<?>) value);
         break;
       case MAP:
         add(Tier.HEAP, pricer.shallowSize(value) + structure(value, k, ((Map<?, ?>) value).size()));
-        f = new MapFrame((Map<?, ?>) value, mayCopy);
+        f = new Frames.MapFrame(this, (Map<?, ?>) value, mayCopy);
         break;
       case FIELDS:
         add(Tier.HEAP, pricer.shallowSize(value));
-        f = new FieldsFrame(value, k.fields);
+        f = new Frames.FieldsFrame(this, value, k.fields);
         break;
-      case BATCH:
-      case ND4J_PARTS:
+      case LIBRARY:
         add(Tier.HEAP, pricer.shallowSize(value));
-        f = new PartsFrame(value, k, mayCopy);
+        f = new Frames.PartsFrame(this, value, k, custom, parts, mayCopy);
         break;
       case FUTURE:
         add(Tier.HEAP, pricer.shallowSize(value));
-        f = new FutureFrame((CompletableFuture<?>) value);
+        f = new Frames.FutureFrame(this, (CompletableFuture<?>) value);
         break;
       case SHARED:
         return value; // the JVM's, not this value's
@@ -384,390 +382,8 @@ final class Walk {
     return TIERS[best];
   }
 
-  // ------------------------------------------------------------------------------ frames
-
-  /** A container being walked: its children one at a time, then what to keep. */
-  private abstract class Frame {
-    final Object container;
-    long chargedAfterSelf;
-    long examined;
-    long budget;
-    long spent;
-    long largest;
-    Tier tier = Tier.HEAP;
-
-    Frame(Object container) {
-      this.container = container;
-    }
-
-    /** Returns the next child (null for a null slot), or {@link #PUSHED} when there is none. */
-    abstract Object next();
-
-    /**
-     * Returns how many children are left unexamined; throws {@link PricingException} when more are
-     * left than the container's size says.
-     */
-    abstract long remaining();
-
-    /** Returns about how many children are left, for splitting the walk; never throws. */
-    long left() {
-      try {
-        return Math.max(0, remaining());
-      } catch (RuntimeException e) {
-        return 0;
-      }
-    }
-
-    /** Returns whether the children may be copied (this container can be rebuilt). */
-    boolean copiesChildren() {
-      return false;
-    }
-
-    /** Takes the kept value of the child just examined. */
-    void childDone(Object child, Object kept) {
-      examined++;
-    }
-
-    /** Returns what to keep of the container. */
-    Object result() {
-      return container;
-    }
-  }
-
-  private final class ArrayFrame extends Frame {
-    final Object[] array;
-    final boolean mayCopy;
-    Object[] kept;
-    int index;
-
-    ArrayFrame(Object[] array, boolean mayCopy) {
-      super(array);
-      this.array = array;
-      this.mayCopy = mayCopy;
-    }
-
-    @Override
-    Object next() {
-      return index < array.length ? array[index++] : PUSHED;
-    }
-
-    @Override
-    long remaining() {
-      return array.length - index;
-    }
-
-    @Override
-    boolean copiesChildren() {
-      return mayCopy;
-    }
-
-    @Override
-    void childDone(Object child, Object keptChild) {
-      examined++;
-      if (keptChild != child && copy) {
-        if (kept == null) {
-          kept = array.clone();
-        }
-        kept[index - 1] = keptChild;
-      }
-    }
-
-    @Override
-    Object result() {
-      Object out = kept == null ? array : kept;
-      seen.put(array, out);
-      return out;
-    }
-  }
-
-  /** A {@link java.util.RandomAccess} list, read by index: no iterator is made. */
-  private final class ListFrame extends Frame {
-    final List<?> list;
-    final boolean rebuild;
-    final int size;
-    ArrayList<Object> kept;
-    int index;
-
-    ListFrame(List<?> list, boolean mayCopy) {
-      super(list);
-      this.list = list;
-      this.rebuild = mayCopy && list.getClass() == ArrayList.class;
-      this.size = list.size();
-    }
-
-    @Override
-    Object next() {
-      if (index >= size) {
-        if (list.size() != size) {
-          throw new ConcurrentModificationException("the list's size changed from " + size);
-        }
-        return PUSHED;
-      }
-      return list.get(index++);
-    }
-
-    @Override
-    long remaining() {
-      return size - index;
-    }
-
-    @Override
-    boolean copiesChildren() {
-      return rebuild;
-    }
-
-    @Override
-    void childDone(Object child, Object keptChild) {
-      examined++;
-      if (keptChild != child && copy && rebuild) {
-        if (kept == null) {
-          kept = new ArrayList<>(list);
-        }
-        kept.set(index - 1, keptChild);
-      }
-    }
-
-    @Override
-    Object result() {
-      Object out = kept == null ? list : kept;
-      seen.put(list, out);
-      return out;
-    }
-  }
-
-  /** Any other collection, iterated: its iterator is drawn at most as often as the walk visits. */
-  private final class IteratorFrame extends Frame {
-    final Collection<?> collection;
-    Iterator<?> it;
-    long drawn;
-
-    IteratorFrame(Collection<?> collection) {
-      super(collection);
-      this.collection = collection;
-    }
-
-    @Override
-    Object next() {
-      if (it == null) {
-        it = collection.iterator();
-      }
-      if (!it.hasNext()) {
-        return PUSHED;
-      }
-      drawn++;
-      return it.next();
-    }
-
-    @Override
-    long remaining() {
-      long left = (long) collection.size() - drawn;
-      if (left <= 0 && it != null && it.hasNext()) {
-        throw new PricingException(
-            "UNBOUNDED",
-            "its iterator went on past its size() of "
-                + collection.size()
-                + " and past the walk's bound of "
-                + MAX_VISITS,
-            null);
-      }
-      return left;
-    }
-  }
-
-  /** A map's keys and values, entry by entry; HashMaps and LinkedHashMaps can be rebuilt. */
-  private final class MapFrame extends Frame {
-    final Map<?, ?> map;
-    final boolean rebuild;
-    Iterator<? extends Map.Entry<?, ?>> it;
-    Map.Entry<?, ?> entry;
-    boolean valueNext;
-    long drawn;
-    Map<Object, Object> kept;
-
-    MapFrame(Map<?, ?> map, boolean mayCopy) {
-      super(map);
-      this.map = map;
-      this.rebuild =
-          mayCopy && (map.getClass() == HashMap.class || map.getClass() == LinkedHashMap.class);
-    }
-
-    @Override
-    Object next() {
-      if (valueNext) {
-        valueNext = false;
-        return entry.getValue();
-      }
-      if (it == null) {
-        it = map.entrySet().iterator();
-      }
-      if (!it.hasNext()) {
-        return PUSHED;
-      }
-      drawn++;
-      entry = it.next();
-      valueNext = true;
-      return entry.getKey();
-    }
-
-    @Override
-    long remaining() {
-      long left = 2 * ((long) map.size() - drawn) + (valueNext ? 1 : 0);
-      if (left <= 0 && it != null && it.hasNext()) {
-        throw new PricingException(
-            "UNBOUNDED",
-            "its entries went on past its size() of "
-                + map.size()
-                + " and past the walk's bound of "
-                + MAX_VISITS,
-            null);
-      }
-      return left;
-    }
-
-    @Override
-    boolean copiesChildren() {
-      return rebuild && !valueNext; // a value (not a key) was just handed out
-    }
-
-    @Override
-    void childDone(Object child, Object keptChild) {
-      examined++;
-      if (keptChild != child && copy && rebuild && !valueNext) {
-        if (kept == null) {
-          kept = map.getClass() == HashMap.class ? new HashMap<>(map) : new LinkedHashMap<>(map);
-        }
-        kept.put(entry.getKey(), keptChild);
-      }
-    }
-
-    @Override
-    Object result() {
-      Object out = kept == null ? map : kept;
-      seen.put(map, out);
-      return out;
-    }
-  }
-
-  /** An application object's reference fields. */
-  private final class FieldsFrame extends Frame {
-    final Field[] fields;
-    int index;
-
-    FieldsFrame(Object value, Field[] fields) {
-      super(value);
-      this.fields = fields;
-    }
-
-    @Override
-    Object next() {
-      if (index >= fields.length) {
-        return PUSHED;
-      }
-      try {
-        return fields[index++].get(container);
-      } catch (IllegalAccessException e) {
-        return null;
-      }
-    }
-
-    @Override
-    long remaining() {
-      return fields.length - index;
-    }
-  }
-
-  /**
-   * A value of parts: a DJL Batch (data, labels; kept as it is), an ND4J DataSet or MultiDataSet
-   * (features, labels and their masks; rebuilt as a new one of its class around the copies when a
-   * part was materialized).
-   */
-  private final class PartsFrame extends Frame {
-    final Kind kind;
-    final boolean rebuild;
-    final Object[] parts;
-    boolean replaced;
-    int index;
-
-    PartsFrame(Object value, Kind kind, boolean mayCopy) {
-      super(value);
-      this.kind = kind;
-      this.rebuild = mayCopy && kind.rebuild != null;
-      this.parts = new Object[kind.parts.length];
-    }
-
-    @Override
-    Object next() {
-      if (index >= parts.length) {
-        return PUSHED;
-      }
-      try {
-        Object part = (Object) kind.parts[index].invokeExact(container);
-        parts[index++] = part;
-        return part;
-      } catch (RuntimeException | Error e) {
-        throw e;
-      } catch (Throwable t) {
-        throw new IllegalStateException(kind.typeName + " could not be read: " + t, t);
-      }
-    }
-
-    @Override
-    long remaining() {
-      return parts.length - index;
-    }
-
-    @Override
-    boolean copiesChildren() {
-      return rebuild;
-    }
-
-    @Override
-    void childDone(Object child, Object keptChild) {
-      examined++;
-      if (keptChild != child && copy && rebuild) {
-        parts[index - 1] = keptChild;
-        replaced = true;
-      }
-    }
-
-    @Override
-    Object result() {
-      Object out = container;
-      if (replaced) {
-        try {
-          out = (Object) kind.rebuild.invokeExact(parts);
-        } catch (RuntimeException | Error e) {
-          throw e;
-        } catch (Throwable t) {
-          throw new IllegalStateException(kind.typeName + " could not be rebuilt: " + t, t);
-        }
-      }
-      seen.put(container, out);
-      return out;
-    }
-  }
-
-  /** A CompletableFuture: its value, once it is complete (a pending one holds nothing yet). */
-  private final class FutureFrame extends Frame {
-    boolean done;
-
-    FutureFrame(CompletableFuture<?> future) {
-      super(future);
-    }
-
-    @Override
-    Object next() {
-      if (done) {
-        return PUSHED;
-      }
-      done = true;
-      CompletableFuture<?> f = (CompletableFuture<?>) container;
-      return f.isDone() && !f.isCompletedExceptionally() ? f.getNow(null) : null;
-    }
-
-    @Override
-    long remaining() {
-      return done ? 0 : 1;
-    }
+  /** Keeps {@code kept} as what to retain of {@code container}, reached again. */
+  void keep(Object container, Object kept) {
+    seen.put(container, kept);
   }
 }

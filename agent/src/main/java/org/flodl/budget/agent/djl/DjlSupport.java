@@ -5,6 +5,7 @@ import java.util.Locale;
 import org.flodl.budget.agent.gate.DepthAdapter;
 import org.flodl.budget.agent.library.Library;
 import org.flodl.budget.agent.library.WatchedClass;
+import org.flodl.budget.pricing.TypePricer;
 
 /**
  * DJL: preset {@code djl} ({@code docs/presets/djl.md}), on unless {@code djl=off}; its depth
@@ -53,6 +54,11 @@ public final class DjlSupport implements Library {
     }
     return type.cast(
         new DjlGate(vramProbe == null || vramProbe.trim().toLowerCase(Locale.ROOT).equals("auto")));
+  }
+
+  @Override
+  public TypePricer typePricer() {
+    return new DjlPricing();
   }
 
   @Override

@@ -4,6 +4,7 @@ import java.util.List;
 import org.flodl.budget.agent.gate.EntryHook;
 import org.flodl.budget.agent.library.Library;
 import org.flodl.budget.agent.library.WatchedClass;
+import org.flodl.budget.pricing.TypePricer;
 
 /**
  * Deeplearning4j: preset {@code dl4j} ({@code docs/presets/dl4j.md}); its entry hook ({@link
@@ -43,6 +44,11 @@ public final class Dl4jSupport implements Library {
   @Override
   public <T> T adapter(Class<T> type, String vramProbe) {
     return type == EntryHook.class ? type.cast(new Dl4jCaching()) : null;
+  }
+
+  @Override
+  public TypePricer typePricer() {
+    return new Nd4jPricing();
   }
 
   @Override

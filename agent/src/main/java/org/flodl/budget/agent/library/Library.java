@@ -1,16 +1,17 @@
 package org.flodl.budget.agent.library;
 
 import java.util.List;
+import org.flodl.budget.pricing.TypePricer;
 
 /**
  * One library the agent budgets as a unit ({@code presets=NAME}), found by {@link
  * java.util.ServiceLoader} in {@code META-INF/services/org.flodl.budget.agent.library.Library}: its
  * preset (a sites file shipped as a resource), what {@code suggest} looks for on a class path, and,
- * where the sites-file way is not enough, its adapter, the classes whose loading it watches and its
- * bound on native memory. Every list of libraries the agent has (presets, {@code suggest},
- * adapters, watches, native bounds) is derived from the libraries found. A library's support class
- * is small and does no work when constructed; it names only the JDK and, for its adapter, the
- * gate's adapter interfaces.
+ * where the sites-file way is not enough, its adapter, the pricer of its value types, the classes
+ * whose loading it watches and its bound on native memory. Every list of libraries the agent has
+ * (presets, {@code suggest}, adapters, watches, native bounds) is derived from the libraries found.
+ * A library's support class is small and does no work when constructed; it names only the JDK and,
+ * for its adapter, the gate's adapter interfaces.
  */
 public interface Library {
   /** The folder of the built-in presets' resources. */
@@ -57,6 +58,15 @@ public interface Library {
     return null;
   }
 
+  /**
+   * Returns the pricer of the library's own value types (asked once per class, before the generic
+   * pricing law, wherever a site admits one of them, with or without the preset), or null when the
+   * generic law prices them. Made once, when the agent's pricer is; it must do no work then.
+   */
+  default TypePricer typePricer() {
+    return null;
+  }
+
   /** Returns the classes whose loading the agent tells the library of (their defining loader). */
   default List<WatchedClass> watched() {
     return List.of();
@@ -84,6 +94,22 @@ public interface Library {
   static Library named(String name) {
     int i = Registry.NAMES.indexOf(name); // the names as read once, in the order of ALL
     return i < 0 ? null : Registry.ALL.get(i);
+  }
+
+  /** Returns the {@link #typePricer}s of {@link #all} that have one, in order. */
+  static List<TypePricer> typePricers() {
+    List<TypePricer> out = new java.util.ArrayList<>();
+    for (Library l : Registry.ALL) {
+      try {
+        TypePricer p = l.typePricer();
+        if (p != null) {
+          out.add(p);
+        }
+      } catch (RuntimeException | LinkageError e) {
+        // a support whose pricer cannot be made prices nothing: the generic law does
+      }
+    }
+    return out;
   }
 
   /** Returns the lines that say which library supports could not be loaded (none: empty). */

@@ -1,4 +1,4 @@
-package org.flodl.budget.pricing;
+package org.flodl.budget.agent.dl4j;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -7,7 +7,7 @@ import java.lang.reflect.Method;
 
 /**
  * The ND4J methods the pricer reads an INDArray by, and those it takes a DataSet or MultiDataSet
- * apart and puts it together again with, found by name on the value's own classes so {@code policy}
+ * apart and puts it together again with, found by name on the value's own classes so the agent
  * needs no ND4J at compile time. An INDArray tells its storage: {@code length()} elements of {@code
  * dataType().width()} bytes address {@code data().underlyingLength()} elements of the buffer it is
  * a view of, and {@code isAttached()} says it lives in a workspace that will be overwritten. A copy
