@@ -29,6 +29,9 @@ import org.flodl.budget.agent.weave.Rule;
  * transformer applies.
  */
 final class SiteBinding {
+  /** The prefix of the name a library's own hook is woven under: {@code hook:arrow}. */
+  static final String HOOK = "hook:";
+
   private SiteBinding() {}
 
   /**
@@ -82,6 +85,16 @@ final class SiteBinding {
     return kept;
   }
 
+  /** Returns library {@code l}'s own entry hooks; none where it cannot give them (said once). */
+  private static List<EntryHook> hooks(Library l) {
+    try {
+      return l.hooks(EntryHook.class);
+    } catch (RuntimeException | LinkageError e) {
+      Log.warn("library " + l.name() + "'s hooks could not be made, none woven: " + e);
+      return List.of();
+    }
+  }
+
   private static boolean onByDefault(String preset) {
     Library l = Library.named(preset);
     return l != null && l.onByDefault();
@@ -96,6 +109,17 @@ final class SiteBinding {
     List<Rule> rules = new ArrayList<>();
     Map<String, DepthAdapter> adapters = new HashMap<>();
     List<String> hooked = new ArrayList<>();
+    for (Library l : Library.all()) {
+      for (EntryHook hook : hooks(l)) {
+        rules.add(
+            Rule.of(
+                    engine.bindHook(null, hook),
+                    HOOK + l.name(),
+                    Rule.Role.HOOK,
+                    MethodRef.parse(hook.method()))
+                .withPreset(true));
+      }
+    }
     for (SiteSpec s : specs) {
       boolean preset = s.origin().startsWith("preset ");
       if (s instanceof CacheAdmitSite c && c.adapter() != null && !hooked.contains(c.adapter())) {

@@ -8,7 +8,8 @@ import org.flodl.budget.events.InstrumentedEvent;
 
 /**
  * Reports each weave outcome: one line (info when woven, a warning when not) and an event; the
- * engine starts (probe thread, periodic events) at the first class woven.
+ * engine starts (probe thread, periodic events) at the first class woven for a site (a library's
+ * own hook, {@link SiteBinding#HOOK}, is said at info level alone and starts nothing).
  */
 final class WeaveLog implements WeaveListener {
   private final GateEngine engine;
@@ -19,6 +20,12 @@ final class WeaveLog implements WeaveListener {
 
   @Override
   public void woven(String className, String loader, String site, String what) {
+    if (site.startsWith(SiteBinding.HOOK)) {
+      // A library's own hook (Arrow's allocator close): no site, nothing to decide, record or
+      // start.
+      Log.info("wove " + site + " into " + className + ": " + what);
+      return;
+    }
     Log.info("wove site '" + site + "' into " + className + ": " + what);
     if (Recorder.on()) {
       InstrumentedEvent.emit(className, loader, site, "WOVEN", what);

@@ -159,13 +159,16 @@ class ModuleLayoutTest {
       Set<String> refs = references(Bootstrap.class, OWN + "agent/" + runtime + "/");
       assertEquals(Set.of(), named(refs, banned), runtime + " may not name these");
     }
-    // The library SPI itself names the JDK and the pricing's SPI alone (a library's TypePricer):
-    // a support compiles against them and nothing else.
+    // The library SPI itself names the JDK, the pricing's SPI (a library's TypePricer) and the
+    // policy's tiers alone: a support compiles against them and nothing else.
     Set<String> spi = references(Bootstrap.class, OWN + "agent/library/");
     assertOnly(
         spi,
         "library",
-        r -> r.startsWith(OWN + "agent/library/") || r.startsWith(OWN + "pricing/"));
+        r ->
+            r.startsWith(OWN + "agent/library/")
+                || r.startsWith(OWN + "pricing/")
+                || r.startsWith(OWN + "policy/"));
   }
 
   /** Returns {@code others} and the package (internal form) of every library's support. */

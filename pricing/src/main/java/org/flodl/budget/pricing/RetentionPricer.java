@@ -4,6 +4,7 @@ import java.lang.instrument.Instrumentation;
 import java.nio.Buffer;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -302,26 +303,33 @@ public final class RetentionPricer {
   /**
    * Hands {@code value}'s references back to its library once the application can no longer reach
    * it, as its pricer says ({@link ValuePricer#releaseWhenUnreachable}): for a value the budget
-   * declined, which no cache will release on eviction. Returns whether anything was registered;
-   * never throws.
+   * declined, which no cache will release on eviction. Its {@code bytes} count as pending until
+   * then, and when the pending bytes have grown by {@code collectThreshold} a collection is asked
+   * for on the pricer's own thread (the collector does not see off-heap bytes). Returns whether
+   * anything was registered; never throws.
    */
-  public boolean releaseWhenUnreachable(Object value) {
-    if (value == null) {
-      return false;
-    }
+  public boolean releaseWhenUnreachable(Object value, long bytes, long collectThreshold) {
     try {
-      Kind k = kinds.get(value.getClass());
-      ValuePricer p = k.pricer;
-      return p != null && p.releaseWhenUnreachable(value, cleanup);
+      ValuePricer p = value == null ? null : kinds.get(value.getClass()).pricer;
+      return p != null && cleanup.release(p, value, bytes, collectThreshold);
     } catch (RuntimeException | LinkageError e) {
       tell("a declined " + value.getClass().getName() + " could not be handed back: " + e);
       return false;
     }
   }
 
-  /** Returns how many registered releases have run (for tests and the agent's counters). */
-  public long releasesRun() {
-    return cleanup.ran();
+  /**
+   * Collects now and hands back every declined value the application no longer reaches, waiting up
+   * to {@code maxNanos} for them or for {@code enough} to say so; returns the bytes of declined
+   * values still pending (0: none). For a library's close that would report them leaked.
+   */
+  public long collectDeclined(long maxNanos, BooleanSupplier enough) {
+    return cleanup.collect(maxNanos, enough);
+  }
+
+  /** Returns the bytes of declined values not handed back yet. */
+  public long pendingReleaseBytes() {
+    return cleanup.pendingBytes();
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import org.flodl.budget.agent.library.Library;
  */
 public final class Presets {
   /** Every preset, in documentation order. {@code djl} is on unless {@code djl=off}. */
-  public static final List<String> NAMES = Library.names();
+  public static final List<String> NAMES = Library.presetNames();
 
   private Presets() {}
 
@@ -26,6 +26,14 @@ public final class Presets {
 
   /** Returns the text of preset {@code name}, as shipped. */
   public static String text(String name) throws ConfigException {
+    Library named = Library.named(name);
+    if (named != null && !named.hasPreset()) {
+      throw new ConfigException(
+          Option.PRESETS.key(),
+          "library '"
+              + name
+              + "' has no preset: its values are priced wherever a site admits one, without it");
+    }
     if (!exists(name)) {
       throw new ConfigException(
           Option.PRESETS.key(),

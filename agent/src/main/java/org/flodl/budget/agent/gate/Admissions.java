@@ -126,14 +126,14 @@ final class Admissions {
   }
 
   /** Runs hook point {@code h}'s adapter on {@code receiver}, inside the gate. */
-  static void hook(Point.Hook h, Object receiver) {
+  static void hook(GateEngine e, Point.Hook h, Object receiver) {
     GateThread t = GateThread.current();
     if (t.inGate) {
       return;
     }
     t.inGate = true;
     try {
-      h.hook().enter(receiver);
+      h.hook().enter(receiver, e.pricer());
     } finally {
       t.inGate = false;
     }
@@ -218,7 +218,11 @@ final class Admissions {
           ledger,
           TierLedger.declinedAt(heldAfter),
           budget);
-      return observe ? value : Gate.DECLINED;
+      if (observe) {
+        return value;
+      }
+      handBack(e, value, charged, budget);
+      return Gate.DECLINED;
     }
     Object stored = value;
     boolean copied = false;
@@ -239,6 +243,7 @@ final class Admissions {
                 + Text.clip(String.valueOf(x), 120)
                 + "); such values are declined");
         record(e, t, site, CacheSite.DECLINE, price, charged, false, ledger, -1, ledger.budget());
+        handBack(e, value, charged, budget);
         return Gate.DECLINED;
       }
     }
@@ -305,7 +310,21 @@ final class Admissions {
               type, 0, 0, 0, false, false, l.held(), l.budget(), available(e.budgets, tier)),
           weight);
     }
-    return observe ? value : Gate.DECLINED;
+    if (observe) {
+      return value;
+    }
+    handBack(e, value, 0, 0);
+    return Gate.DECLINED;
+  }
+
+  /**
+   * Hands a declined value's references back to its library once the application no longer reaches
+   * it (no cache will release it on eviction): an Arrow or Netty buffer. Its {@code bytes} stay
+   * pending until then; past a sixteenth of the tier's {@code budget} pending, a collection is
+   * asked for on the agent's own thread (the collector does not see off-heap bytes).
+   */
+  private static void handBack(GateEngine e, Object value, long bytes, long budget) {
+    e.pricer().releaseWhenUnreachable(value, bytes, budget / 16);
   }
 
   /**

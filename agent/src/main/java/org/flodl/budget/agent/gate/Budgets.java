@@ -60,6 +60,9 @@ final class Budgets {
   private final RingBook rings = new RingBook();
   private volatile long quickHeapAvailable = -1;
 
+  /** The libraries' bound changes the last refresh saw ({@link Library#boundChanged}). */
+  private volatile long boundChanges;
+
   /** The native tier's available bytes as the last refresh budgeted it (JavaCPP's bound in). */
   private volatile long nativeAvailable = -1;
 
@@ -216,8 +219,8 @@ final class Budgets {
    * the heap in use, garbage included (the conservative side).
    */
   void ensureRefreshed(Tier tier) {
-    if (refreshed) {
-      return;
+    if (refreshed && (tier != Tier.NATIVE || boundChanges == Library.boundChanges())) {
+      return; // a library's new bound on the native tier (an Arrow allocator seen) refreshes
     }
     if (tier == Tier.HEAP) {
       if (quickHeapAvailable < 0) {
@@ -316,6 +319,7 @@ final class Budgets {
   }
 
   private void refreshLocked(List<Runnable> events) {
+    boundChanges = Library.boundChanges(); // seen, whether or not this refresh succeeds
     try {
       if (g1RegionBytes < 0) {
         g1RegionBytes = HeapFootprint.g1Region();

@@ -123,7 +123,7 @@ public final class GateEngine implements Decisions {
     return bind(registry.batch(site));
   }
 
-  /** Returns the point id of {@code hook}, an adapter's code for cache-admit site {@code site}. */
+  /** Returns the point id of {@code hook}, of cache-admit site {@code site} (null: a library's). */
   public synchronized int bindHook(String site, EntryHook hook) {
     return bind(registry.hook(site, hook));
   }
@@ -381,7 +381,7 @@ public final class GateEngine implements Decisions {
   @Override
   public void hook(int id, Object receiver) {
     if (receiver != null && point(id) instanceof Point.Hook h) {
-      Admissions.hook(h, receiver);
+      Admissions.hook(this, h, receiver);
     }
   }
 

@@ -32,7 +32,7 @@ final class PointRegistry {
 
   /** Returns {@code hook}, an adapter's code for cache-admit site {@code site}, as a point. */
   synchronized Point hook(String site, EntryHook hook) {
-    return new Point.Hook(cacheSite(site), hook);
+    return new Point.Hook(site == null ? null : cacheSite(site), hook);
   }
 
   /** Returns prefetch-depth site {@code site}'s depth, the site made at its first. */
@@ -92,7 +92,9 @@ final class PointRegistry {
                 ? d.site().name()
                 : p instanceof Point.Batch b
                     ? b.site().name()
-                    : p instanceof Point.Hook h ? h.site().name() : "#" + id;
+                    : p instanceof Point.Hook h
+                        ? h.site() == null ? h.hook().method() : h.site().name()
+                        : "#" + id;
   }
 
   /** Returns the names of the cache-admit sites or of the prefetch-depth sites. */

@@ -29,6 +29,14 @@ public interface Library {
   /** Returns a class (internal form) whose presence on a class path means the library is there. */
   String marker();
 
+  /**
+   * Returns whether the library has a preset ({@code presets=NAME}); one without (Arrow, Netty)
+   * brings its pricing, hooks and bounds alone, whenever the agent runs.
+   */
+  default boolean hasPreset() {
+    return true;
+  }
+
   /** Returns the resource of the preset, in the sites file's format. */
   default String presetResource() {
     return PRESETS + name() + ".properties";
@@ -67,6 +75,15 @@ public interface Library {
     return null;
   }
 
+  /**
+   * Returns the library's own hooks of type {@code type} (the gate's {@code EntryHook}), woven
+   * whenever the agent runs, never through a site: Arrow's allocator close, which first releases
+   * the declined values it would report leaked.
+   */
+  default <T> List<T> hooks(Class<T> type) {
+    return List.of();
+  }
+
   /** Returns the classes whose loading the agent tells the library of (their defining loader). */
   default List<WatchedClass> watched() {
     return List.of();
@@ -83,6 +100,17 @@ public interface Library {
   /** Returns every library found, the agent's own first, in their order; each name once. */
   static List<Library> all() {
     return Registry.ALL;
+  }
+
+  /** Returns the names of {@link #all} that have a preset, in order. */
+  static List<String> presetNames() {
+    List<String> out = new java.util.ArrayList<>();
+    for (Library l : Registry.ALL) {
+      if (l.hasPreset()) {
+        out.add(l.name());
+      }
+    }
+    return List.copyOf(out);
   }
 
   /** Returns the names of {@link #all}, in order. */
@@ -110,6 +138,19 @@ public interface Library {
       }
     }
     return out;
+  }
+
+  /**
+   * Says that a library's bound ({@link #nativeAvailable}) has a new source (Arrow's: an allocator
+   * first seen): the next native decision refreshes the budgets before it is taken.
+   */
+  static void boundChanged() {
+    Registry.BOUND_CHANGES.incrementAndGet();
+  }
+
+  /** Returns how many times {@link #boundChanged} was said. */
+  static long boundChanges() {
+    return Registry.BOUND_CHANGES.get();
   }
 
   /** Returns the lines that say which library supports could not be loaded (none: empty). */

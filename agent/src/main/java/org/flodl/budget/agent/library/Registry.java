@@ -23,6 +23,10 @@ final class Registry {
   static final List<String> NAMES;
   static final List<String> PROBLEMS;
 
+  /** Counts the new sources of the libraries' bounds ({@link Library#boundChanged}). */
+  static final java.util.concurrent.atomic.AtomicLong BOUND_CHANGES =
+      new java.util.concurrent.atomic.AtomicLong();
+
   static {
     List<Library> own = new ArrayList<>();
     List<Library> others = new ArrayList<>();

@@ -13,16 +13,19 @@ import org.flodl.budget.agent.library.Library;
 final class Libraries {
   private Libraries() {}
 
-  /** A library a preset budgets: the preset's name and the package its API is in. */
-  record Preset(String name, String apiPackage, String marker, String covers) {}
+  /**
+   * A library the agent knows: its name, the package its API is in, and whether a preset budgets it
+   * (one without, Arrow's or Netty's, is priced wherever a site admits its values).
+   */
+  record Preset(String name, String apiPackage, String marker, String covers, boolean hasPreset) {}
 
-  /** Every library a preset budgets, as {@link Library#all} finds them. */
+  /** Every library, as {@link Library#all} finds them. */
   static final List<Preset> PRESETS = presets();
 
   private static List<Preset> presets() {
     List<Preset> out = new ArrayList<>();
     for (Library l : Library.all()) {
-      out.add(new Preset(l.name(), l.apiPackage(), l.marker(), l.covers()));
+      out.add(new Preset(l.name(), l.apiPackage(), l.marker(), l.covers(), l.hasPreset()));
     }
     return List.copyOf(out);
   }

@@ -86,6 +86,7 @@ public final class SuggestCommand {
   record Suggestion(
       List<Candidate> sites,
       Map<String, List<String>> presets,
+      List<String> priced,
       int classes,
       int scanned,
       int unreadable) {}
@@ -94,9 +95,14 @@ public final class SuggestCommand {
   static Suggestion suggest(ClassFiles files) {
     List<Candidate> found = new ArrayList<>();
     Map<String, List<String>> presets = new LinkedHashMap<>();
+    List<String> priced = new ArrayList<>();
     for (Libraries.Preset p : Libraries.PRESETS) {
       if (files.names().contains(p.marker())) {
-        presets.put(p.name(), new ArrayList<>());
+        if (p.hasPreset()) {
+          presets.put(p.name(), new ArrayList<>());
+        } else {
+          priced.add(p.name());
+        }
       }
     }
     int unreadable = 0;
@@ -138,7 +144,8 @@ public final class SuggestCommand {
                   c.inName(),
                   c.inDescriptor()));
     }
-    return new Suggestion(unique, presets, files.names().size(), files.kept().size(), unreadable);
+    return new Suggestion(
+        unique, presets, priced, files.names().size(), files.kept().size(), unreadable);
   }
 
   /** Adds the application's calls into a preset's library to its uses (and the preset). */
@@ -151,7 +158,7 @@ public final class SuggestCommand {
           continue;
         }
         for (Libraries.Preset p : Libraries.PRESETS) {
-          if (call.owner.startsWith(p.apiPackage())) {
+          if (p.hasPreset() && call.owner.startsWith(p.apiPackage())) {
             List<String> u = presets.computeIfAbsent(p.name(), k -> new ArrayList<>());
             String use =
                 SiteFinder.ref(cls.name, m)
@@ -223,6 +230,21 @@ public final class SuggestCommand {
                         + ".");
         comment(b, text);
       }
+      b.append('\n');
+    }
+    for (String name : s.priced()) {
+      Libraries.Preset lib =
+          Libraries.PRESETS.stream().filter(x -> x.name().equals(name)).findFirst().orElseThrow();
+      comment(
+          b,
+          name
+              + ": "
+              + lib.covers()
+              + "; on the class path, with no preset: its values are priced so wherever a site"
+              + " admits one, and a declined one is released once the application no longer"
+              + " reaches it.");
+    }
+    if (!s.priced().isEmpty()) {
       b.append('\n');
     }
     if (s.sites().isEmpty()) {

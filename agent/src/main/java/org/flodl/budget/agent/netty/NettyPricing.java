@@ -1,0 +1,244 @@
+package org.flodl.budget.agent.netty;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Field;
+import java.util.IdentityHashMap;
+import org.flodl.budget.agent.library.Shallow;
+import org.flodl.budget.agent.library.Shared;
+import org.flodl.budget.agent.library.Types;
+import org.flodl.budget.policy.Tier;
+import org.flodl.budget.pricing.Priced;
+import org.flodl.budget.pricing.Releases;
+import org.flodl.budget.pricing.RetentionPricer;
+import org.flodl.budget.pricing.TypePricer;
+import org.flodl.budget.pricing.ValuePricer;
+
+/**
+ * Netty's {@code ByteBuf}s priced by what really stays reserved: a derived buffer (slice,
+ * duplicate, retained or not, leak-aware or not) is followed through {@code unwrap()} to the buffer
+ * that owns the memory, a composite is each component's owner, each owner charged once: {@code
+ * max(capacity(), writerIndex() + maxFastWritableBytes())} (a pooled buffer's whole slot), on the
+ * direct tier where it {@code isDirect()}, else the heap. A slice is never copied (as Arrow's, see
+ * docs/PRICING.md). An allocator a walk reaches is the job's, charged nothing.
+ *
+ * <p>A declined buffer's reference is released once the application no longer reaches it: a
+ * leak-aware wrapper (any buffer under {@code ResourceLeakDetector} at PARANOID, a sampled one
+ * below) releases what it wraps and closes its leak record, as its own {@code release()} would; a
+ * bare derived buffer releases the reference it holds on its parent. A bare buffer that owns its
+ * memory (not derived, not wrapped) cannot be released without reaching it; nor can a leak-aware
+ * composite (its record tracks the wrapper itself): said once, left to the application.
+ */
+final class NettyPricing implements TypePricer {
+  static final String BYTE_BUF = "io.netty.buffer.ByteBuf";
+  static final String COMPOSITE = "io.netty.buffer.CompositeByteBuf";
+  static final String LEAK_AWARE = "io.netty.buffer.SimpleLeakAwareByteBuf";
+  static final String POOLED_DERIVED = "io.netty.buffer.AbstractPooledDerivedByteBuf";
+  static final String ALLOCATOR = "io.netty.buffer.ByteBufAllocator";
+  static final String TRACKER = "io.netty.util.ResourceLeakTracker";
+
+  private static final int MAX_UNWRAPS = 64;
+  private static final MethodType OBJECT_GETTER = MethodType.methodType(Object.class, Object.class);
+  private static final MethodType INT_GETTER = MethodType.methodType(int.class, Object.class);
+
+  @Override
+  public ValuePricer pricerOf(Class<?> c) {
+    Class<?> buf = Types.supertypeNamed(c, BYTE_BUF);
+    if (buf != null) {
+      try {
+        return new Bufs(buf, c);
+      } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+        return Shallow.PRICER;
+      }
+    }
+    return Types.supertypeNamed(c, ALLOCATOR) != null ? Shared.PRICER : null;
+  }
+
+  /** The buffers of one class: its handles, found on the application's Netty. */
+  private static final class Bufs implements ValuePricer {
+    private final MethodHandle unwrap;
+    private final MethodHandle capacity;
+    private final MethodHandle writerIndex;
+    private final MethodHandle maxFastWritable; // null before Netty 4.1.42
+    private final MethodHandle direct;
+    private final MethodHandle release;
+    private final Class<?> composite;
+    private final MethodHandle components;
+    private final MethodHandle component;
+
+    /** Leak-aware wrappers: the wrapped buffer's tracked object and record, else null. */
+    private final Field tracked;
+
+    private final Field leak;
+    private final MethodHandle closeLeak;
+
+    /** A bare pooled derived buffer: the parent it holds a reference on, else null. */
+    private final Field parent;
+
+    Bufs(Class<?> buf, Class<?> c) throws ReflectiveOperationException {
+      MethodHandles.Lookup l = MethodHandles.publicLookup();
+      ClassLoader loader = buf.getClassLoader();
+      unwrap = l.unreflect(buf.getMethod("unwrap")).asType(OBJECT_GETTER);
+      capacity = l.unreflect(buf.getMethod("capacity")).asType(INT_GETTER);
+      writerIndex = l.unreflect(buf.getMethod("writerIndex")).asType(INT_GETTER);
+      MethodHandle fast;
+      try {
+        fast = l.unreflect(buf.getMethod("maxFastWritableBytes")).asType(INT_GETTER);
+      } catch (NoSuchMethodException e) {
+        fast = null;
+      }
+      maxFastWritable = fast;
+      direct =
+          l.unreflect(buf.getMethod("isDirect"))
+              .asType(MethodType.methodType(boolean.class, Object.class));
+      release =
+          l.unreflect(buf.getMethod("release"))
+              .asType(MethodType.methodType(boolean.class, Object.class));
+      composite = Class.forName(COMPOSITE, false, loader);
+      components = l.unreflect(composite.getMethod("numComponents")).asType(INT_GETTER);
+      component =
+          l.unreflect(composite.getMethod("internalComponent", int.class))
+              .asType(MethodType.methodType(Object.class, Object.class, int.class));
+      Class<?> leakAware = Types.supertypeNamed(c, LEAK_AWARE);
+      if (leakAware != null && !composite.isAssignableFrom(c)) {
+        tracked = accessible(leakAware.getDeclaredField("trackedByteBuf"));
+        leak = accessible(leakAware.getDeclaredField("leak"));
+        Class<?> tracker = Class.forName(TRACKER, false, loader);
+        closeLeak =
+            l.unreflect(tracker.getMethod("close", Object.class))
+                .asType(MethodType.methodType(boolean.class, Object.class, Object.class));
+      } else {
+        tracked = null;
+        leak = null;
+        closeLeak = null;
+      }
+      Class<?> pooledDerived = Types.supertypeNamed(c, POOLED_DERIVED);
+      parent = pooledDerived == null ? null : accessible(pooledDerived.getDeclaredField("parent"));
+    }
+
+    private static Field accessible(Field f) {
+      f.setAccessible(true);
+      return f;
+    }
+
+    @Override
+    public boolean supports(Object value) {
+      return true;
+    }
+
+    @Override
+    public Priced price(Object value, RetentionPricer pricer) {
+      try {
+        IdentityHashMap<Object, Object> owners = new IdentityHashMap<>();
+        long[] sums = new long[2]; // direct, heap
+        add(value, owners, sums, 0);
+        long logical = (int) capacity.invokeExact(value);
+        long storage = Math.max(sums[0] + sums[1], logical);
+        Tier tier = sums[0] >= sums[1] && sums[0] > 0 ? Tier.DIRECT : Tier.HEAP;
+        return new Priced(tier, value.getClass().getTypeName(), logical, storage, storage, false);
+      } catch (RuntimeException | Error e) {
+        throw e;
+      } catch (Throwable t) {
+        throw new IllegalStateException("a ByteBuf could not be priced: " + t, t);
+      }
+    }
+
+    /** Adds what {@code b} reserves: its owner's slot, or each component's. */
+    private void add(Object b, IdentityHashMap<Object, Object> owners, long[] sums, int depth)
+        throws Throwable {
+      Object owner = b;
+      for (int i = 0; i < MAX_UNWRAPS; i++) {
+        Object u = (Object) unwrap.invokeExact(owner);
+        if (u == null) {
+          break;
+        }
+        owner = u;
+      }
+      if (owners.put(owner, owner) != null) {
+        return; // each owner charged once
+      }
+      if (composite.isInstance(owner) && depth < MAX_UNWRAPS) {
+        int n = (int) components.invokeExact(owner);
+        for (int i = 0; i < n; i++) {
+          Object part = (Object) component.invokeExact(owner, i);
+          if (part != null) {
+            add(part, owners, sums, depth + 1);
+          }
+        }
+        return;
+      }
+      long cap = (int) capacity.invokeExact(owner);
+      long slot =
+          maxFastWritable == null
+              ? cap
+              : (long) (int) writerIndex.invokeExact(owner)
+                  + (int) maxFastWritable.invokeExact(owner);
+      sums[(boolean) direct.invokeExact(owner) ? 0 : 1] += Math.max(cap, slot);
+    }
+
+    @Override
+    public boolean releaseWhenUnreachable(Object value, Releases releases) {
+      try {
+        if (leak != null) {
+          Object record = leak.get(value);
+          Object inner = (Object) unwrap.invokeExact(value);
+          if (record == null || inner == null) {
+            return false;
+          }
+          releases.whenUnreachable(
+              value, new Release(release, inner, closeLeak, record, tracked.get(value)));
+          return true;
+        }
+        Object held = parent != null ? parent.get(value) : (Object) unwrap.invokeExact(value);
+        if (held == null) {
+          throw new UnsupportedOperationException(
+              value.getClass().getName()
+                  + " owns its memory: its release needs the buffer itself (cache retained"
+                  + " slices, or run with ResourceLeakDetector at PARANOID)");
+        }
+        releases.whenUnreachable(value, new Release(release, held, null, null, null));
+        return true;
+      } catch (RuntimeException | Error e) {
+        throw e;
+      } catch (Throwable t) {
+        throw new IllegalStateException("a ByteBuf could not be read: " + t, t);
+      }
+    }
+  }
+
+  /**
+   * Releases the reference a declined buffer held, and closes its leak record where the release
+   * freed it (what a leak-aware buffer's own {@code release()} does); holds nothing of the buffer.
+   */
+  private static final class Release implements Runnable {
+    private final MethodHandle release;
+    private final Object held;
+    private final MethodHandle closeLeak;
+    private final Object record;
+    private final Object tracked;
+
+    Release(
+        MethodHandle release, Object held, MethodHandle closeLeak, Object record, Object tracked) {
+      this.release = release;
+      this.held = held;
+      this.closeLeak = closeLeak;
+      this.record = record;
+      this.tracked = tracked;
+    }
+
+    @Override
+    public void run() {
+      try {
+        boolean freed = (boolean) release.invokeExact(held);
+        if (freed && record != null) {
+          boolean closed = (boolean) closeLeak.invokeExact(record, tracked);
+        }
+      } catch (RuntimeException | Error e) {
+        throw e;
+      } catch (Throwable t) {
+        throw new IllegalStateException(t);
+      }
+    }
+  }
+}

@@ -1,0 +1,177 @@
+package org.flodl.budget.agent.it;
+
+import static org.flodl.budget.events.EventFields.ADMISSIONS;
+import static org.flodl.budget.events.EventFields.ADMITTED_BYTES;
+import static org.flodl.budget.events.EventFields.ALREADY_HELD;
+import static org.flodl.budget.events.EventFields.CHARGED_BYTES;
+import static org.flodl.budget.events.EventFields.DECISION;
+import static org.flodl.budget.events.EventFields.DECLINES;
+import static org.flodl.budget.events.EventFields.RELEASED_BYTES;
+import static org.flodl.budget.events.EventFields.RELEASES;
+import static org.flodl.budget.events.EventFields.STORAGE_BYTES;
+import static org.flodl.budget.events.EventFields.TIER;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import jdk.jfr.consumer.RecordedEvent;
+import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.events.CacheAdmissionEvent;
+import org.flodl.budget.events.Decision;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Off-heap, reference-counted slices in a cache ({@code test-apps/offheap-app}): an Arrow loader
+ * whose every sample is a 1 KiB slice of a 2 MiB row-group allocation, on Arrow 19 and Arrow 15,
+ * with Unsafe's and Netty's allocation managers; and a Netty loader caching retained slices of
+ * pooled direct buffers. At a limit the job dies under without the agent (Arrow's own, or {@code
+ * MaxDirectMemorySize}), under the agent it completes with the checksum of a roomy run without it:
+ * every admitted slice is charged its whole allocation on the tier its memory is on, every declined
+ * one is released once the app no longer reaches it (Arrow's allocator closes with nothing
+ * outstanding; Netty's leak detector at PARANOID reports nothing, where it does report the app's
+ * own leak), and the recording's counts are the app's puts.
+ */
+class OffHeapIT {
+  static final Path APP = Path.of("../test-apps/offheap-app/target");
+  static final String OPENS = "--add-opens=java.base/java.nio=ALL-UNNAMED";
+
+  /** The row group's allocation: 1024 rows of 256 floats and the validity, rounded up. */
+  static final long ALLOCATION = 2L << 20;
+
+  static final String CHECKSUM = "12798200.000"; // 400 samples x 2 epochs, as every run computes
+
+  static String sites(String loader) {
+    return "site.samples.kind = cache-admit\n"
+        + "site.samples.in = com.acme.offheap."
+        + loader
+        + "#load(int)\n"
+        + "site.samples.method = java.util.Map#put(java.lang.Object,java.lang.Object)\n"
+        + "site.samples.value = 1\n"
+        + "site.samples.release = java.util.Map#remove(java.lang.Object)\n";
+  }
+
+  @ParameterizedTest(name = "Arrow {0}, {1} allocation manager, slice={2}")
+  @CsvSource({"19, Unsafe, transfer", "19, Netty, buf", "15, Unsafe, buf", "15, Netty, transfer"})
+  void arrowSlicesArePricedByTheirAllocationAndDeclinedOnesReleased(
+      int arrow, String manager, String slice) throws Exception {
+    boolean netty = manager.equals("Netty");
+    // Netty's allocations are bounded by MaxDirectMemorySize, Unsafe's by Arrow's own limit.
+    String[] tight = {
+      "-XX:MaxDirectMemorySize=" + (netty ? "128m" : "1g"),
+      "-Darrow.allocation.manager.type=" + manager
+    };
+    String limit = "limit=" + (netty ? "1g" : "128m");
+    String name = "offheap-arrow" + arrow + "-" + manager;
+    ChildJvm.Result roomy =
+        arrow(name + "-roomy", arrow, false)
+            .jvm("-Darrow.allocation.manager.type=" + manager)
+            .run("com.acme.offheap.ArrowLoader", "limit=1g", "slice=" + slice);
+    assertEquals(0, roomy.exitCode, roomy.toString());
+    assertEquals(CHECKSUM, roomy.value("checksum"), roomy.toString());
+    ChildJvm.Result bare =
+        arrow(name + "-bare", arrow, false)
+            .jvm(tight)
+            .run("com.acme.offheap.ArrowLoader", limit, "slice=" + slice);
+    assertNotEquals(0, bare.exitCode, "without the agent the job dies of the limit: " + bare);
+
+    ChildJvm.Result r =
+        arrow(name, arrow, true)
+            .jvm(tight)
+            .run("com.acme.offheap.ArrowLoader", limit, "slice=" + slice);
+    assertEquals(0, r.exitCode, r.toString());
+    assertEquals(roomy.value("checksum"), r.value("checksum"), "the samples the job trained on");
+    assertEquals("true", r.value("closed"), "the allocator closed with nothing outstanding: " + r);
+    assertExact(r, netty ? "direct" : "native");
+  }
+
+  @Test
+  void nettyRetainedSlicesArePricedByTheirPooledSlotAndDeclinedOnesNeverLeak() throws Exception {
+    String paranoid = "-Dio.netty.leakDetection.level=paranoid";
+    ChildJvm.Result roomy =
+        netty("offheap-netty-roomy", false)
+            .jvm(paranoid, "-XX:MaxDirectMemorySize=1g")
+            .run("com.acme.offheap.NettyLoader");
+    assertEquals(0, roomy.exitCode, roomy.toString());
+    assertFalse(roomy.stderr.contains("LEAK:"), roomy.toString());
+    // The control: the detector does see a slice the app itself drops unreleased.
+    ChildJvm.Result leaking =
+        netty("offheap-netty-leaking", false)
+            .jvm(paranoid, "-XX:MaxDirectMemorySize=1g")
+            .run("com.acme.offheap.NettyLoader", "leak=1");
+    assertTrue(leaking.stderr.contains("LEAK:"), "the leak check sees a leak: " + leaking);
+    ChildJvm.Result bare =
+        netty("offheap-netty-bare", false)
+            .jvm(paranoid, "-XX:MaxDirectMemorySize=64m")
+            .run("com.acme.offheap.NettyLoader");
+    assertNotEquals(0, bare.exitCode, "without the agent the job runs out of direct memory");
+
+    ChildJvm.Result r =
+        netty("offheap-netty", true)
+            .jvm(paranoid, "-XX:MaxDirectMemorySize=64m")
+            .run("com.acme.offheap.NettyLoader");
+    assertEquals(0, r.exitCode, r.toString());
+    assertEquals(roomy.value("checksum"), r.value("checksum"));
+    assertFalse(r.stderr.contains("LEAK:"), "a declined slice leaked: " + r);
+    assertExact(r, "direct");
+  }
+
+  /**
+   * Asserts the recording's counts are the app's puts, every admission charged at least the
+   * allocation its slice pins on {@code tier}, and each admitted byte released once.
+   */
+  private static void assertExact(ChildJvm.Result r, String tier) throws Exception {
+    long puts = Long.parseLong(r.value("puts"));
+    long hits = Long.parseLong(r.value("hits"));
+    assertEquals(800, puts + hits, "400 samples, two epochs: " + r);
+    Map<String, Long> s = ExportersIT.summaries(r.recording, "samples");
+    assertEquals(puts, s.get(ADMISSIONS) + s.get(DECLINES) + s.get(ALREADY_HELD), "" + s);
+    assertTrue(s.get(ADMISSIONS) > 0 && s.get(DECLINES) > 0, "admitted and declined: " + s);
+    assertEquals(s.get(ADMISSIONS), s.get(RELEASES), "each admitted slice evicted: " + s);
+    assertEquals(s.get(ADMITTED_BYTES), s.get(RELEASED_BYTES), "each byte released once: " + s);
+    List<RecordedEvent> decisions = r.events(CacheAdmissionEvent.NAME);
+    assertEquals(puts, decisions.size(), "one event per decision");
+    for (RecordedEvent e : decisions) {
+      assertEquals(tier, e.getString(TIER), e.toString());
+      long least = r.name.contains("netty") && !r.name.contains("arrow") ? 256 << 10 : ALLOCATION;
+      assertTrue(e.getLong(STORAGE_BYTES) >= least, "the slice pins its allocation: " + e);
+      if (e.getString(DECISION).startsWith(Decision.ADMIT.name())) {
+        assertTrue(e.getLong(CHARGED_BYTES) >= least, "charged its allocation: " + e);
+      }
+    }
+  }
+
+  /** A child running the Arrow loader on Arrow {@code version}, recording every decision. */
+  private static ChildJvm arrow(String name, int version, boolean agent) throws Exception {
+    ChildJvm c = ChildJvm.on(name, Jdk.JDK17).jvm(OPENS).classPath(arrowClassPath(version));
+    return agent ? c.agent("sites=" + Sites.write(name, sites("ArrowLoader"))).record() : c;
+  }
+
+  /** A child running the Netty loader (Netty 4.2, Arrow 19's), recording every decision. */
+  private static ChildJvm netty(String name, boolean agent) throws Exception {
+    ChildJvm c = ChildJvm.on(name, Jdk.JDK17).classPath(arrowClassPath(19));
+    return agent ? c.agent("sites=" + Sites.write(name, sites("NettyLoader"))).record() : c;
+  }
+
+  private static Path[] arrowClassPath(int version) throws Exception {
+    List<Path> cp = new ArrayList<>();
+    cp.add(APP.resolve("classes"));
+    if (version == 19) {
+      for (String p : Files.readString(APP.resolve("classpath.txt")).trim().split(":")) {
+        cp.add(Path.of(p));
+      }
+    } else {
+      try (var jars = Files.list(APP.resolve("libs/arrow-older"))) {
+        jars.sorted().forEach(cp::add);
+      }
+    }
+    return cp.toArray(new Path[0]);
+  }
+}
