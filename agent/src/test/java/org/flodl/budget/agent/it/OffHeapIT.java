@@ -70,24 +70,25 @@ class OffHeapIT {
     };
     String limit = "limit=" + (netty ? "1g" : "128m");
     String name = "offheap-arrow" + arrow + "-" + manager;
-    ChildJvm.Result roomy =
-        arrow(name + "-roomy", arrow, false)
-            .jvm("-Darrow.allocation.manager.type=" + manager)
-            .run("com.acme.offheap.ArrowLoader", "limit=1g", "slice=" + slice);
-    assertEquals(0, roomy.exitCode, roomy.toString());
-    assertEquals(CHECKSUM, roomy.value("checksum"), roomy.toString());
-    ChildJvm.Result bare =
-        arrow(name + "-bare", arrow, false)
-            .jvm(tight)
-            .run("com.acme.offheap.ArrowLoader", limit, "slice=" + slice);
-    assertNotEquals(0, bare.exitCode, "without the agent the job dies of the limit: " + bare);
-
+    if (arrow == 19) { // the controls, once a manager: the checksum is the same on every Arrow
+      ChildJvm.Result roomy =
+          arrow(name + "-roomy", arrow, false)
+              .jvm("-Darrow.allocation.manager.type=" + manager)
+              .run("com.acme.offheap.ArrowLoader", "limit=1g", "slice=" + slice);
+      assertEquals(0, roomy.exitCode, roomy.toString());
+      assertEquals(CHECKSUM, roomy.value("checksum"), roomy.toString());
+      ChildJvm.Result bare =
+          arrow(name + "-bare", arrow, false)
+              .jvm(tight)
+              .run("com.acme.offheap.ArrowLoader", limit, "slice=" + slice);
+      assertNotEquals(0, bare.exitCode, "without the agent the job dies of the limit: " + bare);
+    }
     ChildJvm.Result r =
         arrow(name, arrow, true)
             .jvm(tight)
             .run("com.acme.offheap.ArrowLoader", limit, "slice=" + slice);
     assertEquals(0, r.exitCode, r.toString());
-    assertEquals(roomy.value("checksum"), r.value("checksum"), "the samples the job trained on");
+    assertEquals(CHECKSUM, r.value("checksum"), "the samples the job trained on (a roomy run's)");
     assertEquals("true", r.value("closed"), "the allocator closed with nothing outstanding: " + r);
     assertExact(r, netty ? "direct" : "native");
   }

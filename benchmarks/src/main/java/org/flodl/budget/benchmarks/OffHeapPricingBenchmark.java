@@ -1,0 +1,130 @@
+package org.flodl.budget.benchmarks;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.util.TransferPair;
+import org.flodl.budget.agent.arrow.ArrowSupport;
+import org.flodl.budget.agent.netty.NettySupport;
+import org.flodl.budget.pricing.Priced;
+import org.flodl.budget.pricing.RetentionPricer;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The price of one off-heap slice at cache admission, through the agent's Arrow and Netty units
+ * (their {@code TypePricer}s, as the agent gives them to the pricer), beside a {@code byte[]} of
+ * the same 1 KiB: an {@code ArrowBuf} slice of a 2 MiB row group (Unsafe allocation manager), a
+ * {@code Float4Vector} of 256 floats split out of one, and a Netty {@code retainedSlice} of a 256
+ * KiB pooled direct buffer.
+ *
+ * <p>Run: {@code mvn -B -q -pl benchmarks -am package -DskipTests && java
+ * --add-opens=java.base/java.nio=ALL-UNNAMED -jar benchmarks/target/benchmarks.jar
+ * OffHeapPricingBenchmark}
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(
+    value = 1,
+    jvmArgsAppend = {
+      "--add-opens=java.base/java.nio=ALL-UNNAMED",
+      "-Darrow.allocation.manager.type=Unsafe"
+    })
+public class OffHeapPricingBenchmark {
+  @Param({"byte-array-1k", "arrow-buf-slice", "arrow-vector-slice", "netty-retained-slice"})
+  public String sample;
+
+  private RetentionPricer pricer;
+  private Object value;
+  private BufferAllocator allocator;
+  private AutoCloseable group;
+
+  @Setup(Level.Trial)
+  public void setUp() {
+    pricer =
+        RetentionPricer.standard(
+            null,
+            OffHeapPricingBenchmark.class.getClassLoader(),
+            line -> {},
+            List.of(new ArrowSupport().typePricer(), new NettySupport().typePricer()));
+    allocator = new RootAllocator(1L << 30);
+    switch (sample) {
+      case "byte-array-1k":
+        value = new byte[1024];
+        break;
+      case "arrow-buf-slice":
+        {
+          Float4Vector v = new Float4Vector("group", allocator);
+          v.allocateNew(1024 * 256);
+          v.setValueCount(1024 * 256);
+          ArrowBuf slice = v.getDataBuffer().slice(4096L * 7, 1024);
+          slice.getReferenceManager().retain(); // the cache's reference, closed at tear-down
+          value = slice;
+          group = v;
+          break;
+        }
+      case "arrow-vector-slice":
+        {
+          Float4Vector v = new Float4Vector("group", allocator);
+          v.allocateNew(1024 * 256);
+          v.setValueCount(1024 * 256);
+          TransferPair pair = v.getTransferPair(allocator);
+          pair.splitAndTransfer(256 * 7, 256);
+          value = pair.getTo();
+          group = v;
+          break;
+        }
+      case "netty-retained-slice":
+        {
+          ByteBuf b = PooledByteBufAllocator.DEFAULT.directBuffer(256 << 10);
+          b.writerIndex(256 << 10);
+          value = b.retainedSlice(4096 * 7, 1024);
+          group = b::release;
+          break;
+        }
+      default:
+        throw new IllegalArgumentException(sample);
+    }
+    Priced p = pricer.estimate(value);
+    if (!sample.startsWith("byte") && p.storageBytes() < 256 << 10) {
+      throw new IllegalStateException(sample + " was not priced by its allocation: " + p);
+    }
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() throws Exception {
+    if (value instanceof ByteBuf b) {
+      b.release();
+    } else if (value instanceof AutoCloseable c) {
+      c.close();
+    }
+    if (group != null) {
+      group.close();
+    }
+    allocator.close();
+  }
+
+  @Benchmark
+  public Priced estimate() {
+    return pricer.estimate(value);
+  }
+}
