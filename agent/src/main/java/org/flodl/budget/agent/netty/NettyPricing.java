@@ -191,6 +191,9 @@ final class NettyPricing implements TypePricer {
           return true;
         }
         Object held = parent != null ? parent.get(value) : (Object) unwrap.invokeExact(value);
+        if (held == null && (int) capacity.invokeExact(value) == 0) {
+          return false; // an empty buffer holds nothing to give back
+        }
         if (held == null) {
           throw new UnsupportedOperationException(
               value.getClass().getName()

@@ -3,6 +3,7 @@ package org.flodl.budget.agent.it;
 import static org.flodl.budget.events.EventFields.ADMISSIONS;
 import static org.flodl.budget.events.EventFields.ADMITTED_BYTES;
 import static org.flodl.budget.events.EventFields.ALREADY_HELD;
+import static org.flodl.budget.events.EventFields.BUDGET_BYTES;
 import static org.flodl.budget.events.EventFields.CHARGED_BYTES;
 import static org.flodl.budget.events.EventFields.DECISION;
 import static org.flodl.budget.events.EventFields.DECLINES;
@@ -15,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -90,7 +92,8 @@ class OffHeapIT {
     assertEquals(0, r.exitCode, r.toString());
     assertEquals(CHECKSUM, r.value("checksum"), "the samples the job trained on (a roomy run's)");
     assertEquals("true", r.value("closed"), "the allocator closed with nothing outstanding: " + r);
-    assertExact(r, netty ? "direct" : "native");
+    // Arrow's limit bounds the native tier (Unsafe), MaxDirectMemorySize the direct one (Netty).
+    assertExact(r, netty ? "direct" : "native", 128L << 20);
   }
 
   @Test
@@ -121,14 +124,59 @@ class OffHeapIT {
     assertEquals(0, r.exitCode, r.toString());
     assertEquals(roomy.value("checksum"), r.value("checksum"));
     assertFalse(r.stderr.contains("LEAK:"), "a declined slice leaked: " + r);
-    assertExact(r, "direct");
+    assertExact(r, "direct", 64L << 20);
+  }
+
+  /**
+   * {@code suggest} on the loaders and their class path: it finds the Arrow loader's cache (a
+   * HashMap field's put, the remove that evicts), and names Arrow and Netty, found there, in a
+   * comment each (no preset line: their values are priced wherever a site admits one); a run with
+   * the file it printed, used as it is, completes at the tight limit.
+   */
+  @Test
+  void suggestFindsTheCacheAndNamesArrowAndNettyWithoutAPreset() throws Exception {
+    List<String> cp = new ArrayList<>();
+    for (Path p : arrowClassPath(19)) {
+      cp.add(p.toAbsolutePath().toString());
+    }
+    Process p =
+        new ProcessBuilder(
+                Jdk.JDK17.java().toString(),
+                "-jar",
+                ChildJvm.AGENT_JAR.toAbsolutePath().toString(),
+                "suggest",
+                "--package",
+                "com.acme.offheap",
+                String.join(java.io.File.pathSeparator, cp))
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(0, p.waitFor(), out);
+    String flat = out.replaceAll("\\s*\\n#\\s+", " ");
+    assertTrue(flat.contains("arrow: Apache Arrow buffers"), out);
+    assertTrue(flat.contains("netty: Netty ByteBufs"), out);
+    assertTrue(flat.contains("with no preset"), out);
+    assertFalse(out.lines().anyMatch(l -> l.startsWith("presets")), out);
+    assertTrue(out.contains("com.acme.offheap.ArrowLoader"), out);
+    Path sites = ChildJvm.WORK.resolve("offheap-suggested.properties").toAbsolutePath();
+    Files.writeString(sites, out);
+    ChildJvm.Result r =
+        ChildJvm.on("offheap-suggested", Jdk.JDK17)
+            .jvm(OPENS, "-Darrow.allocation.manager.type=Unsafe")
+            .classPath(arrowClassPath(19))
+            .agent("sites=" + sites)
+            .run("com.acme.offheap.ArrowLoader", "limit=128m");
+    assertEquals(0, r.exitCode, r.toString());
+    assertEquals(CHECKSUM, r.value("checksum"));
+    assertEquals("true", r.value("closed"), r.toString());
   }
 
   /**
    * Asserts the recording's counts are the app's puts, every admission charged at least the
-   * allocation its slice pins on {@code tier}, and each admitted byte released once.
+   * allocation its slice pins on {@code tier} against a budget within the library's {@code bound},
+   * and each admitted byte released once.
    */
-  private static void assertExact(ChildJvm.Result r, String tier) throws Exception {
+  private static void assertExact(ChildJvm.Result r, String tier, long bound) throws Exception {
     long puts = Long.parseLong(r.value("puts"));
     long hits = Long.parseLong(r.value("hits"));
     assertEquals(800, puts + hits, "400 samples, two epochs: " + r);
@@ -141,6 +189,7 @@ class OffHeapIT {
     assertEquals(puts, decisions.size(), "one event per decision");
     for (RecordedEvent e : decisions) {
       assertEquals(tier, e.getString(TIER), e.toString());
+      assertTrue(e.getLong(BUDGET_BYTES) <= bound, "a budget past the library's bound: " + e);
       long least = r.name.contains("netty") && !r.name.contains("arrow") ? 256 << 10 : ALLOCATION;
       assertTrue(e.getLong(STORAGE_BYTES) >= least, "the slice pins its allocation: " + e);
       if (e.getString(DECISION).startsWith(Decision.ADMIT.name())) {
