@@ -8,6 +8,7 @@ import java.util.List;
 import org.flodl.budget.agent.library.Library;
 import org.flodl.budget.agent.library.Shallow;
 import org.flodl.budget.agent.library.Shared;
+import org.flodl.budget.agent.library.TypeValuePricer;
 import org.flodl.budget.agent.library.Types;
 import org.flodl.budget.policy.Tier;
 import org.flodl.budget.pricing.Priced;
@@ -129,7 +130,7 @@ final class ArrowPricing implements TypePricer {
   /**
    * Buffers ({@code buffers} and {@code vectors} null), a vector ({@code vectors} null) or a root.
    */
-  private final class Pricer implements ValuePricer {
+  private final class Pricer extends TypeValuePricer {
     private final ArrowApi api;
     private final MethodHandle buffers;
     private final MethodHandle vectors;
@@ -138,11 +139,6 @@ final class ArrowPricing implements TypePricer {
       this.api = api;
       this.buffers = buffers;
       this.vectors = vectors;
-    }
-
-    @Override
-    public boolean supports(Object value) {
-      return true;
     }
 
     @Override

@@ -5,6 +5,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import org.flodl.budget.agent.library.Shallow;
+import org.flodl.budget.agent.library.TypeValuePricer;
 import org.flodl.budget.agent.library.Types;
 import org.flodl.budget.policy.Tier;
 import org.flodl.budget.pricing.Priced;
@@ -47,7 +48,7 @@ public final class DjlPricing implements TypePricer {
   }
 
   /** NDArrays: their elements' bytes on the tier of their device. */
-  private static final class Arrays implements ValuePricer {
+  private static final class Arrays extends TypeValuePricer {
     private final MethodHandle size;
     private final MethodHandle elementBytes;
     private final MethodHandle onGpu;
@@ -73,11 +74,6 @@ public final class DjlPricing implements TypePricer {
     }
 
     @Override
-    public boolean supports(Object value) {
-      return true;
-    }
-
-    @Override
     public Priced price(Object value, RetentionPricer pricer) {
       try {
         long n = (long) size.invokeExact(value);
@@ -99,7 +95,7 @@ public final class DjlPricing implements TypePricer {
   }
 
   /** Batches: their data and labels, walked as parts; kept as they are. */
-  private static final class Batches implements ValuePricer {
+  private static final class Batches extends TypeValuePricer {
     private final MethodHandle data;
     private final MethodHandle labels;
 
@@ -107,11 +103,6 @@ public final class DjlPricing implements TypePricer {
       MethodHandles.Lookup lookup = MethodHandles.publicLookup();
       data = lookup.unreflect(batch.getMethod("getData")).asType(OBJECT_GETTER);
       labels = lookup.unreflect(batch.getMethod("getLabels")).asType(OBJECT_GETTER);
-    }
-
-    @Override
-    public boolean supports(Object value) {
-      return true;
     }
 
     @Override

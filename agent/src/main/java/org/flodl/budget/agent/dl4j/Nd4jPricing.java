@@ -1,6 +1,7 @@
 package org.flodl.budget.agent.dl4j;
 
 import org.flodl.budget.agent.library.Shallow;
+import org.flodl.budget.agent.library.TypeValuePricer;
 import org.flodl.budget.agent.library.Types;
 import org.flodl.budget.policy.BudgetPolicy;
 import org.flodl.budget.policy.Tier;
@@ -44,16 +45,11 @@ public final class Nd4jPricing implements TypePricer {
   }
 
   /** INDArrays: their buffer, or a copy of what they address. */
-  private static final class Arrays implements ValuePricer {
+  private static final class Arrays extends TypeValuePricer {
     private final Nd4jHandles h;
 
     Arrays(Nd4jHandles h) {
       this.h = h;
-    }
-
-    @Override
-    public boolean supports(Object value) {
-      return true;
     }
 
     @Override
@@ -104,16 +100,11 @@ public final class Nd4jPricing implements TypePricer {
   }
 
   /** DataSets and MultiDataSets: their four parts. */
-  private static final class DataSets implements ValuePricer {
+  private static final class DataSets extends TypeValuePricer {
     private final Nd4jHandles h;
 
     DataSets(Nd4jHandles h) {
       this.h = h;
-    }
-
-    @Override
-    public boolean supports(Object value) {
-      return true;
     }
 
     @Override

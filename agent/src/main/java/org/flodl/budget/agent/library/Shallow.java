@@ -8,16 +8,11 @@ import org.flodl.budget.pricing.ValuePricer;
  * The pricer of a library's type whose methods could not be found (another version's API): its
  * values are charged their shallow size, never walked into the library's internals.
  */
-public final class Shallow implements ValuePricer {
+public final class Shallow extends TypeValuePricer {
   /** The one instance. */
   public static final ValuePricer PRICER = new Shallow();
 
   private Shallow() {}
-
-  @Override
-  public boolean supports(Object value) {
-    return true;
-  }
 
   @Override
   public Priced price(Object value, RetentionPricer pricer) {

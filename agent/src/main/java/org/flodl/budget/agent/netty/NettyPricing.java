@@ -7,6 +7,7 @@ import java.lang.reflect.Field;
 import java.util.IdentityHashMap;
 import org.flodl.budget.agent.library.Shallow;
 import org.flodl.budget.agent.library.Shared;
+import org.flodl.budget.agent.library.TypeValuePricer;
 import org.flodl.budget.agent.library.Types;
 import org.flodl.budget.policy.Tier;
 import org.flodl.budget.pricing.Priced;
@@ -56,7 +57,7 @@ final class NettyPricing implements TypePricer {
   }
 
   /** The buffers of one class: its handles, found on the application's Netty. */
-  private static final class Bufs implements ValuePricer {
+  private static final class Bufs extends TypeValuePricer {
     private final MethodHandle unwrap;
     private final MethodHandle capacity;
     private final MethodHandle writerIndex;
@@ -120,11 +121,6 @@ final class NettyPricing implements TypePricer {
     private static Field accessible(Field f) {
       f.setAccessible(true);
       return f;
-    }
-
-    @Override
-    public boolean supports(Object value) {
-      return true;
     }
 
     @Override
