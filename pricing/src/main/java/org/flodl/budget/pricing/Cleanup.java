@@ -25,6 +25,12 @@ import java.util.function.Consumer;
 final class Cleanup {
   static final String THREAD = "flodl-budget releases";
 
+  /** How many thresholds of pending bytes the thread may fall behind before the backstop. */
+  static final int BEHIND = 4;
+
+  /** The most the backstop waits for releases after its collection, in milliseconds. */
+  static final long BEHIND_MILLIS = 50;
+
   /** What a reference that asks the thread for a collection points at. */
   private static final Object WAKE = new Object();
 
@@ -36,6 +42,7 @@ final class Cleanup {
   private final AtomicLong collections = new AtomicLong();
   private final AtomicBoolean toldFailure = new AtomicBoolean();
   private volatile long lowSinceAsk; // the least pending bytes since the last ask
+  private volatile long lastBackstop; // the pending bytes the last backstop left
   private volatile boolean started;
 
   Cleanup(Consumer<String> notice) {
@@ -57,8 +64,32 @@ final class Cleanup {
     drain();
     if (registered) {
       collectWhenOver(threshold);
+      behind(threshold);
     }
     return registered;
+  }
+
+  /**
+   * The backstop where the thread has fallen behind (starved on a loaded machine): when the pending
+   * bytes have grown by {@value #BEHIND} thresholds since the last backstop, the declining thread
+   * collects itself and runs what that freed, for at most {@value #BEHIND_MILLIS} ms besides the
+   * collection, as the JDK's own allocation of a direct buffer does before it gives up.
+   */
+  private void behind(long threshold) {
+    long pending = pendingBytes.get();
+    if (threshold <= 0 || pending - lastBackstop < BEHIND * threshold) {
+      return;
+    }
+    lastBackstop = pending; // a second thread behind with it does not collect again
+    lastBackstop =
+        collect(
+            TimeUnit.MILLISECONDS.toNanos(BEHIND_MILLIS),
+            new BooleanSupplier() {
+              @Override
+              public boolean getAsBoolean() {
+                return pendingBytes.get() < threshold;
+              }
+            });
   }
 
   /**
@@ -83,13 +114,14 @@ final class Cleanup {
    * (an allocator's close).
    */
   long collect(long maxNanos, BooleanSupplier enough) {
-    if (live.isEmpty()) {
-      return pendingBytes.get();
+    if (live.isEmpty() && pendingBytes.get() == 0) {
+      return 0;
     }
     System.gc();
     collections.incrementAndGet();
     long deadline = System.nanoTime() + maxNanos;
-    while (!live.isEmpty() && !enough.getAsBoolean()) {
+    // Pending bytes with nothing live: an action running on the other thread, about to count.
+    while ((!live.isEmpty() || pendingBytes.get() > 0) && !enough.getAsBoolean()) {
       long left = deadline - System.nanoTime();
       if (left <= 0) {
         break;
