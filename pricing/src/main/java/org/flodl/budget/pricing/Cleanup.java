@@ -70,6 +70,27 @@ final class Cleanup {
   }
 
   /**
+   * Releases each library value {@code value} holds (a walk within its bounds finds them) as {@link
+   * #release} does; returns whether any was registered.
+   */
+  boolean releaseParts(RetentionPricer pricer, Layout layout, Object value, long threshold) {
+    java.util.List<Object> parts = new java.util.ArrayList<>();
+    Walk walk = new Walk(pricer, layout, false, Defaults.NANO_TIME);
+    walk.collectLibraryParts(parts);
+    try {
+      walk.visitTop(value);
+    } catch (RetentionException e) {
+      throw new AssertionError("an estimate copies nothing", e);
+    }
+    boolean any = false;
+    for (int i = 0; i + 2 < parts.size(); i += 3) {
+      ValuePricer p = (ValuePricer) parts.get(i + 1);
+      any |= release(p, parts.get(i), ((Priced) parts.get(i + 2)).chargedBytes(), threshold);
+    }
+    return any;
+  }
+
+  /**
    * The backstop where the thread has fallen behind (starved on a loaded machine): when the pending
    * bytes have grown by {@value #BEHIND} thresholds since the last backstop, the declining thread
    * collects itself and runs what that freed, for at most {@value #BEHIND_MILLIS} ms besides the

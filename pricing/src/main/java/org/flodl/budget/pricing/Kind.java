@@ -73,6 +73,12 @@ final class Kind {
   /** The library's pricer for {@link Shape#LIBRARY}, else null. */
   final ValuePricer pricer;
 
+  /**
+   * Whether a value of this class was seen holding a library's value (a walk from it reached one):
+   * a declined one is walked again for the parts to hand back.
+   */
+  volatile boolean holdsLibrary;
+
   private Kind(
       Shape shape,
       Class<?> c,

@@ -305,13 +305,17 @@ public final class RetentionPricer {
    * it, as its pricer says ({@link ValuePricer#releaseWhenUnreachable}): for a value the budget
    * declined, which no cache will release on eviction. Its {@code bytes} count as pending until
    * then, and when the pending bytes have grown by {@code collectThreshold} a collection is asked
-   * for on the pricer's own thread (the collector does not see off-heap bytes). Returns whether
+   * for on the pricer's own thread (the collector does not see off-heap bytes). A value that holds
+   * a library's values (a record or a list of Arrow slices) hands each back. Returns whether
    * anything was registered; never throws.
    */
   public boolean releaseWhenUnreachable(Object value, long bytes, long collectThreshold) {
     try {
-      ValuePricer p = value == null ? null : kinds.get(value.getClass()).pricer;
-      return p != null && cleanup.release(p, value, bytes, collectThreshold);
+      Kind k = value == null ? null : kinds.get(value.getClass());
+      return k != null
+          && (k.pricer != null
+              ? cleanup.release(k.pricer, value, bytes, collectThreshold)
+              : k.holdsLibrary && cleanup.releaseParts(this, layout, value, collectThreshold));
     } catch (RuntimeException | LinkageError e) {
       tell("a declined " + value.getClass().getName() + " could not be handed back: " + e);
       return false;

@@ -42,10 +42,7 @@ final class Walk {
   /** The most time one estimate takes, in nanoseconds. */
   static final long MAX_NANOS = 1_000_000L;
 
-  /**
-   * The deepest nesting walked: a value nested deeper (a linked ring, lists in lists) has a size no
-   * bounded walk can tell, and cannot be priced.
-   */
+  /** The deepest nesting walked: a value nested deeper cannot be priced (a linked ring?). */
   static final int MAX_DEPTH = 256;
 
   /** A walk cut below more single links than this (a chain, not a tree) cannot extrapolate. */
@@ -80,6 +77,8 @@ final class Walk {
   private boolean truncated;
   private boolean materialized;
   private long walkedChildren;
+  private Kind top; // the kind of the value visited at the top
+  private List<Object> libraryParts; // the library values reached and their prices, when asked
 
   /**
    * Returns a walk; {@code clock} null walks without a time bound (a retain walk copies what it
@@ -95,6 +94,7 @@ final class Walk {
 
   /** Returns the value to keep for the top-level container {@code value}. */
   Object visitTop(Object value) throws RetentionException {
+    top = value == null ? null : pricer.kind(value);
     try {
       Object kept = enter(value, true, null);
       return kept == PUSHED ? run() : kept;
@@ -107,6 +107,11 @@ final class Walk {
     } catch (RuntimeException | LinkageError | StackOverflowError e) {
       throw new PricingException("THREW", "its own code threw while it was priced (" + e + ")", e);
     }
+  }
+
+  /** Makes the walk add each library value it reaches, its pricer and its price to {@code into}. */
+  void collectLibraryParts(List<Object> into) {
+    libraryParts = into;
   }
 
   /** Returns the rows to keep: each row visited as a part that may be copied. */
@@ -295,6 +300,12 @@ final class Walk {
   private Object leaf(Object value, Kind k, Priced price, ValuePricer custom)
       throws RetentionException {
     add(price);
+    if (custom != null && custom == k.pricer) { // a library's value inside this one
+      top.holdsLibrary |= top != k;
+      if (libraryParts != null) {
+        libraryParts.addAll(List.of(value, custom, price));
+      }
+    }
     if (price.estimated()) {
       extrapolated = Saturating.add(extrapolated, price.extrapolatedBytes());
     }

@@ -118,6 +118,39 @@ class ReleasesTest {
     assertEquals(List.of(), notices);
   }
 
+  /** An application's sample holding a library's value: the shape an Arrow sample record has. */
+  record Sample(Slice features, int label) {}
+
+  @Test
+  void aDeclinedValueHoldingLibraryValuesHandsEachBack() throws Exception {
+    Allocation a = new Allocation(1 << 20);
+    Allocation b = new Allocation(2 << 20);
+    Sample one = new Sample(new Slice(a), 7);
+    List<Object> many = new ArrayList<>(List.of(new Slice(b), new Slice(b), "label"));
+    // The admission prices them first (that is when the walk learns their classes hold slices).
+    assertEquals(
+        1 << 20,
+        pricer.estimate(one).chargedBytes() - pricer.estimate(new Sample(null, 0)).chargedBytes());
+    pricer.estimate(many);
+    assertTrue(pricer.releaseWhenUnreachable(one, 0, 0));
+    assertTrue(pricer.releaseWhenUnreachable(many, 0, 0));
+    assertFalse(pricer.releaseWhenUnreachable(new Sample(null, 1), 0, 0), "nothing in it");
+    assertEquals(a.bytes + 2 * b.bytes, pricer.pendingReleaseBytes(), "each part's price");
+    pricer.collectDeclined(TimeUnit.MILLISECONDS.toNanos(200), () -> false);
+    assertEquals(1, a.refs.get(), "released while the application still reached it");
+    assertEquals(2, b.refs.get());
+    assertEquals(7, one.label()); // both kept reachable to here
+    assertEquals(3, many.size());
+
+    one = null;
+    many = null;
+    pricer.collectDeclined(
+        TimeUnit.SECONDS.toNanos(60), () -> a.refs.get() == 0 && b.refs.get() == 0);
+    assertEquals(0, a.refs.get());
+    assertEquals(0, b.refs.get());
+    assertEquals(0, pricer.pendingReleaseBytes());
+  }
+
   /**
    * The bound the asks keep: each time the pending bytes grow by a threshold the thread collects,
    * freeing all declined before that moment; so once it has caught up, at most a threshold, the
