@@ -18,9 +18,10 @@ import java.util.function.Consumer;
  * at the first registration), by the declining thread at its next registration, or by {@link
  * #collect}. Each declined value's registrations form a group that keeps the bytes the value pins
  * as pending until its last action has run. The collector does not see off-heap bytes: when the
- * pending bytes grow by a caller's threshold since the last collection the thread asks for one
- * ({@link System#gc}), as the JDK does for direct buffers; no application thread waits for it. An
- * action that throws is said once and counted as run.
+ * pending bytes grow by a caller's threshold since the last ask the thread asks for a collection
+ * ({@link System#gc}), as the JDK does for direct buffers, and no application thread waits for it,
+ * unless the thread has fallen {@value #BEHIND} thresholds behind ({@link #behind}). An action that
+ * throws is said once and counted as run.
  */
 final class Cleanup {
   static final String THREAD = "flodl-budget releases";
@@ -37,9 +38,7 @@ final class Cleanup {
   private final Consumer<String> notice;
   private final ReferenceQueue<Object> queue = new ReferenceQueue<>();
   private final Set<Ref> live = ConcurrentHashMap.newKeySet(); // keeps each reference reachable
-  private final AtomicLong ran = new AtomicLong();
   private final AtomicLong pendingBytes = new AtomicLong();
-  private final AtomicLong collections = new AtomicLong();
   private final AtomicBoolean toldFailure = new AtomicBoolean();
   private volatile long lowSinceAsk; // the least pending bytes since the last ask
   private volatile long lastBackstop; // the pending bytes the last backstop left
@@ -139,7 +138,6 @@ final class Cleanup {
       return 0;
     }
     System.gc();
-    collections.incrementAndGet();
     long deadline = System.nanoTime() + maxNanos;
     // Pending bytes with nothing live: an action running on the other thread, about to count.
     while ((!live.isEmpty() || pendingBytes.get() > 0) && !enough.getAsBoolean()) {
@@ -177,20 +175,8 @@ final class Cleanup {
     }
   }
 
-  long ran() {
-    return ran.get();
-  }
-
   long pendingBytes() {
     return pendingBytes.get();
-  }
-
-  long pending() {
-    return live.size();
-  }
-
-  long collections() {
-    return collections.get();
   }
 
   private void register(Object holder, Runnable action, Group group) {
@@ -227,7 +213,6 @@ final class Cleanup {
           run(ref);
         } else if (r != null) {
           System.gc(); // asked for by collectWhenOver
-          collections.incrementAndGet();
         }
       } catch (InterruptedException e) {
         return;
@@ -252,7 +237,6 @@ final class Cleanup {
         }
       }
     } finally {
-      ran.incrementAndGet();
       if (r.group.refs.decrementAndGet() == 0) {
         pendingBytes.addAndGet(-r.group.bytes);
       }
