@@ -80,6 +80,8 @@ final class Cleanup {
       walk.visitTop(value);
     } catch (RetentionException e) {
       throw new AssertionError("an estimate copies nothing", e);
+    } catch (PricingException e) {
+      // it cannot be walked now (it changed, its code threw): what was reached is handed back
     }
     boolean any = false;
     for (int i = 0; i + 2 < parts.size(); i += 3) {

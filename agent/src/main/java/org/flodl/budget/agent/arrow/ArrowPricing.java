@@ -38,23 +38,25 @@ final class ArrowPricing implements TypePricer {
 
   @Override
   public ValuePricer pricerOf(Class<?> c) {
+    // A class that cannot be looked at (its own linkage fails) throws from here: not Arrow's, to
+    // the pricer, which prices it by the generic law.
+    Class<?> buf = Types.supertypeNamed(c, ArrowApi.BUF);
+    Class<?> vector = buf != null ? null : Types.supertypeNamed(c, ArrowApi.VECTOR);
+    Class<?> root = buf != null || vector != null ? null : Types.supertypeNamed(c, ArrowApi.ROOT);
     try {
-      Class<?> buf = Types.supertypeNamed(c, ArrowApi.BUF);
       if (buf != null) {
         return new Pricer(api(buf), null, null);
       }
-      Class<?> vector = Types.supertypeNamed(c, ArrowApi.VECTOR);
       if (vector != null) {
         return new Pricer(api(bufOf(vector)), ArrowApi.buffers(vector), null);
       }
-      Class<?> root = Types.supertypeNamed(c, ArrowApi.ROOT);
       if (root != null) {
         Class<?> valueVector = Class.forName(ArrowApi.VECTOR, false, root.getClassLoader());
         return new Pricer(
             api(bufOf(root)), ArrowApi.buffers(valueVector), ArrowApi.fieldVectors(root));
       }
     } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-      return Shallow.PRICER;
+      return Shallow.PRICER; // Arrow's, but not the API this unit knows: never walked into
     }
     for (String shared :
         new String[] {
