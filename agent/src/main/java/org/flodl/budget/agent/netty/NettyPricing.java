@@ -35,6 +35,7 @@ final class NettyPricing implements TypePricer {
   static final String BYTE_BUF = "io.netty.buffer.ByteBuf";
   static final String COMPOSITE = "io.netty.buffer.CompositeByteBuf";
   static final String LEAK_AWARE = "io.netty.buffer.SimpleLeakAwareByteBuf";
+  static final String LEAK_AWARE_COMPOSITE = "io.netty.buffer.SimpleLeakAwareCompositeByteBuf";
   static final String POOLED_DERIVED = "io.netty.buffer.AbstractPooledDerivedByteBuf";
   static final String ALLOCATOR = "io.netty.buffer.ByteBufAllocator";
   static final String TRACKER = "io.netty.util.ResourceLeakTracker";
@@ -77,6 +78,9 @@ final class NettyPricing implements TypePricer {
     /** A bare pooled derived buffer: the parent it holds a reference on, else null. */
     private final Field parent;
 
+    /** A leak-aware composite: its record closes only through the wrapper's own release. */
+    private final boolean leakAwareComposite;
+
     Bufs(Class<?> buf, Class<?> c) throws ReflectiveOperationException {
       MethodHandles.Lookup l = MethodHandles.publicLookup();
       ClassLoader loader = buf.getClassLoader();
@@ -116,6 +120,7 @@ final class NettyPricing implements TypePricer {
       }
       Class<?> pooledDerived = Types.supertypeNamed(c, POOLED_DERIVED);
       parent = pooledDerived == null ? null : accessible(pooledDerived.getDeclaredField("parent"));
+      leakAwareComposite = Types.supertypeNamed(c, LEAK_AWARE_COMPOSITE) != null;
     }
 
     private static Field accessible(Field f) {
@@ -175,6 +180,12 @@ final class NettyPricing implements TypePricer {
 
     @Override
     public boolean releaseWhenUnreachable(Object value, Releases releases) {
+      if (leakAwareComposite) {
+        throw new UnsupportedOperationException(
+            value.getClass().getName()
+                + " is a leak-aware composite: its leak record closes only through its own"
+                + " release, which needs the buffer itself");
+      }
       try {
         if (leak != null) {
           Object record = leak.get(value);
