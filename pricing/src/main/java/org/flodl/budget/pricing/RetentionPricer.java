@@ -221,7 +221,7 @@ public final class RetentionPricer {
     if (pricer != null && partsBy(pricer, value) == null) {
       return priceBy(pricer, value, k, true);
     }
-    if (pricer == null && k.shape == Kind.Shape.OTHER || k.shape == Kind.Shape.SHARED) {
+    if (pricer == null && (k.shape == Kind.Shape.OTHER || k.shape == Kind.Shape.SHARED)) {
       return k.shape == Kind.Shape.SHARED
           ? Priced.owned(Tier.HEAP, k.typeName, 0)
           : priceShallow(value, k);
