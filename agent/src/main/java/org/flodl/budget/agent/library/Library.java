@@ -10,8 +10,8 @@ import org.flodl.budget.pricing.TypePricer;
  * where the sites-file way is not enough, its adapter, the pricer of its value types, the classes
  * whose loading it watches and its bound on native memory. Every list of libraries the agent has
  * (presets, {@code suggest}, adapters, watches, native bounds) is derived from the libraries found.
- * A library's support class is small and does no work when constructed; it names only the JDK and,
- * for its adapter, the gate's adapter interfaces.
+ * A library's support class is small and does no work when constructed; it names only the JDK, for
+ * its adapter the gate's adapter interfaces, and for its pricer the pricing's SPI.
  */
 public interface Library {
   /** The folder of the built-in presets' resources. */
