@@ -79,6 +79,13 @@ final class Kind {
    */
   volatile boolean holdsLibrary;
 
+  /** Notes that a value of this class reached a library's value of kind {@code part}. */
+  void holds(Kind part) {
+    if (part != this && !holdsLibrary) {
+      holdsLibrary = true; // written once, not at every part of a large value
+    }
+  }
+
   private Kind(
       Shape shape,
       Class<?> c,

@@ -77,7 +77,7 @@ final class Walk {
   private boolean truncated;
   private boolean materialized;
   private long walkedChildren;
-  private Kind top; // the kind of the value visited at the top
+  private Object topValue; // the value visited at the top, its kind looked up only when needed
   private List<Object> libraryParts; // the library values reached and their prices, when asked
 
   /**
@@ -94,7 +94,7 @@ final class Walk {
 
   /** Returns the value to keep for the top-level container {@code value}. */
   Object visitTop(Object value) throws RetentionException {
-    top = value == null ? null : pricer.kind(value);
+    topValue = value;
     try {
       Object kept = enter(value, true, null);
       return kept == PUSHED ? run() : kept;
@@ -301,7 +301,7 @@ final class Walk {
       throws RetentionException {
     add(price);
     if (custom != null && custom == k.pricer) { // a library's value inside this one
-      top.holdsLibrary |= top != k;
+      pricer.kind(topValue).holds(k);
       if (libraryParts != null) {
         libraryParts.addAll(List.of(value, custom, price));
       }

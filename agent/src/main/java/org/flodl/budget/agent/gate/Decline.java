@@ -7,6 +7,7 @@ import java.util.Map;
 import org.flodl.budget.agent.config.DeclineAnswer;
 import org.flodl.budget.agent.config.MethodRef;
 import org.flodl.budget.agent.config.Text;
+import org.flodl.budget.agent.library.Types;
 import org.flodl.budget.events.InstrumentedEvent;
 
 /**
@@ -183,7 +184,7 @@ public final class Decline {
   }
 
   private Method find(Class<?> c) {
-    Class<?> type = typeNamed(c, method.className());
+    Class<?> type = Types.supertypeNamed(c, method.className());
     if (type == null) {
       return null;
     }
@@ -242,32 +243,6 @@ public final class Decline {
   static boolean isA(Class<?> c, String name) {
     return name.equals("boolean")
         ? c == Boolean.class
-        : c.getTypeName().equals(name) || typeNamed(c, name) != null;
-  }
-
-  private static Class<?> typeNamed(Class<?> c, String name) {
-    for (Class<?> k = c; k != null; k = k.getSuperclass()) {
-      if (k.getName().equals(name)) {
-        return k;
-      }
-      Class<?> i = interfaceNamed(k.getInterfaces(), name);
-      if (i != null) {
-        return i;
-      }
-    }
-    return null;
-  }
-
-  private static Class<?> interfaceNamed(Class<?>[] interfaces, String name) {
-    for (Class<?> i : interfaces) {
-      if (i.getName().equals(name)) {
-        return i;
-      }
-      Class<?> deeper = interfaceNamed(i.getInterfaces(), name);
-      if (deeper != null) {
-        return deeper;
-      }
-    }
-    return null;
+        : c.getTypeName().equals(name) || Types.supertypeNamed(c, name) != null;
   }
 }
