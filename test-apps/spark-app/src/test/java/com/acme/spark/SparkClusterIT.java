@@ -33,7 +33,8 @@ import org.junit.jupiter.api.Test;
  * fails; with it in {@code spark.executor.extraJavaOptions} the job completes with the result of
  * a run without memory pressure, {@code SampleCache} woven in Spark's executor loader, declines
  * and no admission over budget in each executor's recording, the two executors' host shares near
- * 0.5, and after a {@code kill -9} of one executor the other's share above 0.9 within 2 s. Every
+ * 0.5, and after a {@code kill -9} of one executor the other's share above 0.9 within about 2 s of
+ * the killed one's last heartbeat (3 s allowed, as in the agent's RegistryIT). Every
  * process the test starts is stopped by its id, whatever happens. docs/SPARK.md has the same
  * recipe.
  */
@@ -101,8 +102,13 @@ class SparkClusterIT {
     awaitRanks(registry, 2);
     Thread.sleep(4_000);
     String victimId = executorId(victim);
+    Path entry = rankEntry(registry, victim.pid());
+    long beatBefore = heartbeat(entry);
     Instant killed = Instant.now();
     victim.destroyForcibly();
+    victim.onExit().get(60, TimeUnit.SECONDS);
+    long beat = heartbeat(entry); // its last one, unless the survivor removed the entry already
+    Instant lastBeat = Instant.ofEpochMilli(beat > 0 ? beat : beatBefore);
     Run run = awaitDriver("agent", driver);
     assertEquals(0, run.exit, run.describe());
     assertTrue(run.complete(), run.describe());
@@ -138,13 +144,15 @@ class SparkClusterIT {
             && e.getStartTime().isAfter(killed.minusSeconds(3)))
         .mapToDouble(e -> e.getDouble("hostShare")).average().orElse(-1);
     assertTrue(Math.abs(before - 0.5) <= 0.1, "the two executors' shares before the kill: " + before);
-    Optional<RecordedEvent> back = shares.stream().filter(e -> e.getStartTime().isAfter(killed)
+    // The promise is about 2 s from the killed rank's last heartbeat (both times the product's:
+    // the entry's stamp and the survivor's event); 3 s holds on a loaded machine (RegistryIT).
+    Optional<RecordedEvent> back = shares.stream().filter(e -> e.getStartTime().isAfter(lastBeat)
         && e.getDouble("hostShare") > 0.9).findFirst();
     assertTrue(back.isPresent(), "the survivor's share never came back: " + survivorFile);
-    long millis = back.get().getStartTime().toEpochMilli() - killed.toEpochMilli();
+    long millis = back.get().getStartTime().toEpochMilli() - lastBeat.toEpochMilli();
     System.out.println("SparkClusterIT: the survivor's share back above 0.9 " + millis
-        + " ms after the kill");
-    assertTrue(millis <= 2_000, "share back " + millis + " ms after the kill");
+        + " ms after the killed executor's last heartbeat");
+    assertTrue(millis <= 3_000, "share back " + millis + " ms after the last heartbeat");
   }
 
   // ------------------------------------------------------------------------------ the cluster
@@ -239,6 +247,28 @@ class SparkClusterIT {
       Thread.sleep(100);
     }
     throw new AssertionError("fewer than " + count + " ranks joined the registry under " + root);
+  }
+
+  /** Returns the registry entry of the rank {@code pid} under {@code root}. */
+  private static Path rankEntry(Path root, long pid) throws IOException {
+    try (var files = Files.walk(root)) {
+      return files.filter(f -> f.getFileName().toString().equals(pid + ".rank")).findFirst()
+          .orElseThrow(() -> new AssertionError("no registry entry of executor " + pid));
+    }
+  }
+
+  /** Returns the heartbeat stamp (epoch millis) of a rank entry, or -1 once it is gone. */
+  private static long heartbeat(Path entry) {
+    try {
+      for (String line : Files.readAllLines(entry)) {
+        if (line.startsWith("heartbeat=")) {
+          return Long.parseLong(line.substring("heartbeat=".length()).trim());
+        }
+      }
+    } catch (IOException | RuntimeException gone) {
+      return -1;
+    }
+    return -1;
   }
 
   private static String executorId(ProcessHandle executor) {
