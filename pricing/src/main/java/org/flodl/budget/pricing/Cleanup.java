@@ -73,7 +73,7 @@ final class Cleanup {
    * #release} does; returns whether any was registered.
    */
   boolean releaseParts(RetentionPricer pricer, Layout layout, Object value, long threshold) {
-    java.util.List<Object> parts = new java.util.ArrayList<>();
+    java.util.List<Part> parts = new java.util.ArrayList<>();
     Walk walk = new Walk(pricer, layout, false, Defaults.NANO_TIME);
     walk.collectLibraryParts(parts);
     try {
@@ -84,12 +84,14 @@ final class Cleanup {
       // it cannot be walked now (it changed, its code threw): what was reached is handed back
     }
     boolean any = false;
-    for (int i = 0; i + 2 < parts.size(); i += 3) {
-      ValuePricer p = (ValuePricer) parts.get(i + 1);
-      any |= release(p, parts.get(i), ((Priced) parts.get(i + 2)).chargedBytes(), threshold);
+    for (Part part : parts) {
+      any |= release(part.pricer(), part.value(), part.bytes(), threshold);
     }
     return any;
   }
+
+  /** A library's value a walk reached inside another, its pricer and the bytes it was charged. */
+  record Part(Object value, ValuePricer pricer, long bytes) {}
 
   /**
    * The backstop where the thread has fallen behind (starved on a loaded machine): when the pending

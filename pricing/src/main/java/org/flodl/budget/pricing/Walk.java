@@ -78,7 +78,7 @@ final class Walk {
   private boolean materialized;
   private long walkedChildren;
   private Object topValue; // the value visited at the top, its kind looked up only when needed
-  private List<Object> libraryParts; // the library values reached and their prices, when asked
+  private List<Cleanup.Part> libraryParts; // the library values reached, when asked
 
   /**
    * Returns a walk; {@code clock} null walks without a time bound (a retain walk copies what it
@@ -109,8 +109,8 @@ final class Walk {
     }
   }
 
-  /** Makes the walk add each library value it reaches, its pricer and its price to {@code into}. */
-  void collectLibraryParts(List<Object> into) {
+  /** Makes the walk add each library value it reaches (a {@link Cleanup.Part}) to {@code into}. */
+  void collectLibraryParts(List<Cleanup.Part> into) {
     libraryParts = into;
   }
 
@@ -303,7 +303,7 @@ final class Walk {
     if (custom != null && custom == k.pricer) { // a library's value inside this one
       pricer.kind(topValue).holds(k);
       if (libraryParts != null) {
-        libraryParts.addAll(List.of(value, custom, price));
+        libraryParts.add(new Cleanup.Part(value, custom, price.chargedBytes()));
       }
     }
     if (price.estimated()) {
