@@ -62,10 +62,13 @@ final class CacheSite {
   };
 
   private static final int TIERS = Tier.values().length;
-  // A cell, per tier: each kind's count and bytes, the estimated count, each kind's mark.
-  private static final int ESTIMATED = 2 * KINDS;
-  private static final int MARKS = ESTIMATED + 1;
-  private static final int PER_TIER = MARKS + KINDS;
+  // A cell: per tier and kind a pair of a count and its bytes (the tally's pairs, first), then per
+  // tier the estimated count, then per tier and kind the sampler's mark. A tier's slice of counts
+  // (see slice) is each kind's count and bytes, then the estimated count.
+  private static final int PAIRS = TIERS * KINDS;
+  private static final int ESTIMATED = 2 * PAIRS;
+  private static final int MARKS = ESTIMATED + TIERS;
+  private static final int SLICE_ESTIMATED = 2 * KINDS;
   private static final VarHandle EVERY = MethodHandles.arrayElementVarHandle(int[].class);
 
   /** What the periodic close hands the summary: one tier's counts and the site's held bytes. */
@@ -90,7 +93,7 @@ final class CacheSite {
 
   private final String name;
   private final int index;
-  private final Tally tally = new Tally(TIERS * PER_TIER);
+  private final Tally tally = new Tally(MARKS + PAIRS, PAIRS);
   private volatile Tier lastTier = Tier.HEAP;
 
   /** The site's account on each tier, by the tier's ordinal (made on first use). */
@@ -156,21 +159,17 @@ final class CacheSite {
       lastTier = tier; // a volatile write only when the tier changes, not per decision
     }
     long[] cell = tally.cell(t);
-    int base = tier.ordinal() * PER_TIER;
-    int at = base + 2 * kind;
-    long n = tally.add(t, cell, at, 1);
-    if (bytes != 0) {
-      Tally.addTo(cell, at + 1, bytes);
-    }
+    int pair = tier.ordinal() * KINDS + kind;
+    long n = tally.addPair(t, cell, pair, bytes, sampling);
     if (estimated) {
-      Tally.addTo(cell, base + ESTIMATED, 1);
+      tally.addTo(cell, ESTIMATED + tier.ordinal(), 1);
     }
-    if (!sampling) {
-      return 0;
+    if (n <= 0) {
+      return 0; // not sampling, or a carry overlapped the add: the close takes the count
     }
-    int mark = base + MARKS + kind;
+    int mark = MARKS + pair;
     int due = (int) EVERY.getOpaque(every, kind);
-    if (due > 1 && n - Tally.read(cell, mark) < due) {
+    if (due > 1 && n - tally.read(cell, mark) < due) {
       return 0; // (due 1: the take below finds whether a count is left)
     }
     if (cap[kind] != Long.MAX_VALUE
@@ -182,7 +181,7 @@ final class CacheSite {
     // Every decision an event (throttle off, or a rate above the site's): one each, so that the
     // events are as many as the decisions; else the count since the mark, 0 when the close or a
     // later add of the cell took it first.
-    return due == 1 ? takeOne(cell, at, mark) : takeUpTo(cell, n, mark);
+    return due == 1 ? takeOne(cell, pair, mark) : takeUpTo(cell, n, mark);
   }
 
   /**
@@ -236,18 +235,18 @@ final class CacheSite {
     long[] perKind = new long[KINDS];
     java.util.List<Tiered> out = new java.util.ArrayList<>(1);
     for (Tier tier : Tier.values()) {
-      int b = tier.ordinal() * PER_TIER;
-      SiteSummaryEvent.Counts c = counts(d, b);
+      long[] slice = slice(d, tier.ordinal());
+      SiteSummaryEvent.Counts c = counts(slice);
       for (int k = 0; k < KINDS; k++) {
-        perKind[k] += d[b + 2 * k];
+        perKind[k] += slice[2 * k];
       }
       if (!c.isEmpty()) {
-        out.add(new Tiered(tier, c, held(totals, b)));
+        out.add(new Tiered(tier, c, held(slice(totals, tier.ordinal()))));
       }
     }
     if (out.isEmpty()) { // nothing on any tier: the last tier, with zeros
       Tier t = lastTier;
-      out.add(new Tiered(t, SiteSummaryEvent.Counts.NONE, held(totals, t.ordinal() * PER_TIER)));
+      out.add(new Tiered(t, SiteSummaryEvent.Counts.NONE, held(slice(totals, t.ordinal()))));
     }
     for (int k = 0; k < KINDS; k++) {
       double rate = k < FIRST_RELEASE ? admissionRate : releaseRate;
@@ -257,14 +256,14 @@ final class CacheSite {
   }
 
   /** Returns a visitor that takes each cell's counts since its marks into {@code rests}. */
-  private static Tally.CellVisitor restsInto(long[][] rests) {
+  private Tally.CellVisitor restsInto(long[][] rests) {
     return new Tally.CellVisitor() {
       @Override
       public void visit(long[] cell) {
         for (int t = 0; t < TIERS; t++) {
-          int base = t * PER_TIER;
           for (int k = 0; k < KINDS; k++) {
-            rests[t][k] += takeUpTo(cell, Tally.read(cell, base + 2 * k), base + MARKS + k);
+            int pair = t * KINDS + k;
+            rests[t][k] += takeUpTo(cell, Tally.count(cell, pair), MARKS + pair);
           }
         }
       }
@@ -281,10 +280,11 @@ final class CacheSite {
    * every tier): this rank's consumption, for {@code host_share=auto}.
    */
   long decisions() {
+    long[] t = tally.total();
     long n = 0;
     for (int tier = 0; tier < TIERS; tier++) {
       for (int k = 0; k < FIRST_RELEASE; k++) {
-        n += tally.total(tier * PER_TIER + 2 * k);
+        n += t[2 * (tier * KINDS + k)];
       }
     }
     return n;
@@ -305,17 +305,18 @@ final class CacheSite {
   }
 
   /**
-   * Moves {@code cell}'s mark at {@code mark} up by one while it is under the count at {@code
-   * count}; returns 1, or 0 when the close took every count since. Each decision adds one to the
-   * count before it takes one, so a decision finds one to take unless the close took them all.
+   * Moves {@code cell}'s mark at {@code mark} up by one while it is under the count of pair {@code
+   * pair}; returns 1, or 0 when the close took every count since (or a carry is under way in the
+   * cell: the close takes that count). Each decision adds one to the count before it takes one, so
+   * a decision finds one to take unless the close took them all.
    */
-  private static long takeOne(long[] cell, int count, int mark) {
+  private long takeOne(long[] cell, int pair, int mark) {
     while (true) {
-      long m = Tally.read(cell, mark);
-      if (m >= Tally.read(cell, count)) {
+      long m = tally.read(cell, mark);
+      if (m >= Tally.countNow(cell, pair)) {
         return 0;
       }
-      if (Tally.swap(cell, mark, m, m + 1)) {
+      if (tally.swap(cell, mark, m, m + 1)) {
         return 1;
       }
     }
@@ -325,13 +326,13 @@ final class CacheSite {
    * Moves {@code cell}'s mark at {@code mark} up to {@code n}, a count the cell reached; returns
    * what it moved (0 when the mark is there or past it already). Each count is taken once.
    */
-  private static long takeUpTo(long[] cell, long n, int mark) {
+  private long takeUpTo(long[] cell, long n, int mark) {
     while (true) {
-      long m = Tally.read(cell, mark);
+      long m = tally.read(cell, mark);
       if (n <= m) {
         return 0;
       }
-      if (Tally.swap(cell, mark, m, n)) {
+      if (tally.swap(cell, mark, m, n)) {
         return n - m;
       }
     }
@@ -343,43 +344,55 @@ final class CacheSite {
    */
   SiteTotals totalsNow() {
     long[] t = tally.total();
-    long[] all = new long[PER_TIER]; // every tier's slice of the cells, summed
+    long[] all = new long[SLICE_ESTIMATED + 1]; // every tier's slice of the cells, summed
     for (int tier = 0; tier < TIERS; tier++) {
-      for (int i = 0; i < PER_TIER; i++) {
-        all[i] += t[tier * PER_TIER + i];
+      long[] slice = slice(t, tier);
+      for (int i = 0; i < all.length; i++) {
+        all[i] += slice[i];
       }
     }
-    return new SiteTotals(name, lastTier, counts(all, 0), held(all, 0));
+    return new SiteTotals(name, lastTier, counts(all), held(all));
   }
 
-  /** Returns the summary's counts of the tier slice at {@code b} of counters {@code d}. */
-  private static SiteSummaryEvent.Counts counts(long[] d, int b) {
+  /**
+   * Returns tier {@code tier}'s slice of the tally's counters {@code d}: each kind's count and
+   * bytes (at {@code 2 * kind} and {@code 2 * kind + 1}), then the estimated count.
+   */
+  private static long[] slice(long[] d, int tier) {
+    long[] s = new long[SLICE_ESTIMATED + 1];
+    System.arraycopy(d, 2 * tier * KINDS, s, 0, 2 * KINDS);
+    s[SLICE_ESTIMATED] = d[ESTIMATED + tier];
+    return s;
+  }
+
+  /** Returns the summary's counts of tier slice {@code d} (see {@link #slice}). */
+  private static SiteSummaryEvent.Counts counts(long[] d) {
     return new SiteSummaryEvent.Counts(
-        d[b + 2 * ADMIT] + d[b + 2 * MATERIALIZED],
-        d[b + 2 * ADMIT + 1] + d[b + 2 * MATERIALIZED + 1],
-        d[b + 2 * MATERIALIZED],
-        d[b + 2 * MATERIALIZED + 1],
-        d[b + 2 * DECLINE]
-            + d[b + 2 * WOULD_DECLINE]
-            + d[b + 2 * UNPRICED_DECLINE]
-            + d[b + 2 * UNPRICED_WOULD_DECLINE],
-        d[b + 2 * DECLINE + 1] + d[b + 2 * WOULD_DECLINE + 1],
-        d[b + 2 * WOULD_DECLINE] + d[b + 2 * UNPRICED_WOULD_DECLINE],
-        d[b + 2 * UNPRICED_DECLINE] + d[b + 2 * UNPRICED_WOULD_DECLINE],
-        d[b + 2 * ALREADY_HELD],
-        d[b + ESTIMATED],
-        d[b + 2 * RELEASE_SITE] + d[b + 2 * COLLECTED] + d[b + 2 * CALL_THREW],
-        d[b + 2 * RELEASE_SITE + 1] + d[b + 2 * COLLECTED + 1] + d[b + 2 * CALL_THREW + 1],
-        d[b + 2 * COLLECTED],
-        d[b + 2 * COLLECTED + 1]);
+        d[2 * ADMIT] + d[2 * MATERIALIZED],
+        d[2 * ADMIT + 1] + d[2 * MATERIALIZED + 1],
+        d[2 * MATERIALIZED],
+        d[2 * MATERIALIZED + 1],
+        d[2 * DECLINE]
+            + d[2 * WOULD_DECLINE]
+            + d[2 * UNPRICED_DECLINE]
+            + d[2 * UNPRICED_WOULD_DECLINE],
+        d[2 * DECLINE + 1] + d[2 * WOULD_DECLINE + 1],
+        d[2 * WOULD_DECLINE] + d[2 * UNPRICED_WOULD_DECLINE],
+        d[2 * UNPRICED_DECLINE] + d[2 * UNPRICED_WOULD_DECLINE],
+        d[2 * ALREADY_HELD],
+        d[SLICE_ESTIMATED],
+        d[2 * RELEASE_SITE] + d[2 * COLLECTED] + d[2 * CALL_THREW],
+        d[2 * RELEASE_SITE + 1] + d[2 * COLLECTED + 1] + d[2 * CALL_THREW + 1],
+        d[2 * COLLECTED],
+        d[2 * COLLECTED + 1]);
   }
 
-  /** Returns the bytes held by the tier slice at {@code b} of running totals {@code t}. */
-  private static long held(long[] t, int b) {
-    return t[b + 2 * ADMIT + 1]
-        + t[b + 2 * MATERIALIZED + 1]
-        - t[b + 2 * RELEASE_SITE + 1]
-        - t[b + 2 * COLLECTED + 1]
-        - t[b + 2 * CALL_THREW + 1];
+  /** Returns the bytes held by tier slice {@code t} of running totals (see {@link #slice}). */
+  private static long held(long[] t) {
+    return t[2 * ADMIT + 1]
+        + t[2 * MATERIALIZED + 1]
+        - t[2 * RELEASE_SITE + 1]
+        - t[2 * COLLECTED + 1]
+        - t[2 * CALL_THREW + 1];
   }
 }

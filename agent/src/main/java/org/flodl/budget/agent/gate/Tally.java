@@ -15,6 +15,15 @@ import java.lang.invoke.VarHandle;
  * that races a drain is counted in this drain or the next, never lost or counted twice. A table
  * that grows keeps its cells (the new one holds the old cells and new, empty ones), so an add to a
  * cell of the table a thread read before the growth still counts.
+ *
+ * <p>The first {@code pairs} pairs of counters are a count and its bytes (counters {@code 2j} and
+ * {@code 2j + 1}), which {@link #addPair} adds to with one atomic add: in a cell each pair is a
+ * packed word (the count in its low {@value #COUNT_BITS} bits, the bytes above them) and two wide
+ * counters it is carried into before either field can overflow. The adder that takes a field past
+ * half its width carries the word (see {@link #carry}), inside the cell's sequence (odd while a
+ * carry is under way), and a reader reads a cell again when a carry overlapped its read; an adder
+ * never waits for one. A single add of more than {@value #PACKED_BYTES_MAX} bytes goes to the wide
+ * bytes counter straight.
  */
 final class Tally {
   private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
@@ -38,7 +47,27 @@ final class Tally {
   /** Where a cell keeps the stamp of the last thread that added to it, just before its counters. */
   private static final int OWNER = PAD - 1;
 
+  /** Where a cell keeps its carries' sequence: odd while a pair's word is carried. */
+  private static final int SEQ = PAD - 2;
+
+  /** The bits of a pair's packed word that count; the bytes are above them. */
+  static final int COUNT_BITS = 24;
+
+  private static final long COUNT_MASK = (1L << COUNT_BITS) - 1;
+
+  /**
+   * A packed count this high is carried (half its field: the rest is headroom for adds meanwhile).
+   */
+  private static final long COUNT_CARRY = 1L << (COUNT_BITS - 1);
+
+  /**
+   * The most bytes one add packs. The bytes field is carried once it reaches 2^39 (the word's sign
+   * bit) and overflows at 2^40: 2,048 adds of this size can land between.
+   */
+  static final long PACKED_BYTES_MAX = (1L << 28) - 1;
+
   private final int width;
+  private final int pairs;
   private volatile long[][] cells;
 
   @SuppressWarnings("unused") // through GROWING: 1 while a thread grows the table
@@ -46,15 +75,32 @@ final class Tally {
 
   private final long[] drained; // guarded by this
 
-  /** Returns a tally of {@code width} counters. */
+  /** Returns a tally of {@code width} counters, none of them pairs. */
   Tally(int width) {
+    this(width, 0);
+  }
+
+  /**
+   * Returns a tally of {@code width} counters, the first {@code 2 * pairs} of them pairs of a count
+   * and its bytes (see {@link #addPair}).
+   */
+  Tally(int width, int pairs) {
+    if (pairs < 0 || 2 * pairs > width) {
+      throw new IllegalArgumentException(pairs + " pairs of " + width + " counters");
+    }
     this.width = width;
+    this.pairs = pairs;
     this.drained = new long[width];
     this.cells = new long[][] {newCell()};
   }
 
   private long[] newCell() {
-    return new long[PAD + width + PAD];
+    return new long[PAD + width + pairs + PAD]; // a pair is three words: packed, count, bytes
+  }
+
+  /** Returns where counter {@code slot}, not one of a pair, lives in a cell. */
+  private int at(int slot) {
+    return PAD + pairs + slot; // after the pairs' three words each: 3 * pairs + (slot - 2 * pairs)
   }
 
   /** Returns the cell {@code t} (the calling thread's state) adds to. */
@@ -64,12 +110,94 @@ final class Tally {
   }
 
   /**
-   * Adds {@code x} to counter {@code slot} of {@code cell}, the cell {@link #cell} gave {@code t};
-   * returns the counter's value after this add (each add sees a value of its own).
+   * Adds {@code x} to counter {@code slot} (not one of a pair) of {@code cell}, the cell {@link
+   * #cell} gave {@code t}; returns the counter's value after this add (each add sees a value of its
+   * own).
    */
   long add(GateThread t, long[] cell, int slot, long x) {
     share(t, cell);
-    return (long) SLOT.getAndAdd(cell, PAD + slot, x) + x;
+    return (long) SLOT.getAndAdd(cell, at(slot), x) + x;
+  }
+
+  /**
+   * Adds one to the count of pair {@code pair} of {@code cell}, the cell {@link #cell} gave {@code
+   * t}, and {@code bytes} (at least 0) to its bytes, with one atomic add. Returns, when {@code
+   * counted}, the count after this add in this cell (each add sees a count of its own), or -1 when
+   * a carry overlapped the add (the count cannot be told without waiting for it); 0 when not {@code
+   * counted}.
+   */
+  long addPair(GateThread t, long[] cell, int pair, long bytes, boolean counted) {
+    share(t, cell);
+    int at = PAD + 3 * pair;
+    long seq = counted ? (long) SLOT.getAcquire(cell, SEQ) : 0;
+    long x = 1;
+    if (bytes >= 0 && bytes <= PACKED_BYTES_MAX) {
+      x += bytes << COUNT_BITS;
+    } else {
+      SLOT.getAndAdd(cell, at + 2, bytes);
+    }
+    long word = (long) SLOT.getAndAdd(cell, at, x) + x;
+    if (word < 0 || (word & COUNT_MASK) >= COUNT_CARRY) {
+      carry(cell, at);
+    }
+    if (!counted) {
+      return 0;
+    }
+    long carried = (long) SLOT.getAcquire(cell, at + 1);
+    if ((seq & 1) != 0 || (long) SLOT.getAcquire(cell, SEQ) != seq) {
+      return -1;
+    }
+    return carried + (word & COUNT_MASK);
+  }
+
+  /**
+   * Moves the packed word at {@code at} into its pair's wide counters, inside the cell's sequence;
+   * when another thread carries in this cell now, does nothing (the next add past the mark carries:
+   * the fields have as much again as headroom).
+   */
+  private static void carry(long[] cell, int at) {
+    long seq = (long) SLOT.getVolatile(cell, SEQ);
+    if ((seq & 1) != 0 || !SLOT.compareAndSet(cell, SEQ, seq, seq + 1)) {
+      return;
+    }
+    try {
+      long word = (long) SLOT.getVolatile(cell, at);
+      SLOT.getAndAdd(cell, at, -word); // what was added since stays in the word
+      SLOT.getAndAdd(cell, at + 1, word & COUNT_MASK);
+      SLOT.getAndAdd(cell, at + 2, word >>> COUNT_BITS);
+    } finally {
+      SLOT.setVolatile(cell, SEQ, seq + 2);
+    }
+  }
+
+  /**
+   * Returns the count of pair {@code pair} in {@code cell} now, or -1 when a carry is under way
+   * there (see {@link #addPair}): a deciding thread does not wait for it.
+   */
+  static long countNow(long[] cell, int pair) {
+    int at = PAD + 3 * pair;
+    long seq = (long) SLOT.getAcquire(cell, SEQ);
+    long word = (long) SLOT.getAcquire(cell, at);
+    long carried = (long) SLOT.getAcquire(cell, at + 1);
+    if ((seq & 1) != 0 || (long) SLOT.getAcquire(cell, SEQ) != seq) {
+      return -1;
+    }
+    return carried + (word & COUNT_MASK);
+  }
+
+  /** {@link #countNow}, waiting out a carry under way (not for a deciding thread). */
+  static long count(long[] cell, int pair) {
+    for (int tries = 0; ; tries++) {
+      long n = countNow(cell, pair);
+      if (n >= 0) {
+        return n;
+      }
+      if (tries < 64) {
+        Thread.onSpinWait();
+      } else {
+        Thread.yield();
+      }
+    }
   }
 
   /**
@@ -91,21 +219,27 @@ final class Tally {
     }
   }
 
-  /** Adds {@code x} to counter {@code slot} of {@code cell}, without watching for contention. */
-  static void addTo(long[] cell, int slot, long x) {
-    SLOT.getAndAdd(cell, PAD + slot, x);
-  }
-
-  /** Reads counter {@code slot} of {@code cell}, which other threads may be writing. */
-  static long read(long[] cell, int slot) {
-    return (long) SLOT.getOpaque(cell, PAD + slot);
+  /**
+   * Adds {@code x} to counter {@code slot} (not one of a pair) of {@code cell}, without watching
+   * for contention.
+   */
+  void addTo(long[] cell, int slot, long x) {
+    SLOT.getAndAdd(cell, at(slot), x);
   }
 
   /**
-   * Sets counter {@code slot} of {@code cell} from {@code expected} to {@code v}, if it was that.
+   * Reads counter {@code slot} (not one of a pair) of {@code cell}, which others may be writing.
    */
-  static boolean swap(long[] cell, int slot, long expected, long v) {
-    return SLOT.compareAndSet(cell, PAD + slot, expected, v);
+  long read(long[] cell, int slot) {
+    return (long) SLOT.getOpaque(cell, at(slot));
+  }
+
+  /**
+   * Sets counter {@code slot} (not one of a pair) of {@code cell} from {@code expected} to {@code
+   * v}, if it was that.
+   */
+  boolean swap(long[] cell, int slot, long expected, long v) {
+    return SLOT.compareAndSet(cell, at(slot), expected, v);
   }
 
   /**
@@ -172,21 +306,49 @@ final class Tally {
 
   /** Returns counter {@code slot}'s total now. */
   long total(int slot) {
-    long n = 0;
-    for (long[] cell : cells) {
-      n += (long) SLOT.getOpaque(cell, PAD + slot);
-    }
-    return n;
+    return sum(cells)[slot];
   }
 
   private long[] sum(long[][] c) {
     long[] total = new long[width];
+    long[] one = new long[width];
     for (long[] cell : c) {
+      read(cell, one);
       for (int i = 0; i < width; i++) {
-        total[i] += (long) SLOT.getOpaque(cell, PAD + i);
+        total[i] += one[i];
       }
     }
     return total;
+  }
+
+  /**
+   * Reads every counter of {@code cell} into {@code into}, read again while a carry overlaps (a
+   * carry is a few atomic adds: this reader spins, then yields, meanwhile).
+   */
+  private void read(long[] cell, long[] into) {
+    for (int tries = 0; ; tries++) {
+      long seq = (long) SLOT.getAcquire(cell, SEQ);
+      if ((seq & 1) == 0) {
+        for (int j = 0; j < pairs; j++) {
+          int at = PAD + 3 * j;
+          long word = (long) SLOT.getOpaque(cell, at);
+          into[2 * j] = (long) SLOT.getOpaque(cell, at + 1) + (word & COUNT_MASK);
+          into[2 * j + 1] = (long) SLOT.getOpaque(cell, at + 2) + (word >>> COUNT_BITS);
+        }
+        for (int i = 2 * pairs; i < width; i++) {
+          into[i] = (long) SLOT.getOpaque(cell, at(i));
+        }
+        VarHandle.acquireFence();
+        if ((long) SLOT.getOpaque(cell, SEQ) == seq) {
+          return;
+        }
+      }
+      if (tries < 64) {
+        Thread.onSpinWait();
+      } else {
+        Thread.yield();
+      }
+    }
   }
 
   /** Returns each counter's total up to the last drain. */
