@@ -17,10 +17,10 @@ import java.util.concurrent.atomic.LongAdder;
  * for Java 17), each load looking its sample up in a {@link ConcurrentHashMap} sample cache and
  * putting it on a miss; at each epoch's end every sample is evicted, so each epoch admits again.
  * {@code --threads=virtual} (default) or {@code --threads=N} (a pool of N platform threads). Prints
- * per epoch {@code EPOCH e CACHED= HEAP_AFTER= AT=} (the heap used after a collection, once the
- * cache is emptied; the seconds since the start), then {@code LOADS= PUTS= KEPT= EVICTED= CHECKSUM=
- * SECONDS=}. Options {@code --key=value}: {@code samples} (per epoch, 200000), {@code epochs} (3),
- * {@code bytes} (a sample's size, 4096).
+ * per epoch {@code EPOCH e CACHED= HEAP_AFTER= EVICT_MS= AT=} (the heap used after a collection,
+ * once the cache is emptied; the seconds since the start), then {@code LOADS= PUTS= KEPT= EVICTED=
+ * CHECKSUM= SECONDS=}. Options {@code --key=value}: {@code samples} (per epoch, 200000), {@code
+ * epochs} (3), {@code bytes} (a sample's size, 4096).
  */
 public final class VirtualLoaderApp {
   /** The dataset's cache: the call site the sites file names is {@code load}'s {@code put}. */
@@ -102,9 +102,11 @@ public final class VirtualLoaderApp {
         pool.shutdown();
       }
       int cached = cache.size();
+      long evictStart = System.nanoTime();
       for (int i = 0; i < samples; i++) {
         cache.evict(i);
       }
+      long evictNanos = System.nanoTime() - evictStart;
       System.gc();
       long heapAfter = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
       System.out.println(
@@ -114,6 +116,8 @@ public final class VirtualLoaderApp {
               + cached
               + " HEAP_AFTER="
               + heapAfter
+              + " EVICT_MS="
+              + evictNanos / 1_000_000
               + " AT="
               + String.format(java.util.Locale.ROOT, "%.2f", (System.nanoTime() - start) / 1e9));
     }
