@@ -15,9 +15,9 @@ import org.flodl.budget.policy.TierLedger;
  * per-decision events: one job, the books of a site (ledger and sampler share its cells).
  *
  * <p>The ledger is a {@link Tally}: per tier and kind a count and bytes, added by the deciding
- * thread to its cell (one atomic add each; the cells are sized by the CPUs, not by the threads that
- * decide). The periodic summary drains it (the {@code SiteSummary} event: exact counts whatever is
- * sampled).
+ * thread to its cell (one atomic add for both, see {@link Tally#addPair}; the cells are sized by
+ * the CPUs, not by the threads that decide). The periodic summary drains it (the {@code
+ * SiteSummary} event: exact counts whatever is sampled).
  *
  * <p>The sampler keeps, per cell, tier and kind, the count at which the cell's last event of that
  * kind was committed (its mark). A decision is due an event when its cell has counted {@code
