@@ -192,11 +192,16 @@ final class Tally {
       if (n >= 0) {
         return n;
       }
-      if (tries < 64) {
-        Thread.onSpinWait();
-      } else {
-        Thread.yield();
-      }
+      backOff(tries);
+    }
+  }
+
+  /** A reader's pause while a carry is under way: spins, then yields the processor. */
+  private static void backOff(int tries) {
+    if (tries < 64) {
+      Thread.onSpinWait();
+    } else {
+      Thread.yield();
     }
   }
 
@@ -343,11 +348,7 @@ final class Tally {
           return;
         }
       }
-      if (tries < 64) {
-        Thread.onSpinWait();
-      } else {
-        Thread.yield();
-      }
+      backOff(tries);
     }
   }
 

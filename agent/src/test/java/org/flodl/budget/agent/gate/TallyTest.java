@@ -202,8 +202,9 @@ class TallyTest {
     }
     assertArrayEquals(new long[] {alone, 3L * alone, adds, bytes * threads, adds}, sum);
     assertArrayEquals(sum, t.total());
+    // How many overlapped a carry depends on the scheduler (a carrier preempted mid-carry): only
+    // that each add either saw its own count or said it could not is asserted.
     assertEquals(adds, counted.get() + overlapped.get());
-    assertTrue(overlapped.get() < adds / 100, overlapped + " adds overlapped a carry");
   }
 
   /**
