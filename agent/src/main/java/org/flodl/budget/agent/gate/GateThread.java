@@ -10,8 +10,9 @@ import org.flodl.budget.pricing.PriceMemo;
  * probe that picks its cell of every {@link Tally}, and its memo of the last type it priced. It
  * lives in the thread's own {@link ThreadLocal} map and dies with the thread: nothing of it is
  * registered anywhere, so a virtual thread that decides once leaves nothing behind (while it lives:
- * this object, its memo, one small array and the thread's map entry; a put and evict on a new
- * virtual thread allocates 328 bytes in the agent, its value's 40-byte holding included).
+ * this object, its memo and the thread's map entry, and a small array once it enters a woven body;
+ * a put and evict at a call site on a new virtual thread allocates 314 bytes in the agent, its
+ * value's 40-byte holding included).
  */
 final class GateThread {
   // An anonymous class, not ThreadLocal.withInitial(lambda): the first lambda of a JVM costs its
@@ -23,6 +24,8 @@ final class GateThread {
           return new GateThread();
         }
       };
+
+  private static final int[] NO_DEPTH = new int[0];
 
   /** Whether the thread is inside the gate. */
   boolean inGate;
@@ -39,7 +42,8 @@ final class GateThread {
   /** The last cell this thread stamped (see {@link Tally}). */
   long[] stamped;
 
-  private int[] depth = new int[4];
+  /** Per body site, the woven bodies entered (none until a body site is: call sites never are). */
+  private int[] depth = NO_DEPTH;
 
   /**
    * What this thread's last admission at a woven body's entry admitted, and the site's index (-1:
@@ -76,7 +80,7 @@ final class GateThread {
   int enter(int index) {
     int[] d = depth;
     if (index >= d.length) {
-      d = java.util.Arrays.copyOf(d, Math.max(index + 1, d.length * 2));
+      d = java.util.Arrays.copyOf(d, Math.max(Math.max(index + 1, 4), d.length * 2));
       depth = d;
     }
     return d[index]++;
