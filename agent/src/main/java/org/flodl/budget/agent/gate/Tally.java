@@ -128,7 +128,7 @@ final class Tally {
    */
   long addPair(GateThread t, long[] cell, int pair, long bytes, boolean counted) {
     share(t, cell);
-    int at = PAD + 3 * pair;
+    int at = pairAt(pair);
     long seq = counted ? (long) SLOT.getAcquire(cell, SEQ) : 0;
     long x = 1;
     if (bytes >= 0 && bytes <= PACKED_BYTES_MAX) {
@@ -140,9 +140,20 @@ final class Tally {
     if (word < 0 || (word & COUNT_MASK) >= COUNT_CARRY) {
       carry(cell, at);
     }
-    if (!counted) {
-      return 0;
-    }
+    return counted ? countFor(cell, at, seq, word) : 0;
+  }
+
+  /** Returns where pair {@code pair}'s three words (packed, count, bytes) live in a cell. */
+  private static int pairAt(int pair) {
+    return PAD + 3 * pair;
+  }
+
+  /**
+   * Returns the count of the pair at {@code at} in {@code cell} for its packed {@code word} read
+   * after the cell's sequence was {@code seq}, or -1 when a carry overlapped (the sequence was odd
+   * or moved since).
+   */
+  private static long countFor(long[] cell, int at, long seq, long word) {
     long carried = (long) SLOT.getAcquire(cell, at + 1);
     if ((seq & 1) != 0 || (long) SLOT.getAcquire(cell, SEQ) != seq) {
       return -1;
@@ -175,14 +186,9 @@ final class Tally {
    * there (see {@link #addPair}): a deciding thread does not wait for it.
    */
   static long countNow(long[] cell, int pair) {
-    int at = PAD + 3 * pair;
+    int at = pairAt(pair);
     long seq = (long) SLOT.getAcquire(cell, SEQ);
-    long word = (long) SLOT.getAcquire(cell, at);
-    long carried = (long) SLOT.getAcquire(cell, at + 1);
-    if ((seq & 1) != 0 || (long) SLOT.getAcquire(cell, SEQ) != seq) {
-      return -1;
-    }
-    return carried + (word & COUNT_MASK);
+    return countFor(cell, at, seq, (long) SLOT.getAcquire(cell, at));
   }
 
   /** {@link #countNow}, waiting out a carry under way (not for a deciding thread). */
@@ -335,7 +341,7 @@ final class Tally {
       long seq = (long) SLOT.getAcquire(cell, SEQ);
       if ((seq & 1) == 0) {
         for (int j = 0; j < pairs; j++) {
-          int at = PAD + 3 * j;
+          int at = pairAt(j);
           long word = (long) SLOT.getOpaque(cell, at);
           into[2 * j] = (long) SLOT.getOpaque(cell, at + 1) + (word & COUNT_MASK);
           into[2 * j + 1] = (long) SLOT.getOpaque(cell, at + 2) + (word >>> COUNT_BITS);
