@@ -14,6 +14,10 @@
 # 4 KiB, -Xmx3g), pool2 and pool1 (likewise on 2 and 1), tight (200,000 virtual threads x 3, 4 KiB,
 # -Xmx1g: the cache fits the heap only without a budget). JAVA (default: the newest JDK 21+ under
 # /usr/lib/jvm) runs them. Output of every run: benchmarks/target/vthreads/NAME.{out,err}.
+# CPU=1 also reads each JVM's threads' CPU time from /proc while it runs (every 0.2 s, in a shell
+# loop that takes a little CPU of its own; a thread's last 0.2 s can be missed) and prints, per configuration, the medians by group: the application's
+# threads (main, the carriers or the pool), the collector's (GC workers, G1's concurrent, refinement
+# and service threads, the VM thread), the compilers, the agent's own (flodl-budget-*), the rest.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -61,10 +65,39 @@ run() {
   t0=$(date +%s%N)
   # shellcheck disable=SC2086
   "$JAVA" "${jvm[@]}" -cp "$CLASSES" com.acme.it.VirtualLoaderApp ${ARGS[$config]} \
-    > "$OUT/$name.out" 2> "$OUT/$name.err"
+    > "$OUT/$name.out" 2> "$OUT/$name.err" &
+  local pid=$!
+  [[ ${CPU:-} == 1 ]] && threads_cpu "$pid" > "$OUT/$name.cpu"
+  wait "$pid"
   echo $? > "$OUT/$name.rc"
   t1=$(date +%s%N)
   echo $(( (t1 - t0) / 1000000 )) > "$OUT/$name.ms"
+}
+# threads_cpu PID: while PID runs, each thread's last CPU ticks read from /proc; then the seconds
+# by group, one "group seconds" line each.
+threads_cpu() {
+  local pid=$1 hz stat name rest key line f
+  declare -A ticks=() names=()
+  hz=$(getconf CLK_TCK)
+  while [[ -d /proc/$pid/task ]]; do # gone once the shell has reaped it
+    for stat in /proc/"$pid"/task/*/stat; do
+      IFS= read -r line 2> /dev/null < "$stat" || continue
+      name=${line#*(}; name=${name%)*}; rest=${line##*) }
+      read -r -a f <<< "$rest"
+      key=$stat:${f[19]} # a thread id may be used again: its start time tells the threads apart
+      ticks[$key]=$(( f[11] + f[12] )); names[$key]=$name
+    done
+    sleep 0.2
+  done
+  for key in "${!ticks[@]}"; do
+    case ${names[$key]} in
+      "GC Thread"* | "G1 "* | "VM Thread") echo "gc ${ticks[$key]}" ;;
+      C1\ Compiler* | C2\ Compiler*) echo "jit ${ticks[$key]}" ;;
+      flodl-budget*) echo "agent ${ticks[$key]}" ;;
+      java | ForkJoinPool* | pool-*) echo "app ${ticks[$key]}" ;;
+      *) echo "other ${ticks[$key]}" ;;
+    esac
+  done | awk -v hz="$hz" '{t[$1] += $2} END {for (g in t) printf "%s %.2f\n", g, t[g] / hz}'
 }
 median() { sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 field() { grep -o "$2=[0-9-]*" "$OUT/$1.out" | head -n 1 | cut -d= -f2; }
@@ -90,5 +123,17 @@ for config in "${CONFIGS[@]}"; do
     "$config" "${ARGS[$config]} -Xmx${HEAP[$config]}" "$none" "$agent" "$ratio" \
     "$(field "$config-agent-$ROUNDS" PUTS)" "$(field "$config-agent-$ROUNDS" KEPT)" \
     "${fails:+FAILED: $fails}"
+  if [[ ${CPU:-} == 1 ]]; then
+    for k in none agent; do
+      line="        CPU s, $k:"
+      for g in app gc jit agent other; do
+        v=$(for ((r = 1; r <= ROUNDS; r++)); do
+          awk -v g="$g" '$1 == g {print $2; f = 1} END {if (!f) print 0}' "$OUT/$config-$k-$r.cpu"
+        done | median)
+        line+=" $g $v"
+      done
+      echo "$line"
+    done
+  fi
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
