@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -20,7 +21,9 @@ import java.util.concurrent.atomic.LongAdder;
  * per epoch {@code EPOCH e CACHED= HEAP_AFTER= EVICT_MS= AT=} (the heap used after a collection,
  * once the cache is emptied; the seconds since the start), then {@code LOADS= PUTS= KEPT= EVICTED=
  * CHECKSUM= SECONDS=}. Options {@code --key=value}: {@code samples} (per epoch, 200000), {@code
- * epochs} (3), {@code bytes} (a sample's size, 4096).
+ * epochs} (3), {@code bytes} (a sample's size, 4096), {@code watch-put} (false; true: count the
+ * threads inside the cache's {@code put} at once, and print the most as {@code MOST_IN_PUT=}, per
+ * epoch and in all).
  */
 public final class VirtualLoaderApp {
   /** The dataset's cache: the call site the sites file names is {@code load}'s {@code put}. */
@@ -30,6 +33,14 @@ public final class VirtualLoaderApp {
     final LongAdder kept = new LongAdder();
     final LongAdder evicted = new LongAdder();
 
+    /**
+     * Whether {@link #load} counts the threads inside its {@code put} ({@code --watch-put=true}).
+     */
+    boolean watchPut;
+
+    final AtomicInteger inPut = new AtomicInteger();
+    final AtomicInteger mostInPut = new AtomicInteger();
+
     /** Returns sample {@code i}: from the cache, or read (made) and put there. */
     byte[] load(int i, int bytes) {
       byte[] s = samples.get(i);
@@ -38,7 +49,17 @@ public final class VirtualLoaderApp {
       }
       s = read(i, bytes);
       puts.increment();
-      samples.put(i, s);
+      if (watchPut) {
+        int in = inPut.incrementAndGet();
+        mostInPut.accumulateAndGet(in, Math::max);
+        try {
+          samples.put(i, s);
+        } finally {
+          inPut.decrementAndGet();
+        }
+      } else {
+        samples.put(i, s);
+      }
       if (samples.get(i) == s) {
         kept.increment();
       }
@@ -78,9 +99,11 @@ public final class VirtualLoaderApp {
     int bytes = Integer.parseInt(o.getOrDefault("bytes", "4096"));
     String threads = o.getOrDefault("threads", "virtual");
     SampleCache cache = new SampleCache();
+    cache.watchPut = Boolean.parseBoolean(o.getOrDefault("watch-put", "false"));
     LongAdder loads = new LongAdder();
     LongAdder checksum = new LongAdder();
     long start = System.nanoTime();
+    int mostInPut = 0;
     for (int e = 0; e < epochs; e++) {
       ExecutorService pool = executor(threads);
       try {
@@ -107,6 +130,7 @@ public final class VirtualLoaderApp {
         cache.evict(i);
       }
       long evictNanos = System.nanoTime() - evictStart;
+      mostInPut = Math.max(mostInPut, cache.mostInPut.get());
       System.gc();
       long heapAfter = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
       System.out.println(
@@ -118,6 +142,7 @@ public final class VirtualLoaderApp {
               + heapAfter
               + " EVICT_MS="
               + evictNanos / 1_000_000
+              + (cache.watchPut ? " MOST_IN_PUT=" + cache.mostInPut.getAndSet(0) : "")
               + " AT="
               + String.format(java.util.Locale.ROOT, "%.2f", (System.nanoTime() - start) / 1e9));
     }
@@ -133,6 +158,7 @@ public final class VirtualLoaderApp {
             + cache.evicted.sum()
             + " CHECKSUM="
             + checksum.sum()
+            + (cache.watchPut ? " MOST_IN_PUT=" + mostInPut : "")
             + " SECONDS="
             + String.format(java.util.Locale.ROOT, "%.2f", seconds));
   }

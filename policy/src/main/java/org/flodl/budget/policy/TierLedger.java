@@ -173,15 +173,11 @@ public final class TierLedger {
     }
   }
 
-  /** Takes the grants' lock: spins, then yields the processor (a virtual thread its carrier). */
+  /** Takes the grants' lock: spins, then yields the processor (see {@link SpinWait}). */
   private void lockGrants() {
-    int spins = 0;
-    while (!GRANTS.compareAndSet(this, 0, 1)) {
-      if (++spins < 64) {
-        Thread.onSpinWait();
-      } else {
-        Thread.yield();
-      }
+    long since = 0;
+    for (int tries = 0; !GRANTS.compareAndSet(this, 0, 1); tries++) {
+      since = SpinWait.pause(tries, since);
     }
   }
 

@@ -3,6 +3,7 @@ package org.flodl.budget.agent.gate;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.ReferenceQueue;
+import org.flodl.budget.policy.SpinWait;
 
 /**
  * One segment of the {@link Holdings} table: a chained hash table of holdings by the identity of
@@ -187,13 +188,11 @@ final class HoldingTable {
   }
 
   private void contended() {
-    int spins = 0;
-    while (!((int) LOCK.getOpaque(this) == 0 && LOCK.compareAndSet(this, 0, 1))) {
-      if (++spins < 100) {
-        Thread.onSpinWait();
-      } else {
-        Thread.yield();
-      }
+    long since = 0;
+    for (int tries = 0;
+        !((int) LOCK.getOpaque(this) == 0 && LOCK.compareAndSet(this, 0, 1));
+        tries++) {
+      since = SpinWait.pause(tries, since);
     }
   }
 

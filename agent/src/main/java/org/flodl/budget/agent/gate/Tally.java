@@ -2,6 +2,7 @@ package org.flodl.budget.agent.gate;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import org.flodl.budget.policy.SpinWait;
 
 /**
  * Counters that many threads add to and one reader drains, striped over cells as {@link
@@ -193,21 +194,13 @@ final class Tally {
 
   /** {@link #countNow}, waiting out a carry under way (not for a deciding thread). */
   static long count(long[] cell, int pair) {
+    long since = 0;
     for (int tries = 0; ; tries++) {
       long n = countNow(cell, pair);
       if (n >= 0) {
         return n;
       }
-      backOff(tries);
-    }
-  }
-
-  /** A reader's pause while a carry is under way: spins, then yields the processor. */
-  private static void backOff(int tries) {
-    if (tries < 64) {
-      Thread.onSpinWait();
-    } else {
-      Thread.yield();
+      since = SpinWait.pause(tries, since); // a reader waits out the carry
     }
   }
 
@@ -337,6 +330,7 @@ final class Tally {
    * carry is a few atomic adds: this reader spins, then yields, meanwhile).
    */
   private void read(long[] cell, long[] into) {
+    long since = 0;
     for (int tries = 0; ; tries++) {
       long seq = (long) SLOT.getAcquire(cell, SEQ);
       if ((seq & 1) == 0) {
@@ -354,7 +348,7 @@ final class Tally {
           return;
         }
       }
-      backOff(tries);
+      since = SpinWait.pause(tries, since); // a carry is under way: wait it out
     }
   }
 

@@ -83,7 +83,7 @@ class VirtualThreadsIT {
     assertEquals(1_000_000L, s.get(ADMISSIONS), "" + s);
     assertEquals(1_000_000L, s.get(RELEASES), "" + s);
     assertEquals(s.get(ADMITTED_BYTES), s.get(RELEASED_BYTES), "each byte released once: " + s);
-    List<Long> heap = heapAfterEpochs(r);
+    List<Long> heap = perEpoch(r, "HEAP_AFTER");
     // The first epoch's figure already holds what the agent keeps for good (its classes, the
     // probes' beans, the recorder's buffers); a million threads' state would be tens of MB more.
     assertTrue(
@@ -112,11 +112,17 @@ class VirtualThreadsIT {
   /**
    * A heap that holds the job's cache without a budget ({@code -Xmx1g}, 200,000 samples of 4 KiB a
    * epoch: about 800 MB) completes under the agent as it does without it: the budget declines part
-   * of each epoch, and every decline is the app's put that was not kept.
+   * of each epoch, and every decline is the app's put that was not kept. Each reservation there
+   * meets the budget and takes the ledger's grants lock; no more threads are inside the cache's
+   * {@code put} at once than without the agent, give or take the CPUs, once the first epoch has
+   * loaded the agent's classes (a thread that waits for a class another is loading leaves its
+   * carrier, with or without the agent).
    */
   @Test
   void aTightHeapCompletesWithTheBudgetsDeclinesCountedExactly() throws Exception {
-    String[] args = {"--threads=virtual", "--samples=200000", "--epochs=2", "--bytes=4096"};
+    String[] args = {
+      "--threads=virtual", "--samples=200000", "--epochs=2", "--bytes=4096", "--watch-put=true"
+    };
     ChildJvm.Result plain = withoutAgent("vthreads-tight-plain", "-Xmx1g", args); // it fits
     Path file = recording("vthreads-tight");
     ChildJvm.Result r = withAgent("vthreads-tight", "-Xmx1g", file, args);
@@ -129,6 +135,20 @@ class VirtualThreadsIT {
     assertEquals(kept, (long) s.get(ADMISSIONS), "" + s);
     assertEquals(puts - kept, (long) s.get(DECLINES), "" + s);
     assertEquals(kept, (long) s.get(RELEASES), "" + s);
+    long plainMost =
+        perEpoch(plain, "MOST_IN_PUT").stream().mapToLong(Long::longValue).max().orElseThrow();
+    List<Long> inPut = perEpoch(r, "MOST_IN_PUT");
+    assertEquals(2, inPut.size(), r.toString());
+    int cpus = Runtime.getRuntime().availableProcessors();
+    assertTrue(
+        inPut.get(1) <= plainMost + cpus,
+        "threads inside put at once in epoch 1: "
+            + inPut.get(1)
+            + ", without the agent at most "
+            + plainMost
+            + " (epoch 0 under the agent: "
+            + inPut.get(0)
+            + ")");
   }
 
   /** Runs the app without the agent on the newest JDK; it must complete. */
@@ -159,15 +179,19 @@ class VirtualThreadsIT {
     return file;
   }
 
-  /** Returns the heap used after each epoch's eviction and collection, as the app printed it. */
-  private static List<Long> heapAfterEpochs(ChildJvm.Result r) {
-    List<Long> heap = new ArrayList<>();
+  /**
+   * Returns what the app printed as {@code field} for each epoch: {@code HEAP_AFTER} (the heap used
+   * after the epoch's eviction and a collection), {@code MOST_IN_PUT} (the most threads inside the
+   * cache's {@code put} at once).
+   */
+  private static List<Long> perEpoch(ChildJvm.Result r, String field) {
+    List<Long> values = new ArrayList<>();
     for (String line : r.stdout.split("\n")) {
-      int at = line.indexOf("HEAP_AFTER=");
+      int at = line.indexOf(" " + field + "=");
       if (line.startsWith("EPOCH ") && at > 0) {
-        heap.add(Long.parseLong(line.substring(at + "HEAP_AFTER=".length()).split(" ")[0]));
+        values.add(Long.parseLong(line.substring(at + field.length() + 2).split(" ")[0]));
       }
     }
-    return heap;
+    return values;
   }
 }
