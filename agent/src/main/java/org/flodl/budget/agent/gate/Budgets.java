@@ -6,6 +6,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
 import org.flodl.budget.agent.library.Library;
@@ -44,7 +45,10 @@ final class Budgets {
   final UsageKnobs knobs;
 
   private final DoubleSupplier hostShare;
-  private final Map<Tier, Long> lastRecorded = new EnumMap<>(Tier.class);
+
+  /** Each tier's budget as last recorded, inverted (0: none yet): swapped, never under a lock. */
+  private final AtomicLongArray lastRecorded = new AtomicLongArray(Tier.values().length);
+
   private volatile MemorySnapshot last;
   private volatile boolean refreshed;
   private final ProbeThread thread;
@@ -382,11 +386,8 @@ final class Budgets {
   /** Sets the budget; when it moved, adds its RamBudget event to {@code events} to commit. */
   private void setBudget(Tier tier, TierLedger ledger, RamBudget b, List<Runnable> events) {
     ledger.setBudget(b.budgetBytes());
-    Long previous;
-    synchronized (lastRecorded) {
-      previous = lastRecorded.put(tier, b.budgetBytes());
-    }
-    if ((previous == null || previous != b.budgetBytes()) && Recorder.on()) {
+    long previous = ~lastRecorded.getAndSet(tier.ordinal(), ~b.budgetBytes());
+    if (previous != b.budgetBytes() && Recorder.on()) {
       events.add(
           new Runnable() {
             @Override
