@@ -23,7 +23,8 @@ import java.util.concurrent.atomic.LongAdder;
  * CHECKSUM= SECONDS=}. Options {@code --key=value}: {@code samples} (per epoch, 200000), {@code
  * epochs} (3), {@code bytes} (a sample's size, 4096), {@code watch-put} (false; true: count the
  * threads inside the cache's {@code put} at once, and print the most as {@code MOST_IN_PUT=}, per
- * epoch and in all).
+ * epoch, with the milliseconds into the epoch when it was reached, {@code MOST_AT_MS=}, and in
+ * all).
  */
 public final class VirtualLoaderApp {
   /** The dataset's cache: the call site the sites file names is {@code load}'s {@code put}. */
@@ -41,6 +42,9 @@ public final class VirtualLoaderApp {
     final AtomicInteger inPut = new AtomicInteger();
     final AtomicInteger mostInPut = new AtomicInteger();
 
+    /** When {@link #mostInPut} was last raised ({@code System.nanoTime()}). */
+    volatile long mostAt;
+
     /** Returns sample {@code i}: from the cache, or read (made) and put there. */
     byte[] load(int i, int bytes) {
       byte[] s = samples.get(i);
@@ -51,7 +55,12 @@ public final class VirtualLoaderApp {
       puts.increment();
       if (watchPut) {
         int in = inPut.incrementAndGet();
-        mostInPut.accumulateAndGet(in, Math::max);
+        for (int most = mostInPut.get(); in > most; most = mostInPut.get()) {
+          if (mostInPut.compareAndSet(most, in)) {
+            mostAt = System.nanoTime();
+            break;
+          }
+        }
         try {
           samples.put(i, s);
         } finally {
@@ -105,6 +114,7 @@ public final class VirtualLoaderApp {
     long start = System.nanoTime();
     int mostInPut = 0;
     for (int e = 0; e < epochs; e++) {
+      long epochStart = System.nanoTime();
       ExecutorService pool = executor(threads);
       try {
         List<Future<?>> done = new ArrayList<>(samples);
@@ -142,7 +152,12 @@ public final class VirtualLoaderApp {
               + heapAfter
               + " EVICT_MS="
               + evictNanos / 1_000_000
-              + (cache.watchPut ? " MOST_IN_PUT=" + cache.mostInPut.getAndSet(0) : "")
+              + (cache.watchPut
+                  ? " MOST_IN_PUT="
+                      + cache.mostInPut.getAndSet(0)
+                      + " MOST_AT_MS="
+                      + (cache.mostAt - epochStart) / 1_000_000
+                  : "")
               + " AT="
               + String.format(java.util.Locale.ROOT, "%.2f", (System.nanoTime() - start) / 1e9));
     }
