@@ -114,9 +114,9 @@ class VirtualThreadsIT {
    * epoch: about 800 MB) completes under the agent as it does without it: the budget declines part
    * of each epoch, and every decline is the app's put that was not kept. Each reservation there
    * meets the budget and takes the ledger's grants lock; no more threads are inside the cache's
-   * {@code put} at once than without the agent, give or take the CPUs, once the first epoch has
-   * loaded the agent's classes (a thread that waits for a class another is loading leaves its
-   * carrier, with or without the agent).
+   * {@code put} at once than without the agent, give or take the CPUs, in the second epoch (in the
+   * first, threads waiting for the agent's classes to be initialized by the first decisions pile up
+   * for some milliseconds: docs/BENCHMARKS.md, "Threads inside put at once").
    */
   @Test
   void aTightHeapCompletesWithTheBudgetsDeclinesCountedExactly() throws Exception {
