@@ -1,12 +1,36 @@
 package org.flodl.budget.agent.gate;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.function.Supplier;
+import org.flodl.budget.policy.SpinWait;
 import org.flodl.budget.pricing.RetentionPricer;
 
-/** The engine's pricer, made on first use: its service lookup costs start-up time. */
+/**
+ * The engine's pricer, made on first use: its service lookup costs start-up time. The first
+ * decisions of a loader arrive together; one thread makes the pricer, and the others wait for it by
+ * spinning ({@link SpinWait}), not on a monitor: a virtual thread blocked on a monitor leaves its
+ * carrier (JDK 24 and later) to the next sample's thread, which would reach the same wait, so
+ * hundreds of threads piled up inside a cache's {@code put} in a loader's first milliseconds. A
+ * factory that throws lets the next caller try again.
+ */
 final class LazyPricer {
+  private static final VarHandle MAKING;
+
+  static {
+    try {
+      MAKING = MethodHandles.lookup().findVarHandle(LazyPricer.class, "making", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   private final Supplier<RetentionPricer> factory;
   private volatile RetentionPricer pricer;
+
+  /** 1 while a thread makes the pricer. */
+  @SuppressWarnings("unused") // through MAKING
+  private volatile int making;
 
   LazyPricer(Supplier<RetentionPricer> factory) {
     this.factory = factory;
@@ -15,15 +39,29 @@ final class LazyPricer {
   /** Returns the pricer, made by the factory at the first call. */
   RetentionPricer get() {
     RetentionPricer p = pricer;
-    if (p == null) {
-      synchronized (this) {
-        p = pricer;
-        if (p == null) {
-          p = factory.get();
-          pricer = p;
+    return p != null ? p : make();
+  }
+
+  private RetentionPricer make() {
+    long since = 0;
+    for (int tries = 0; ; tries++) {
+      RetentionPricer p = pricer;
+      if (p != null) {
+        return p;
+      }
+      if (MAKING.compareAndSet(this, 0, 1)) {
+        try {
+          p = pricer;
+          if (p == null) {
+            p = factory.get();
+            pricer = p;
+          }
+          return p;
+        } finally {
+          MAKING.setVolatile(this, 0);
         }
       }
+      since = SpinWait.pause(tries, since);
     }
-    return p;
   }
 }

@@ -114,9 +114,10 @@ class VirtualThreadsIT {
    * epoch: about 800 MB) completes under the agent as it does without it: the budget declines part
    * of each epoch, and every decline is the app's put that was not kept. Each reservation there
    * meets the budget and takes the ledger's grants lock; no more threads are inside the cache's
-   * {@code put} at once than without the agent, give or take the CPUs, in the second epoch (in the
-   * first, threads waiting for the agent's classes to be initialized by the first decisions pile up
-   * for some milliseconds: docs/BENCHMARKS.md, "Threads inside put at once").
+   * {@code put} at once than without the agent, give or take the CPUs, in the second epoch. (In the
+   * first, the first decisions wait for one of them to make the engine's pricer: on a quiet machine
+   * as few as without the agent, but on a busy one the making can outlast a virtual thread's spin,
+   * and then its waiters yield: see docs/BENCHMARKS.md, "Threads inside put at once".)
    */
   @Test
   void aTightHeapCompletesWithTheBudgetsDeclinesCountedExactly() throws Exception {
@@ -146,7 +147,9 @@ class VirtualThreadsIT {
             + inPut.get(1)
             + ", without the agent at most "
             + plainMost
-            + " (epoch 0 under the agent: "
+            + " ("
+            + cpus
+            + " CPUs; epoch 0 under the agent: "
             + inPut.get(0)
             + ")");
   }
