@@ -1,6 +1,7 @@
 package org.flodl.budget.agent.gate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -58,6 +59,50 @@ class LazyPricerTest {
       assertSame(got[0], p);
     }
     assertSame(got[0], lazy.get());
+  }
+
+  /**
+   * The threads that wait for the pricer spin: none blocks on a monitor (a virtual thread blocked
+   * on one leaves its carrier to another sample's thread, JDK 24 and later).
+   */
+  @Test
+  void noThreadWaitingForThePricerBlocksOnAMonitor() throws Exception {
+    CountDownLatch making = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    LazyPricer lazy =
+        new LazyPricer(
+            () -> {
+              making.countDown();
+              try {
+                release.await();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              return RetentionPricer.standard(null, null);
+            });
+    Thread maker = new Thread(lazy::get);
+    maker.start();
+    making.await();
+    List<Thread> waiters = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      Thread t = new Thread(lazy::get);
+      t.start();
+      waiters.add(t);
+    }
+    try {
+      for (int look = 0; look < 200; look++) { // 200 ms of looks while the maker is held
+        for (Thread t : waiters) {
+          assertNotEquals(Thread.State.BLOCKED, t.getState(), "a waiter blocked on a monitor");
+        }
+        Thread.sleep(1);
+      }
+    } finally {
+      release.countDown();
+    }
+    maker.join();
+    for (Thread t : waiters) {
+      t.join();
+    }
   }
 
   @Test
