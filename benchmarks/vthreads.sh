@@ -14,14 +14,21 @@
 # 4 KiB, -Xmx3g), pool2 and pool1 (likewise on 2 and 1), tight (200,000 virtual threads x 3, 4 KiB,
 # -Xmx1g: the cache fits the heap only without a budget). JAVA (default: the newest JDK 21+ under
 # /usr/lib/jvm) runs them. Output of every run: benchmarks/target/vthreads/NAME.{out,err}.
+# BEFORE=JAR runs another build's agent jar (named flodl-budget-agent.jar, as the manifest's boot
+# class path needs) beside AGENT in each round: none, before, agent, the order reversed every other
+# round; each gets its median and its ratio to the runs without the agent.
 # CPU=1 also reads each JVM's threads' CPU time from /proc while it runs (every 0.2 s, in a shell
-# loop that takes a little CPU of its own; a thread's last 0.2 s can be missed) and prints, per configuration, the medians by group: the application's
-# threads (main, the carriers or the pool), the collector's (GC workers, G1's concurrent, refinement
-# and service threads, the VM thread), the compilers, the agent's own (flodl-budget-*), the rest.
+# loop that takes a little CPU of its own; a thread's last 0.2 s can be missed) and prints, per
+# configuration, the medians by group: the application's threads (main, the carriers or the pool),
+# the collector's (GC workers, G1's concurrent, refinement and service threads, the VM thread), the
+# compilers, the agent's own (flodl-budget-*), the rest.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 AGENT=${AGENT:-agent/target/flodl-budget-agent.jar}
+BEFORE=${BEFORE:-}
+KINDS=(none agent)
+[[ -n $BEFORE ]] && KINDS=(none before agent)
 CLASSES=agent/target/test-classes
 ROUNDS=${ROUNDS:-3}
 OUT=benchmarks/target/vthreads
@@ -34,6 +41,7 @@ fi
 [[ -n ${JAVA:-} ]] || { echo "vthreads.sh: no JDK 21+ found; set JAVA" >&2; exit 2; }
 [[ -f $AGENT && -f $CLASSES/com/acme/it/VirtualLoaderApp.class ]] \
   || { echo "vthreads.sh: build first: mvn -B -q -pl agent -am package -DskipTests" >&2; exit 2; }
+[[ -z $BEFORE || -f $BEFORE ]] || { echo "vthreads.sh: no such jar: BEFORE=$BEFORE" >&2; exit 2; }
 mkdir -p "$OUT"
 cat > "$OUT/sites.properties" <<'EOF'
 site.samples.kind = cache-admit
@@ -56,11 +64,13 @@ declare -A ARGS=(
 CONFIGS=("$@")
 [[ ${#CONFIGS[@]} -gt 0 ]] || CONFIGS=(vt200k vt1m vt100k pool8 pool2 pool1 tight)
 
-# run NAME CONFIG [agent]: one JVM; its wall milliseconds in $OUT/NAME.ms.
+# run NAME CONFIG KIND: one JVM, without the agent (none), with AGENT (agent) or with BEFORE
+# (before); its wall milliseconds in $OUT/NAME.ms.
 run() {
-  local name=$1 config=$2 with=${3:-}
+  local name=$1 config=$2 kind=$3
   local jvm=("-Xmx${HEAP[$config]}")
-  [[ -n $with ]] && jvm+=("-javaagent:$AGENT=sites=$OUT/sites.properties")
+  [[ $kind == agent ]] && jvm+=("-javaagent:$AGENT=sites=$OUT/sites.properties")
+  [[ $kind == before ]] && jvm+=("-javaagent:$BEFORE=sites=$OUT/sites.properties")
   local t0 t1
   t0=$(date +%s%N)
   # shellcheck disable=SC2086
@@ -106,25 +116,26 @@ echo "vthreads.sh: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for config in "${CONFIGS[@]}"; do
   for ((r = 1; r <= ROUNDS; r++)); do
-    if (( r % 2 )); then
-      run "$config-none-$r" "$config"; run "$config-agent-$r" "$config" agent
-    else
-      run "$config-agent-$r" "$config" agent; run "$config-none-$r" "$config"
-    fi
+    order=("${KINDS[@]}")
+    (( r % 2 )) || order=($(printf '%s\n' "${KINDS[@]}" | tac))
+    for k in "${order[@]}"; do run "$config-$k-$r" "$config" "$k"; done
   done
-  none=$(for ((r = 1; r <= ROUNDS; r++)); do cat "$OUT/$config-none-$r.ms"; done | median)
-  agent=$(for ((r = 1; r <= ROUNDS; r++)); do cat "$OUT/$config-agent-$r.ms"; done | median)
-  ratio=$(for ((r = 1; r <= ROUNDS; r++)); do
-    awk -v a="$(cat "$OUT/$config-agent-$r.ms")" -v n="$(cat "$OUT/$config-none-$r.ms")" 'BEGIN {printf "%.3f\n", a / n}'
-  done | median)
-  fails=$(for ((r = 1; r <= ROUNDS; r++)); do for k in none agent; do
+  line=$(printf '%-7s %s | none %6.0f ms' "$config" "${ARGS[$config]} -Xmx${HEAP[$config]}" \
+    "$(for ((r = 1; r <= ROUNDS; r++)); do cat "$OUT/$config-none-$r.ms"; done | median)")
+  for k in "${KINDS[@]:1}"; do
+    ms=$(for ((r = 1; r <= ROUNDS; r++)); do cat "$OUT/$config-$k-$r.ms"; done | median)
+    ratio=$(for ((r = 1; r <= ROUNDS; r++)); do
+      awk -v a="$(cat "$OUT/$config-$k-$r.ms")" -v n="$(cat "$OUT/$config-none-$r.ms")" 'BEGIN {printf "%.3f\n", a / n}'
+    done | median)
+    line+=$(printf ' | %s %6.0f ms, ratio %.3f' "$k" "$ms" "$ratio")
+  done
+  fails=$(for ((r = 1; r <= ROUNDS; r++)); do for k in "${KINDS[@]}"; do
     [[ $(cat "$OUT/$config-$k-$r.rc") == 0 ]] || echo "$config-$k-$r"; done; done | tr '\n' ' ')
-  printf '%-7s %s | none %6d ms | agent %6d ms | ratio %s | puts %s kept %s (last agent run) %s\n' \
-    "$config" "${ARGS[$config]} -Xmx${HEAP[$config]}" "$none" "$agent" "$ratio" \
+  printf '%s | puts %s kept %s (last agent run) %s\n' "$line" \
     "$(field "$config-agent-$ROUNDS" PUTS)" "$(field "$config-agent-$ROUNDS" KEPT)" \
     "${fails:+FAILED: $fails}"
   if [[ ${CPU:-} == 1 ]]; then
-    for k in none agent; do
+    for k in "${KINDS[@]}"; do
       line="        CPU s, $k:"
       for g in app gc jit agent other; do
         v=$(for ((r = 1; r <= ROUNDS; r++)); do
