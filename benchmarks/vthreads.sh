@@ -17,6 +17,9 @@
 # BEFORE=JAR runs another build's agent jar (named flodl-budget-agent.jar, as the manifest's boot
 # class path needs) beside AGENT in each round: none, before, agent, the order reversed every other
 # round; each gets its median and its ratio to the runs without the agent.
+# FLOOR=1 also runs, without the agent, the app keeping a weak reference per sample itself (floor:
+# found by the sample's index; floorid: by the sample's identity hash; see VirtualLoaderApp.Floor):
+# what one weak reference a value costs, the least a table that learns of every value's death does.
 # CPU=1 also reads each JVM's threads' CPU time from /proc while it runs (every 0.2 s, in a shell
 # loop that takes a little CPU of its own; a thread's last 0.2 s can be missed) and prints, per
 # configuration, the medians by group: the application's threads (main, the carriers or the pool),
@@ -27,8 +30,10 @@ cd "$(dirname "$0")/.."
 
 AGENT=${AGENT:-agent/target/flodl-budget-agent.jar}
 BEFORE=${BEFORE:-}
-KINDS=(none agent)
-[[ -n $BEFORE ]] && KINDS=(none before agent)
+KINDS=(none)
+[[ ${FLOOR:-} == 1 ]] && KINDS+=(floor floorid)
+[[ -n $BEFORE ]] && KINDS+=(before)
+KINDS+=(agent)
 CLASSES=agent/target/test-classes
 ROUNDS=${ROUNDS:-3}
 OUT=benchmarks/target/vthreads
@@ -71,10 +76,13 @@ run() {
   local jvm=("-Xmx${HEAP[$config]}")
   [[ $kind == agent ]] && jvm+=("-javaagent:$AGENT=sites=$OUT/sites.properties")
   [[ $kind == before ]] && jvm+=("-javaagent:$BEFORE=sites=$OUT/sites.properties")
+  local app=()
+  [[ $kind == floor ]] && app=(--floor=true)
+  [[ $kind == floorid ]] && app=(--floor=identity)
   local t0 t1
   t0=$(date +%s%N)
   # shellcheck disable=SC2086
-  "$JAVA" "${jvm[@]}" -cp "$CLASSES" com.acme.it.VirtualLoaderApp ${ARGS[$config]} \
+  "$JAVA" "${jvm[@]}" -cp "$CLASSES" com.acme.it.VirtualLoaderApp ${ARGS[$config]} "${app[@]}" \
     > "$OUT/$name.out" 2> "$OUT/$name.err" &
   local pid=$!
   [[ ${CPU:-} == 1 ]] && threads_cpu "$pid" > "$OUT/$name.cpu"

@@ -1,6 +1,8 @@
 package com.acme.it;
 
 import java.lang.management.ManagementFactory;
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,7 +26,8 @@ import java.util.concurrent.atomic.LongAdder;
  * epochs} (3), {@code bytes} (a sample's size, 4096), {@code watch-put} (false; true: count the
  * threads inside the cache's {@code put} at once, and print the most as {@code MOST_IN_PUT=}, per
  * epoch, with the milliseconds into the epoch when it was reached, {@code MOST_AT_MS=}, and in
- * all).
+ * all), {@code floor} (false; true or identity: the app keeps a weak reference per sample itself,
+ * see {@link Floor}; run without the agent).
  */
 public final class VirtualLoaderApp {
   /** The dataset's cache: the call site the sites file names is {@code load}'s {@code put}. */
@@ -44,6 +47,9 @@ public final class VirtualLoaderApp {
 
     /** When {@link #mostInPut} was last raised ({@code System.nanoTime()}). */
     volatile long mostAt;
+
+    /** With {@code --floor}: see {@link Floor}. */
+    Floor floor;
 
     /** Returns sample {@code i}: from the cache, or read (made) and put there. */
     byte[] load(int i, int bytes) {
@@ -69,6 +75,9 @@ public final class VirtualLoaderApp {
       } else {
         samples.put(i, s);
       }
+      if (floor != null) {
+        floor.keep(i, s);
+      }
       if (samples.get(i) == s) {
         kept.increment();
       }
@@ -77,7 +86,11 @@ public final class VirtualLoaderApp {
 
     /** Evicts sample {@code i}; returns whether the cache held it. */
     boolean evict(int i) {
-      if (samples.remove(i) != null) {
+      byte[] s = samples.remove(i);
+      if (s != null) {
+        if (floor != null) {
+          floor.drop(i, s);
+        }
         evicted.increment();
         return true;
       }
@@ -86,6 +99,34 @@ public final class VirtualLoaderApp {
 
     int size() {
       return samples.size();
+    }
+  }
+
+  /**
+   * With {@code --floor}, what the app keeps itself beside each sample it puts: a weak reference
+   * with a queue in a {@link ConcurrentHashMap}, dropped when the sample is evicted, found by the
+   * sample's index ({@code true}: in the app's own order, the least any table that learns of each
+   * value's death costs) or by the sample's identity hash ({@code identity}: in the order an
+   * identity table has, colliding hashes overwritten, so not exact). The benchmarks' floor for the
+   * agent's holdings, run without the agent. A class of its own, so that the sites file's call
+   * sites in {@link SampleCache} are the same with and without it.
+   */
+  static final class Floor {
+    private final ConcurrentHashMap<Integer, WeakReference<byte[]>> refs =
+        new ConcurrentHashMap<>();
+    private final ReferenceQueue<byte[]> queue = new ReferenceQueue<>();
+    private final boolean identity;
+
+    Floor(boolean identity) {
+      this.identity = identity;
+    }
+
+    void keep(int i, byte[] s) {
+      refs.put(identity ? System.identityHashCode(s) : i, new WeakReference<>(s, queue));
+    }
+
+    void drop(int i, byte[] s) {
+      refs.remove(identity ? System.identityHashCode(s) : i);
     }
   }
 
@@ -109,6 +150,10 @@ public final class VirtualLoaderApp {
     String threads = o.getOrDefault("threads", "virtual");
     SampleCache cache = new SampleCache();
     cache.watchPut = Boolean.parseBoolean(o.getOrDefault("watch-put", "false"));
+    String floor = o.getOrDefault("floor", "false");
+    if (!floor.equals("false")) {
+      cache.floor = new Floor(floor.equals("identity"));
+    }
     LongAdder loads = new LongAdder();
     LongAdder checksum = new LongAdder();
     long start = System.nanoTime();
