@@ -18,8 +18,9 @@
 # class path needs) beside AGENT in each round: none, before, agent, the order reversed every other
 # round; each gets its median and its ratio to the runs without the agent.
 # FLOOR=1 also runs, without the agent, the app keeping a weak reference per sample itself (floor:
-# found by the sample's index; floorid: by the sample's identity hash; see VirtualLoaderApp.Floor):
-# what one weak reference a value costs, the least a table that learns of every value's death does.
+# found by the sample's index, the app's own order; floorid: by the sample's identity hash, the
+# order an identity table has, as the agent's must; see VirtualLoaderApp.Floor), before the agent
+# in each round: what one reference a value and its lookup cost, with nothing else an agent does.
 # CPU=1 also reads each JVM's threads' CPU time from /proc while it runs (every 0.2 s, in a shell
 # loop that takes a little CPU of its own; a thread's last 0.2 s can be missed) and prints, per
 # configuration, the medians by group: the application's threads (main, the carriers or the pool),
