@@ -1,7 +1,6 @@
 package org.flodl.budget.agent.gate;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.flodl.budget.policy.SpinWait;
 import org.flodl.budget.pricing.RetentionPricer;
@@ -15,22 +14,11 @@ import org.flodl.budget.pricing.RetentionPricer;
  * factory that throws lets the next caller try again.
  */
 final class LazyPricer {
-  private static final VarHandle MAKING;
-
-  static {
-    try {
-      MAKING = MethodHandles.lookup().findVarHandle(LazyPricer.class, "making", int.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
-
   private final Supplier<RetentionPricer> factory;
   private volatile RetentionPricer pricer;
 
-  /** 1 while a thread makes the pricer. */
-  @SuppressWarnings("unused") // through MAKING
-  private volatile int making;
+  /** Set while a thread makes the pricer (read only until the pricer is made). */
+  private final AtomicBoolean making = new AtomicBoolean();
 
   LazyPricer(Supplier<RetentionPricer> factory) {
     this.factory = factory;
@@ -49,7 +37,7 @@ final class LazyPricer {
       if (p != null) {
         return p;
       }
-      if (MAKING.compareAndSet(this, 0, 1)) {
+      if (making.compareAndSet(false, true)) {
         try {
           p = pricer;
           if (p == null) {
@@ -58,7 +46,7 @@ final class LazyPricer {
           }
           return p;
         } finally {
-          MAKING.setVolatile(this, 0);
+          making.set(false);
         }
       }
       since = SpinWait.pause(tries, since);
