@@ -22,6 +22,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class HostShareTest {
+  /**
+   * The first number past any pid Linux gives (its PID_MAX_LIMIT, 2^22): entries the tests plant
+   * are named from here up, so that none is this JVM's own (a run whose pid was 10250 once had its
+   * entry overwritten by a planted "10250.rank").
+   */
+  private static final long NO_PID = 1L << 22;
+
   @TempDir Path root;
   private final List<Rank> ranks = new ArrayList<>();
 
@@ -88,14 +95,11 @@ class HostShareTest {
     HostShareRegistry reg = HostShareRegistry.join(root, "job", self, 3_000, warnings::add);
     reg.publish(5);
     reg.heartbeat();
-    // Named past any pid Linux gives (its PID_MAX_LIMIT, 2^22), so that none is this JVM's own
-    // entry: a run whose pid was 10250 once had its entry overwritten here by "not an entry 250".
-    long noPid = 1L << 22;
     Files.writeString(
-        reg.folder().resolve(noPid + ".rank"), "version=2\npid=" + noPid + "\nrate=banana\n");
-    Files.writeString(reg.folder().resolve((noPid + 1) + ".rank"), "\u0000\u0001garbage");
+        reg.folder().resolve(NO_PID + ".rank"), "version=2\npid=" + NO_PID + "\nrate=banana\n");
+    Files.writeString(reg.folder().resolve((NO_PID + 1) + ".rank"), "\u0000\u0001garbage");
     for (int i = 0; i < 300; i++) {
-      Files.writeString(reg.folder().resolve((noPid + 2 + i) + ".rank"), "not an entry " + i);
+      Files.writeString(reg.folder().resolve((NO_PID + 2 + i) + ".rank"), "not an entry " + i);
     }
     assertEquals(1.0, reg.share(), 1e-9);
     assertEquals(1.0, reg.share(), 1e-9);
@@ -206,7 +210,7 @@ class HostShareTest {
             .start();
     assertTrue(control.waitFor(30, TimeUnit.SECONDS));
     assertEquals(0, control.exitValue(), "control: nobody can write to the open root");
-    Path target = reg.folder().resolve((1L << 22) + ".rank"); // no pid's: not this JVM's entry
+    Path target = reg.folder().resolve(NO_PID + ".rank");
     Process p =
         new ProcessBuilder(
                 runuser.toString(), "-u", "nobody", "--", "sh", "-c", "echo version=1 > " + target)
