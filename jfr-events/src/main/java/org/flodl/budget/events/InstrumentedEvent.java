@@ -35,7 +35,8 @@ public final class InstrumentedEvent extends Event {
   @Label("Outcome")
   @Description(
       "What happened: WOVEN, FAILED, SKIPPED (a preset met a version it does not know), "
-          + "PRICER_FAILED, DECLINE_FAILED")
+          + "PRICER_FAILED, DECLINE_FAILED, NOT_DECLINED (a cache whose writers or listeners a decline"
+          + " would harm)")
   String outcome;
 
   @Label("Message")

@@ -195,7 +195,7 @@ final class PeriodicEvents {
     } else if (DecisionEvents.admission(site, tier, kind, p)
         .heldBytes(held)
         .budgetBytes(p.budget() >= 0 ? p.budget() : l.budget())
-        .availableBytes(p.held() >= 0 ? p.available() : Admissions.available(budgets, tier))
+        .availableBytes(p.held() >= 0 ? p.available() : Admission.available(budgets, tier))
         .decisions(n)
         .emit()) {
       admissionEvents.increment();

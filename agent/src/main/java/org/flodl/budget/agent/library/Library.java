@@ -76,6 +76,15 @@ public interface Library {
   }
 
   /**
+   * Returns how to find who outside a cache of class {@code c} learns of its stores and evictions
+   * (its writers and listeners, see {@link Witnesses}), or null where {@code c} is no cache of this
+   * library's. Asked once per class, inside the gate; it must do no work until asked.
+   */
+  default Witnesses witnesses(Class<?> c) {
+    return null;
+  }
+
+  /**
    * Returns the library's own hooks of type {@code type} (the gate's {@code EntryHook}), woven
    * whenever the agent runs, never through a site: Arrow's allocator close, which first releases
    * the declined values it would report leaked.

@@ -1,0 +1,83 @@
+package org.flodl.budget.agent.gate;
+
+import org.flodl.budget.agent.config.Text;
+import org.flodl.budget.agent.library.Library;
+import org.flodl.budget.agent.library.Witnesses;
+import org.flodl.budget.events.InstrumentedEvent;
+
+/**
+ * The caches a decline would harm: those whose writers or listeners ({@link Witnesses}, asked of
+ * the library whose cache the receiver is) would learn less or more of a declined call than of a
+ * value stored and evicted at once (a write-through writer that gets no write and a delete, a
+ * write-behind listener that never sees the value). Such a cache is not declined: its calls are
+ * admitted and counted as {@code WOULD_DECLINE}, and the cache is named once per site, in one line
+ * and an {@code Instrumented} event with outcome {@code NOT_DECLINED}. A cache whose witnesses
+ * cannot be read is not declined either. Asked only when a decision would decline, inside the gate.
+ */
+final class Witnessed {
+  /** The witnesses of caches of no library the agent knows: none. */
+  private static final Witnesses NONE = cache -> null;
+
+  private static final ClassValue<Witnesses> BY_CLASS =
+      new ClassValue<>() {
+        @Override
+        protected Witnesses computeValue(Class<?> c) {
+          for (Library l : Library.all()) {
+            try {
+              Witnesses w = l.witnesses(c);
+              if (w != null) {
+                return w;
+              }
+            } catch (RuntimeException | LinkageError e) {
+              return cache -> {
+                throw new IllegalStateException(l.name() + "'s support failed: " + e);
+              };
+            }
+          }
+          return NONE;
+        }
+      };
+
+  private Witnessed() {}
+
+  /**
+   * Returns whether a decline at {@code site} on {@code receiver} (null: not seen) must be kept
+   * from it: the cache has a witness, or its witnesses cannot be read. Names the cache the first
+   * time.
+   */
+  static boolean keeps(CacheSite site, Object receiver) {
+    if (receiver == null) {
+      return false;
+    }
+    String who;
+    try {
+      who = BY_CLASS.get(receiver.getClass()).of(receiver);
+    } catch (Throwable x) {
+      who =
+          "a "
+              + receiver.getClass().getName()
+              + " whose writers and listeners could not be read ("
+              + Text.clip(String.valueOf(x), 120)
+              + ")";
+    }
+    if (who == null) {
+      return false;
+    }
+    String msg =
+        "site '"
+            + site.name()
+            + "': "
+            + who
+            + ", which a declined call would not reach as storing and evicting the value would:"
+            + " this cache is not declined (its calls are admitted, counted as WOULD_DECLINE)";
+    if (Log.warnOnceSaid("witnessed-" + site.name() + "-" + who, msg) && Recorder.on()) {
+      InstrumentedEvent.emit(
+          receiver.getClass().getName(),
+          Loaders.name(receiver.getClass().getClassLoader()),
+          site.name(),
+          "NOT_DECLINED",
+          msg);
+    }
+    return true;
+  }
+}
