@@ -81,7 +81,7 @@ public final class LibraryTrain {
     return b;
   }
 
-  private static long train(int k, byte[] v) {
+  static long train(int k, byte[] v) {
     CRC32 crc = new CRC32();
     crc.update(v, 0, Math.min(v.length, 8192));
     return crc.getValue() ^ ((long) k << 32) ^ v.length;

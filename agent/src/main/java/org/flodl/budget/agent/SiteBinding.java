@@ -15,6 +15,7 @@ import org.flodl.budget.agent.config.Presets;
 import org.flodl.budget.agent.config.Scope;
 import org.flodl.budget.agent.config.SiteSpec;
 import org.flodl.budget.agent.config.SitesFile;
+import org.flodl.budget.agent.gate.ArgumentAdapter;
 import org.flodl.budget.agent.gate.Decline;
 import org.flodl.budget.agent.gate.DepthAdapter;
 import org.flodl.budget.agent.gate.EntryHook;
@@ -103,12 +104,14 @@ final class SiteBinding {
   /**
    * Returns the weaving rules of every site, each bound to its gate point; a site with {@code
    * adapter = NAME} takes library NAME's adapter (one for all its sites; {@code vramProbe} is the
-   * {@code vram_probe} setting), and a library's entry hook is woven once.
+   * {@code vram_probe} setting): on a cache-admit site, the library's {@link ArgumentAdapter} where
+   * it has one (the argument wrapped), else its entry hook, woven once.
    */
   static List<Rule> bind(GateEngine engine, List<SiteSpec> specs, String vramProbe) {
     List<Rule> rules = new ArrayList<>();
     Map<String, DepthAdapter> adapters = new HashMap<>();
     List<String> hooked = new ArrayList<>();
+    Map<String, ArgumentAdapter> wrappers = new HashMap<>();
     for (Library l : Library.all()) {
       for (EntryHook hook : hooks(l)) {
         rules.add(
@@ -124,7 +127,14 @@ final class SiteBinding {
       boolean preset = s.origin().startsWith("preset ");
       if (s instanceof CacheAdmitSite c && c.adapter() != null && !hooked.contains(c.adapter())) {
         hooked.add(c.adapter());
-        EntryHook hook = adapter(c.adapter(), EntryHook.class, vramProbe);
+        Library library = Library.named(c.adapter());
+        ArgumentAdapter wraps =
+            library == null ? null : library.adapter(ArgumentAdapter.class, vramProbe);
+        EntryHook hook =
+            wraps != null
+                ? null // the library wraps the argument: its sites need no hook
+                : adapter(c.adapter(), EntryHook.class, vramProbe);
+        wrappers.put(c.adapter(), wraps);
         if (hook != null) {
           rules.add(
               Rule.of(
@@ -137,7 +147,13 @@ final class SiteBinding {
       }
       if (s instanceof CacheAdmitSite c) {
         boolean returned = c.returned();
-        int id = engine.bindAdmit(c.name(), returned, c.isCallSite(), decline(c));
+        int id =
+            engine.bindAdmit(
+                c.name(),
+                returned,
+                c.isCallSite(),
+                decline(c),
+                c.adapter() == null ? null : wrappers.get(c.adapter()));
         rules.add(
             Rule.of(
                     id,
@@ -212,7 +228,9 @@ final class SiteBinding {
 
   /** The site's decline call for the gate, or null where it has none. */
   private static Decline decline(CacheAdmitSite c) {
-    return c.decline() == null ? null : new Decline(c.decline(), c.answer(), c.refusesNulls());
+    return c.decline() == null
+        ? null
+        : new Decline(c.decline(), c.answer(), c.refusesNulls(), c.declineArgs());
   }
 
   /**

@@ -36,12 +36,13 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  * it go, through each kind of site: a method site on the class that declares the methods ({@link
  * BenchSampleCache}), an interface site ({@link BenchStore}: the implementation's bodies woven), a
  * call site ({@link BenchLoader}: its {@code Map.put} and {@code Map.remove} calls woven) and a
- * preset (a Caffeine cache's {@code put} and {@code invalidate} under {@code presets=caffeine}),
- * against the same put and remove on a plain {@code ConcurrentHashMap} (and, for the preset, a
- * Caffeine cache bounded by a byte weigher, {@link #weigherPut}). Woven, each put is priced,
- * reserved against the heap budget and tracked, each evict released, an event each when recorded.
- * {@link #main} runs every variant three times side by side, in forks without the agent, with
- * {@code -javaagent:<jar>=sites=<file>,presets=caffeine} and no recording, and with the agent and a
+ * preset (a Caffeine cache's {@code put} and {@code invalidate}, and its map view's {@code
+ * computeIfAbsent} and {@code remove}, under {@code presets=caffeine}), against the same put and
+ * remove on a plain {@code ConcurrentHashMap} (and, for the preset, a Caffeine cache bounded by a
+ * byte weigher, {@link #weigherPut}). Woven, each put is priced, reserved against the heap budget
+ * and tracked, each evict released, an event each when recorded. {@link #main} runs every variant
+ * three times side by side, in forks without the agent, with {@code
+ * -javaagent:<jar>=sites=<file>,presets=caffeine} and no recording, and with the agent and a
  * recording of flodl-budget.jfc (the events {@code record=} records), then prints each variant's
  * cost with the agent over its cost in the fork without it. Run from the repository root:
  *
@@ -87,6 +88,11 @@ public class CacheAdmitBenchmark {
   private final BenchStore store = new BenchStore.Map();
   private final BenchLoader loader = new BenchLoader();
   private final Cache<Object, Object> caffeine = Caffeine.newBuilder().build();
+  private final Map<Object, Object> caffeineMap = Caffeine.newBuilder().build().asMap();
+
+  /** The value of a key, as a loader computes it: this thread's array for it, made in setup. */
+  private final java.util.function.Function<Object, Object> valueOfKey =
+      key -> this.values[(Integer) key];
 
   /** What a user bounds by hand instead: a maximum weight and a weigher of the value's bytes. */
   private final Cache<Object, Object> weighed =
@@ -144,8 +150,7 @@ public class CacheAdmitBenchmark {
 
   /**
    * Returns the cache after a put and an invalidate on a Caffeine cache, woven by the caffeine
-   * preset (its invalidate returns nothing to release: the value stays held, so every put after the
-   * first of a value is an {@code ALREADY_HELD} decision, priced and reserved all the same).
+   * preset (its invalidate reaches the map view's {@code remove}, which releases the value).
    */
   @Benchmark
   public Object presetPut() {
@@ -153,6 +158,18 @@ public class CacheAdmitBenchmark {
     caffeine.put(keys[k], values[k]);
     caffeine.invalidate(keys[k]);
     return caffeine;
+  }
+
+  /**
+   * Returns the value removed after a {@code computeIfAbsent} on a Caffeine cache's map view, woven
+   * by the caffeine preset: the value the call returns is priced and admitted there, and the map
+   * view's {@code remove} releases it.
+   */
+  @Benchmark
+  public Object presetComputeIfAbsent() {
+    int k = next++ & (KEYS - 1);
+    caffeineMap.computeIfAbsent(keys[k], valueOfKey);
+    return caffeineMap.remove(keys[k]);
   }
 
   /**
@@ -302,7 +319,8 @@ public class CacheAdmitBenchmark {
         List.of(
             System.getProperty(
                     "flodl.bench.variants",
-                    "plainPut,wovenPut,interfacePut,callSitePut,presetPut,weigherPut")
+                    "plainPut,wovenPut,interfacePut,callSitePut,presetPut,presetComputeIfAbsent,"
+                        + "weigherPut")
                 .split(","));
     // Each round runs every fork once, in turn (the order reversed every other round), so that a
     // machine whose speed drifts over the minutes of a run moves every fork alike.

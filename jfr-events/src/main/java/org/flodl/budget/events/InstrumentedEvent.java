@@ -36,7 +36,7 @@ public final class InstrumentedEvent extends Event {
   @Description(
       "What happened: WOVEN, FAILED, SKIPPED (a preset met a version it does not know), "
           + "PRICER_FAILED, DECLINE_FAILED, NOT_DECLINED (a cache whose writers or listeners a decline"
-          + " would harm)")
+          + " would harm), NOT_COVERED (a value that reached a cache by a door not decided)")
   String outcome;
 
   @Label("Message")

@@ -1,5 +1,6 @@
 package org.flodl.budget.agent.caffeine;
 
+import java.util.List;
 import org.flodl.budget.agent.library.PresetLibrary;
 import org.flodl.budget.agent.library.Witnesses;
 
@@ -17,6 +18,17 @@ public final class CaffeineSupport extends PresetLibrary {
         "every Caffeine cache's put and loads",
         "com/github/benmanes/caffeine/cache/",
         "com/github/benmanes/caffeine/cache/Cache");
+  }
+
+  @Override
+  public List<String> uncoveredDoors() {
+    return List.of(
+        "com.github.benmanes.caffeine.cache.Cache#getAll",
+        "com.github.benmanes.caffeine.cache.LoadingCache#getAll",
+        "com.github.benmanes.caffeine.cache.LoadingCache#refresh",
+        "com.github.benmanes.caffeine.cache.LoadingCache#refreshAll",
+        "com.github.benmanes.caffeine.cache.AsyncCache#getAll",
+        "com.github.benmanes.caffeine.cache.AsyncLoadingCache#getAll");
   }
 
   @Override

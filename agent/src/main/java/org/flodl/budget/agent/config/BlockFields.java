@@ -61,11 +61,20 @@ final class BlockFields {
     }
   }
 
-  /** Returns the comma-separated argument indices of {@code text}, checked against the method. */
-  static List<Integer> indices(String text, MethodRef method, List<String> problems) {
+  /**
+   * Returns the comma-separated argument indices of {@code text}, checked against the method;
+   * {@code return} ({@link SiteSpec#RETURN}: the value the call returned) where {@code
+   * returnAllowed}.
+   */
+  static List<Integer> indices(
+      String text, MethodRef method, boolean returnAllowed, List<String> problems) {
     List<Integer> out = new ArrayList<>();
     for (String part : text.split(",", -1)) {
       String p = part.trim();
+      if (returnAllowed && p.equals("return")) {
+        out.add(SiteSpec.RETURN);
+        continue;
+      }
       int i;
       try {
         i = Integer.parseInt(p);
@@ -82,6 +91,7 @@ final class BlockFields {
                 + Text.clip(text, 40)
                 + "': expected comma-separated "
                 + "0-based argument indices of the site's method"
+                + (returnAllowed ? ", or return" : "")
                 + (n == Integer.MAX_VALUE ? "" : " (0 to " + (n - 1) + ")"));
         return null;
       }

@@ -166,7 +166,7 @@ final class SiteBlock {
       if (decline == null) {
         problems.add("decline_args without decline: expected decline = Type#method(types)");
       }
-      declineArgs = indices(argsText, method, problems);
+      declineArgs = indices(argsText, method, value == SiteSpec.RETURN, problems);
     }
     if (problems.isEmpty()
         && method != null

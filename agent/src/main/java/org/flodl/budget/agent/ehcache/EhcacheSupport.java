@@ -1,5 +1,6 @@
 package org.flodl.budget.agent.ehcache;
 
+import java.util.List;
 import org.flodl.budget.agent.library.PresetLibrary;
 import org.flodl.budget.agent.library.Types;
 import org.flodl.budget.agent.library.Witnesses;
@@ -13,6 +14,11 @@ public final class EhcacheSupport extends PresetLibrary {
   /** Returns the support, as {@link java.util.ServiceLoader} makes it. */
   public EhcacheSupport() {
     super("ehcache", "every Ehcache 3 cache's put", "org/ehcache/", "org/ehcache/Cache");
+  }
+
+  @Override
+  public List<String> uncoveredDoors() {
+    return List.of("org.ehcache.Cache#getAll");
   }
 
   @Override

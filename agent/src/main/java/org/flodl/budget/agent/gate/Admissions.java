@@ -19,6 +19,13 @@ final class Admissions {
     if (outer > 0 || t.inGate || value == null || !a.decidesFor(receiver)) {
       return value; // nested in a woven body of the same site, or inside the gate: pass through
     }
+    if (a.wraps() != null) {
+      return Wrapped.wrap(e, a, receiver, value);
+    }
+    if (Completions.pending(value)) {
+      Completions.passed(a.site(), receiver);
+      return value;
+    }
     t.admittedNow = false;
     Object r = Admission.admission(e, t, a.site(), receiver, value, true, true);
     if (r == Gate.DECLINED) {
@@ -46,6 +53,10 @@ final class Admissions {
     if (t.inGate || value == null) {
       return value;
     }
+    if (Completions.pending(value)) {
+      Completions.passed(a.site(), null);
+      return value;
+    }
     return Admission.admission(e, t, a.site(), null, value, true, true);
   }
 
@@ -60,17 +71,60 @@ final class Admissions {
 
   /**
    * A returned value cannot be replaced by a copy (the cache keeps what it returned): it is priced
-   * as it is, and, declined, evicted by the site's decline call when there is one. Without one the
-   * decision is recorded as {@code WOULD_DECLINE} and nothing changes.
+   * as it is, and, declined, evicted by the site's decline call when there is one (its {@code
+   * return} argument, the value). Without one the decision is recorded as {@code WOULD_DECLINE} and
+   * nothing changes. A future not yet complete holds nothing yet: it is decided when it completes
+   * ({@link Completions}), the decline call's arguments taken now.
    */
   private static boolean returnedDecision(
       GateEngine e, GateThread t, Point.Admit a, Object receiver, Object value) {
+    t.declinedReturn = null;
+    t.deferred = false;
     if (e.holdings.holds(value)) {
       return false; // a hit: the value was admitted when it was loaded
     }
     boolean evict = a.decline() != null;
+    if (Completions.pending(value)) {
+      if (!evict) {
+        Completions.decideWhenComplete(e, a, receiver, null, value);
+        return false;
+      }
+      t.declinedReturn = value; // the decline call that follows hands over its arguments
+      t.deferred = true;
+      return true;
+    }
     Object r = Admission.admission(e, t, a.site(), receiver, value, false, evict);
-    return r == Gate.DECLINED && evict && e.mode() == Mode.ENFORCE;
+    boolean declined = r == Gate.DECLINED && evict && e.mode() == Mode.ENFORCE;
+    if (declined) {
+      t.declinedReturn = value;
+    }
+    return declined;
+  }
+
+  /**
+   * Calls point {@code a}'s decline on {@code receiver} with the call's {@code args} (its {@code
+   * return} argument the value this thread's decision just declined), and returns what the call
+   * answers where it was skipped ({@code answering}); a future whose decision waits for its
+   * completion takes the arguments along instead.
+   */
+  static Object decline(
+      GateEngine e, Point.Admit a, Object receiver, Object[] args, boolean answering)
+      throws Decline.Threw {
+    GateThread t = GateThread.current();
+    Object returned = t.declinedReturn;
+    boolean deferred = t.deferred;
+    t.declinedReturn = null;
+    t.deferred = false;
+    if (a.decline() == null || receiver == null) {
+      return null;
+    }
+    if (deferred && !answering) {
+      Completions.decideWhenComplete(e, a, receiver, args, returned);
+      return null;
+    }
+    return a.decline()
+        .decline(
+            e.holdings, a.site(), receiver, a.decline().withReturned(args, returned), answering);
   }
 
   /**

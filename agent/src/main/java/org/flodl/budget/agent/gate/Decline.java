@@ -17,6 +17,12 @@ import org.flodl.budget.events.InstrumentedEvent;
  * declared type's name among that class's supertypes. A map passed where the method takes a
  * collection passes its keys ({@code putAll(map)} declined: {@code removeAll(map.keySet())}).
  *
+ * <p>Where the receiver is not of the declared type, the method is called on the receiver's view of
+ * that type: the one public method without parameters that returns it (an async cache's {@code
+ * asMap()}, for {@code java.util.concurrent.ConcurrentMap#remove}), or failing that a subtype. An
+ * argument {@code return} ({@code decline_args}) is the value the call returned ({@code remove(key,
+ * value)} removes only that value).
+ *
  * <p>A declined call answers as if its value had been stored and evicted at once: what the call
  * returns comes from the decline call ({@link DeclineAnswer}), and what the decline call's method
  * throws (the library's own checks on the same arguments and the cache's state: a null key, a
@@ -28,13 +34,17 @@ public final class Decline {
   private final MethodRef method;
   private final DeclineAnswer answer;
   private final boolean refusesNulls;
-  private final ClassValue<Method> methods =
+  private final int[] returnAt;
+  private final ClassValue<Target> targets =
       new ClassValue<>() {
         @Override
-        protected Method computeValue(Class<?> c) {
+        protected Target computeValue(Class<?> c) {
           return find(c);
         }
       };
+
+  /** The decline method, and the view of the receiver it is called on (null: the receiver). */
+  private record Target(Method view, Method method) {}
 
   /** What the decline call's method threw: the library's answer to the call, its cause. */
   public static final class Threw extends Exception {
@@ -48,12 +58,33 @@ public final class Decline {
 
   /**
    * Returns the decline call {@code method}, whose result {@code answer} makes the declined call's;
-   * {@code refusesNulls}: the library refuses null keys and values.
+   * {@code refusesNulls}: the library refuses null keys and values; {@code args}: the call's
+   * arguments it is passed, {@code -1} the value returned (null: none of that).
    */
-  public Decline(MethodRef method, DeclineAnswer answer, boolean refusesNulls) {
+  public Decline(MethodRef method, DeclineAnswer answer, boolean refusesNulls, List<Integer> args) {
     this.method = method;
     this.answer = answer == null ? DeclineAnswer.EVICTED : answer;
     this.refusesNulls = refusesNulls;
+    this.returnAt =
+        args == null
+            ? new int[0]
+            : java.util.stream.IntStream.range(0, args.size())
+                .filter(i -> args.get(i) < 0)
+                .toArray();
+  }
+
+  /** Returns {@code args} with the value returned, {@code returned}, where the site passes it. */
+  Object[] withReturned(Object[] args, Object returned) {
+    if (returnAt.length == 0 || args == null) {
+      return args;
+    }
+    Object[] out = args.clone();
+    for (int i : returnAt) {
+      if (i < out.length) {
+        out[i] = returned;
+      }
+    }
+    return out;
   }
 
   /** Returns what the declined call returns from the decline call's result. */
@@ -162,9 +193,16 @@ public final class Decline {
    * @throws ReflectiveOperationException when the method cannot be called
    */
   Object call(Object receiver, Object[] args) throws Threw, ReflectiveOperationException {
-    Method m = methods.get(receiver.getClass());
-    if (m == null) {
+    Target target = targets.get(receiver.getClass());
+    if (target == null) {
       throw new IllegalStateException(receiver.getClass().getName() + " has no method " + method);
+    }
+    Method m = target.method();
+    Object on;
+    try {
+      on = target.view() == null ? receiver : target.view().invoke(receiver);
+    } catch (InvocationTargetException e) {
+      throw new Threw(e.getCause());
     }
     Class<?>[] p = m.getParameterTypes();
     Object[] passed = args;
@@ -177,17 +215,54 @@ public final class Decline {
       }
     }
     try {
-      return m.invoke(receiver, passed);
+      return m.invoke(on, passed);
     } catch (InvocationTargetException e) {
       throw new Threw(e.getCause());
     }
   }
 
-  private Method find(Class<?> c) {
+  private Target find(Class<?> c) {
     Class<?> type = Types.supertypeNamed(c, method.className());
-    if (type == null) {
+    if (type != null) {
+      Method m = declared(type);
+      return m == null ? null : new Target(null, m);
+    }
+    Method view = view(c, true);
+    if (view == null) {
+      view = view(c, false);
+    }
+    if (view == null) {
       return null;
     }
+    Method m = declared(Types.supertypeNamed(view.getReturnType(), method.className()));
+    return m == null ? null : new Target(accessible(view), m);
+  }
+
+  /**
+   * Returns the one public method without parameters of {@code c} that returns the declared type
+   * ({@code exactly}) or a subtype of it, or null where there is none, or more than one: which of
+   * them evicts is not the agent's guess.
+   */
+  private Method view(Class<?> c, boolean exactly) {
+    Method view = null;
+    for (Method v : c.getMethods()) {
+      Class<?> r = v.getReturnType();
+      if (v.getParameterCount() == 0
+          && !v.isBridge()
+          && (exactly
+              ? r.getName().equals(method.className())
+              : Types.supertypeNamed(r, method.className()) != null)) {
+        if (view != null && !view.getName().equals(v.getName())) {
+          return null;
+        }
+        view = v;
+      }
+    }
+    return view;
+  }
+
+  /** Returns the method named, as {@code type} (a public one first) or a superclass declares it. */
+  private Method declared(Class<?> type) {
     for (Method m : type.getMethods()) {
       if (matches(m)) {
         return accessible(m);

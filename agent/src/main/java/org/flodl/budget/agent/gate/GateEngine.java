@@ -39,8 +39,7 @@ public final class GateEngine implements Decisions {
   private volatile Mode mode;
   private volatile boolean prefetchAuto;
   private volatile boolean cacheActive;
-  private volatile boolean started;
-  private volatile Runnable afterFirstRefresh;
+  private final EngineStart starter;
 
   /** Returns an engine pricing with its settings' pricer against budgets from their probes. */
   public GateEngine(EngineSettings s) {
@@ -60,6 +59,7 @@ public final class GateEngine implements Decisions {
     this.registry = new PointRegistry(budgets);
     HostShareSource.countSites(hostShareSource, registry); // the rate: the sites' decisions
     this.periodic = new PeriodicEvents(this, budgets, registry, admissionEvents);
+    this.starter = new EngineStart(budgets, holdings, periodic, hostShareSource);
   }
 
   /** Turns the container guard on or off ({@code reclaim=}). */
@@ -93,10 +93,12 @@ public final class GateEngine implements Decisions {
 
   /**
    * Returns the point id of an admission at cache-admit site {@code site}: of an argument or of the
-   * returned value, at a method body or around a call; {@code decline} evicts by key (null: none).
+   * returned value, at a method body or around a call; {@code decline} evicts by key (null: none);
+   * {@code wraps} wraps the argument instead of pricing it (null: none).
    */
-  public synchronized int bindAdmit(String site, boolean returned, boolean call, Decline decline) {
-    return bind(registry.admit(site, returned, call, decline));
+  public synchronized int bindAdmit(
+      String site, boolean returned, boolean call, Decline decline, ArgumentAdapter wraps) {
+    return bind(registry.admit(site, returned, call, decline, wraps));
   }
 
   /** Returns the point id of a release point of cache-admit site {@code site}. */
@@ -154,7 +156,7 @@ public final class GateEngine implements Decisions {
    * hook); the probe thread itself starts at the first decision, or at {@link #start()}.
    */
   public void onStart(Runnable afterFirstRefresh) {
-    this.afterFirstRefresh = afterFirstRefresh;
+    starter.onStart(afterFirstRefresh);
   }
 
   /** Counts one batch of this rank's consumption (a batch seen elsewhere, e.g. DJL's fetch). */
@@ -171,28 +173,7 @@ public final class GateEngine implements Decisions {
 
   /** Starts the probe thread and the periodic events now (attach, or a first decision). */
   public void start() {
-    if (started) {
-      return;
-    }
-    started = true;
-    periodic.registerIfRecording();
-    Runnable after = afterFirstRefresh;
-    HostShareSource share = hostShareSource;
-    budgets.start(
-        new Runnable() {
-          @Override
-          public void run() {
-            if (share != null) {
-              MemorySnapshot s = budgets.snapshot();
-              share.start(s == null || s.host() == null ? "host" : s.host().domain());
-            }
-            periodic.registerWhenRecording();
-            if (after != null) {
-              after.run();
-            }
-          }
-        },
-        holdings);
+    starter.start();
   }
 
   /** Marks that a cache-admit site has decided. */
@@ -352,8 +333,8 @@ public final class GateEngine implements Decisions {
   @Override
   public Object decline(int id, Object receiver, Object[] args, boolean answering)
       throws Decline.Threw {
-    return point(id) instanceof Point.Admit a && a.decline() != null && receiver != null
-        ? a.decline().decline(holdings, a.site(), receiver, args, answering)
+    return point(id) instanceof Point.Admit a
+        ? Admissions.decline(this, a, receiver, args, answering)
         : null;
   }
 

@@ -56,6 +56,15 @@ final class GateThread {
   /** Whether the decision under way admitted a value it tracks (not one held already). */
   boolean admittedNow;
 
+  /**
+   * The value returned that this thread's last decision at a returned-value point declined (or
+   * deferred), until the decline call that follows at once takes it: its {@code return} argument.
+   */
+  Object declinedReturn;
+
+  /** Whether {@link #declinedReturn} is a future whose decision waits for its completion. */
+  boolean deferred;
+
   private GateThread() {
     long id = Thread.currentThread().getId();
     probe = (int) ((id * 0x9E3779B97F4A7C15L) >>> 32);

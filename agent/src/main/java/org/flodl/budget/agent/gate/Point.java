@@ -10,9 +10,16 @@ sealed interface Point permits Point.Admit, Point.Release, Point.Depth, Point.Ba
   /**
    * A cache admission: of an argument, or of the value returned ({@code returned}); at a method
    * body, or around a call ({@code call}); deciding for every receiver, or only for receivers of
-   * {@code receivers} (null: every); {@code decline} evicts by key, or is null.
+   * {@code receivers} (null: every); {@code decline} evicts by key, or is null; {@code wraps}
+   * (null: none) wraps the argument, whose stores it decides, instead of pricing it.
    */
-  record Admit(CacheSite site, boolean returned, boolean call, Receivers receivers, Decline decline)
+  record Admit(
+      CacheSite site,
+      boolean returned,
+      boolean call,
+      Receivers receivers,
+      Decline decline,
+      ArgumentAdapter wraps)
       implements Point {
     /** Returns whether this point decides for {@code receiver}. */
     boolean decidesFor(Object receiver) {

@@ -21,8 +21,9 @@ final class PointRegistry {
   }
 
   /** Returns an admission at cache-admit site {@code site} (see {@link GateEngine#bindAdmit}). */
-  synchronized Point admit(String site, boolean returned, boolean call, Decline decline) {
-    return new Point.Admit(cacheSite(site), returned, call, null, decline);
+  synchronized Point admit(
+      String site, boolean returned, boolean call, Decline decline, ArgumentAdapter wraps) {
+    return new Point.Admit(cacheSite(site), returned, call, null, decline, wraps);
   }
 
   /** Returns a release point of cache-admit site {@code site}. */
@@ -77,7 +78,8 @@ final class PointRegistry {
           a.returned(),
           a.call(),
           new Point.Receivers(receiverType.replace('/', '.')),
-          a.decline());
+          a.decline(),
+          a.wraps());
     }
     return base;
   }

@@ -1,5 +1,6 @@
 package org.flodl.budget.agent.guava;
 
+import java.util.List;
 import org.flodl.budget.agent.library.PresetLibrary;
 import org.flodl.budget.agent.library.Types;
 import org.flodl.budget.agent.library.Witnesses;
@@ -18,6 +19,13 @@ public final class GuavaSupport extends PresetLibrary {
         "every Guava cache's put and loads",
         "com/google/common/cache/",
         "com/google/common/cache/Cache");
+  }
+
+  @Override
+  public List<String> uncoveredDoors() {
+    return List.of(
+        "com.google.common.cache.LoadingCache#getAll",
+        "com.google.common.cache.LoadingCache#refresh");
   }
 
   @Override

@@ -76,6 +76,15 @@ public interface Library {
   }
 
   /**
+   * Returns the doors into the library's caches that its preset does not cover, as {@code
+   * Type#method} ({@code com.github.benmanes.caffeine.cache.LoadingCache#getAll}): {@code suggest}
+   * names the application's calls to them.
+   */
+  default List<String> uncoveredDoors() {
+    return List.of();
+  }
+
+  /**
    * Returns how to find who outside a cache of class {@code c} learns of its stores and evictions
    * (its writers and listeners, see {@link Witnesses}), or null where {@code c} is no cache of this
    * library's. Asked once per class, inside the gate; it must do no work until asked.

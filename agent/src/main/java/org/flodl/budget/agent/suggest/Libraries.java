@@ -14,10 +14,17 @@ final class Libraries {
   private Libraries() {}
 
   /**
-   * A library the agent knows: its name, the package its API is in, and whether a preset budgets it
-   * (one without, Arrow's or Netty's, is priced wherever a site admits its values).
+   * A library the agent knows: its name, the package its API is in, whether a preset budgets it
+   * (one without, Arrow's or Netty's, is priced wherever a site admits its values), and the doors
+   * into its caches the preset does not cover (internal owner, {@code #}, method name).
    */
-  record Preset(String name, String apiPackage, String marker, String covers, boolean hasPreset) {}
+  record Preset(
+      String name,
+      String apiPackage,
+      String marker,
+      String covers,
+      boolean hasPreset,
+      List<String> uncovered) {}
 
   /** Every library, as {@link Library#all} finds them. */
   static final List<Preset> PRESETS = presets();
@@ -25,7 +32,18 @@ final class Libraries {
   private static List<Preset> presets() {
     List<Preset> out = new ArrayList<>();
     for (Library l : Library.all()) {
-      out.add(new Preset(l.name(), l.apiPackage(), l.marker(), l.covers(), l.hasPreset()));
+      List<String> uncovered = new ArrayList<>();
+      for (String door : l.uncoveredDoors()) {
+        uncovered.add(door.replace('.', '/'));
+      }
+      out.add(
+          new Preset(
+              l.name(),
+              l.apiPackage(),
+              l.marker(),
+              l.covers(),
+              l.hasPreset(),
+              List.copyOf(uncovered)));
     }
     return List.copyOf(out);
   }

@@ -32,7 +32,6 @@ public final class SuggestCommand {
   static final String USAGE =
       "usage: java -jar flodl-budget-agent.jar suggest [--package PREFIX]... [--check] PATH...";
   private static final int WIDTH = 98;
-  private static final int MAX_USES = 5;
 
   private SuggestCommand() {}
 
@@ -86,6 +85,7 @@ public final class SuggestCommand {
   record Suggestion(
       List<Candidate> sites,
       Map<String, List<String>> presets,
+      List<String> uncovered,
       List<String> priced,
       int classes,
       int scanned,
@@ -96,6 +96,7 @@ public final class SuggestCommand {
     List<Candidate> found = new ArrayList<>();
     Map<String, List<String>> presets = new LinkedHashMap<>();
     List<String> priced = new ArrayList<>();
+    List<String> uncovered = new ArrayList<>();
     for (Libraries.Preset p : Libraries.PRESETS) {
       if (files.names().contains(p.marker())) {
         if (p.hasPreset()) {
@@ -109,7 +110,7 @@ public final class SuggestCommand {
     for (Map.Entry<String, byte[]> c : files.kept().entrySet()) {
       try {
         found.addAll(SiteFinder.find(c.getValue(), files.kept()::get));
-        uses(c.getValue(), presets);
+        LibraryUses.add(c.getValue(), presets, uncovered);
       } catch (RuntimeException e) {
         unreadable++; // a class file ASM cannot read is left out, and counted
       }
@@ -145,42 +146,7 @@ public final class SuggestCommand {
                   c.inDescriptor()));
     }
     return new Suggestion(
-        unique, presets, priced, files.names().size(), files.kept().size(), unreadable);
-  }
-
-  /** Adds the application's calls into a preset's library to its uses (and the preset). */
-  private static void uses(byte[] classFile, Map<String, List<String>> presets) {
-    ClassNode cls = new ClassNode();
-    new ClassReader(classFile).accept(cls, ClassReader.SKIP_FRAMES);
-    for (MethodNode m : cls.methods) {
-      for (AbstractInsnNode insn : m.instructions) {
-        if (!(insn instanceof MethodInsnNode call)) {
-          continue;
-        }
-        for (Libraries.Preset p : Libraries.PRESETS) {
-          if (p.hasPreset() && call.owner.startsWith(p.apiPackage())) {
-            List<String> u = presets.computeIfAbsent(p.name(), k -> new ArrayList<>());
-            String use =
-                SiteFinder.ref(cls.name, m)
-                    + " calls "
-                    + SiteFinder.simpleName(call.owner)
-                    + "."
-                    + call.name
-                    + line(cls, insn);
-            if (u.size() < MAX_USES + 1 && !u.contains(use)) {
-              u.add(use);
-            }
-          }
-        }
-      }
-    }
-  }
-
-  private static String line(ClassNode cls, AbstractInsnNode insn) {
-    int line = ScannedClass.sourceLine(cls, insn);
-    return line < 0
-        ? ""
-        : " (" + (cls.sourceFile == null ? "?" : cls.sourceFile) + ":" + line + ")";
+        unique, presets, uncovered, priced, files.names().size(), files.kept().size(), unreadable);
   }
 
   /** Returns the sites file. */
@@ -225,10 +191,13 @@ public final class SuggestCommand {
                 + (uses.isEmpty()
                     ? "the library is on the class path."
                     : "the application uses it in "
-                        + String.join("; ", uses.subList(0, Math.min(MAX_USES, uses.size())))
-                        + (uses.size() > MAX_USES ? "; and more" : "")
+                        + String.join("; ", uses.subList(0, Math.min(LibraryUses.MAX, uses.size())))
+                        + (uses.size() > LibraryUses.MAX ? "; and more" : "")
                         + ".");
         comment(b, text);
+      }
+      for (String door : s.uncovered()) {
+        comment(b, door);
       }
       b.append('\n');
     }

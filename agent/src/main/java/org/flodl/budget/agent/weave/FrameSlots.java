@@ -112,7 +112,9 @@ final class FrameSlots {
       int i = indices.get(j);
       mv.visitInsn(Opcodes.DUP);
       Push.constant(mv, j);
-      if (now != null && !holds(now, slots[i], types[i])) {
+      if (i < 0) {
+        mv.visitInsn(Opcodes.ACONST_NULL); // the returned value: the gate puts it in
+      } else if (now != null && !holds(now, slots[i], types[i])) {
         mv.visitInsn(Opcodes.ACONST_NULL);
       } else {
         mv.visitVarInsn(types[i].getOpcode(Opcodes.ILOAD), slots[i]);

@@ -10,6 +10,7 @@ import java.util.function.BiConsumer;
 import org.flodl.budget.agent.config.JdkTypes;
 import org.flodl.budget.agent.config.MethodRef;
 import org.flodl.budget.agent.config.Scope;
+import org.objectweb.asm.Opcodes;
 
 /**
  * Decides, for each class as it loads, what the rules weave into it, from the class files alone: a
@@ -225,7 +226,10 @@ final class Planner {
       if (declaredIn == null) {
         failures.add(
             new Plan.Failure(r, "no method " + ref + " in " + dotted(name) + " or its supertypes"));
-      } else if (JdkTypes.isJdkInternalByPrefix(declaredIn)) {
+      } else if (JdkTypes.isJdkInternalByPrefix(declaredIn)
+          && (info.access() & Opcodes.ACC_INTERFACE) == 0) {
+        // (an interface's implementations declare the bodies, woven as they load: a cache's map
+        // view names put on its own map interface)
         failures.add(
             new Plan.Failure(
                 r,

@@ -594,7 +594,7 @@ class SitesFileTest {
         site.x.value = 1
         site.x.adapter = djl
         """))
-            .contains("adapter 'djl': expected dl4j on a cache-admit site"));
+            .contains("adapter 'djl': expected jcache or dl4j on a cache-admit site"));
     assertTrue(
         rejected(
                 parse(

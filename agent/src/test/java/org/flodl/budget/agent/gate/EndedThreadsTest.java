@@ -26,7 +26,7 @@ class EndedThreadsTest {
   @Test
   void endedThreadsLeaveNothingOnTheSiteAndTheirCountsStay() throws Exception {
     GateEngine e = GateAdmissionTest.engine(Mode.ENFORCE, Duration.ofMillis(100));
-    int admit = e.bindAdmit("ended-threads-test", false, true, null);
+    int admit = e.bindAdmit("ended-threads-test", false, true, null, null);
     int release = e.bindRelease("ended-threads-test");
     CacheSite site = ((Point.Admit) e.point(admit)).site();
     Queue<AssertionError> failures = new ConcurrentLinkedQueue<>();

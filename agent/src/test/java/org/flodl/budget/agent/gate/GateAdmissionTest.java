@@ -66,7 +66,7 @@ class GateAdmissionTest {
   @Test
   void eightOfNineAreAdmittedUnderHalfAMebibyteAndAReleaseMakesRoomForOne() {
     GateEngine e = engine(Mode.ENFORCE);
-    int admit = e.bindAdmit("gate-admission-test", false, true, null);
+    int admit = e.bindAdmit("gate-admission-test", false, true, null, null);
     int release = e.bindRelease("gate-admission-test");
     List<ByteBuffer> values = buffers(10);
     for (int i = 0; i < 8; i++) {
@@ -91,7 +91,7 @@ class GateAdmissionTest {
   @Test
   void observeBooksWhatEnforceWouldAdmitAndPassesEveryValue() {
     GateEngine e = engine(Mode.OBSERVE);
-    int admit = e.bindAdmit("gate-admission-test", false, true, null);
+    int admit = e.bindAdmit("gate-admission-test", false, true, null, null);
     int release = e.bindRelease("gate-admission-test");
     List<ByteBuffer> values = buffers(10);
     for (ByteBuffer v : values) {
@@ -105,7 +105,7 @@ class GateAdmissionTest {
   @Test
   void aSliceOverTwiceItsSizeInStorageIsCopiedAndChargedItsOwnBytes() {
     GateEngine e = engine(Mode.ENFORCE);
-    int admit = e.bindAdmit("gate-admission-test", false, true, null);
+    int admit = e.bindAdmit("gate-admission-test", false, true, null, null);
     int release = e.bindRelease("gate-admission-test");
     ByteBuffer rowGroup = ByteBuffer.allocate(8 * KIB64);
     ByteBuffer slice = rowGroup.slice(KIB64, KIB64);

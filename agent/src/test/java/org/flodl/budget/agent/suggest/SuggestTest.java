@@ -104,6 +104,22 @@ class SuggestTest {
   }
 
   @Test
+  void aDoorThePresetDoesNotCoverIsNamedWhereTheApplicationCallsIt() {
+    String[] r = run("--package", "com.acme.doors", CLASSES.toString());
+    assertEquals("0", r[0], r[2]);
+    assertTrue(r[1].contains("presets = caffeine"), r[1]);
+    String comments = r[1].replace("\n#   ", " "); // each comment on one line
+    List<String> doors = comments.lines().filter(l -> l.contains("does not cover")).toList();
+    assertEquals(
+        List.of(
+            "# caffeine: com.acme.doors.BulkLoader#warm(java.util.List) calls LoadingCache.getAll"
+                + " (BulkLoader.java:15), a door into the cache the preset does not cover: budget"
+                + " it with a site of your own (in = com.acme.doors.BulkLoader#warm(java.util.List))"),
+        doors,
+        r[1]);
+  }
+
+  @Test
   void theFileIsOneTheAgentTakesAsItIs() {
     String[] r = run("--package=com.acme.suggest", CLASSES.toString());
     java.util.Properties p = new java.util.Properties();
