@@ -10,6 +10,7 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.util.TransferPair;
 import org.flodl.budget.agent.arrow.ArrowSupport;
+import org.flodl.budget.agent.ffm.FfmSupport;
 import org.flodl.budget.agent.netty.NettySupport;
 import org.flodl.budget.pricing.Priced;
 import org.flodl.budget.pricing.RetentionPricer;
@@ -31,12 +32,14 @@ import org.openjdk.jmh.annotations.Warmup;
  * The price of one off-heap slice at cache admission, through the agent's Arrow and Netty units
  * (their {@code TypePricer}s, as the agent gives them to the pricer), beside a {@code byte[]} of
  * the same 1 KiB: an {@code ArrowBuf} slice of a 2 MiB row group (Unsafe allocation manager), a
- * {@code Float4Vector} of 256 floats split out of one, and a Netty {@code retainedSlice} of a 256
- * KiB pooled direct buffer.
+ * {@code Float4Vector} of 256 floats split out of one, a Netty {@code retainedSlice} of a 256 KiB
+ * pooled direct buffer, and (JDK 22+, through the agent's FFM unit) a 1 KiB memory-segment slice of
+ * a 2 MiB segment of an automatic and of a shared arena.
  *
  * <p>Run: {@code mvn -B -q -pl benchmarks -am package -DskipTests && java
  * --add-opens=java.base/java.nio=ALL-UNNAMED -jar benchmarks/target/benchmarks.jar
- * OffHeapPricingBenchmark}
+ * OffHeapPricingBenchmark}; the segments' run with JDK 25's {@code java} and {@code -p
+ * sample=segment-auto-slice,segment-shared-slice,arrow-buf-slice}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -47,10 +50,18 @@ import org.openjdk.jmh.annotations.Warmup;
     value = 1,
     jvmArgsAppend = {
       "--add-opens=java.base/java.nio=ALL-UNNAMED",
+      "--add-opens=java.base/jdk.internal.foreign=ALL-UNNAMED",
       "-Darrow.allocation.manager.type=Unsafe"
     })
 public class OffHeapPricingBenchmark {
-  @Param({"byte-array-1k", "arrow-buf-slice", "arrow-vector-slice", "netty-retained-slice"})
+  @Param({
+    "byte-array-1k",
+    "arrow-buf-slice",
+    "arrow-vector-slice",
+    "netty-retained-slice",
+    "segment-auto-slice",
+    "segment-shared-slice"
+  })
   public String sample;
 
   private RetentionPricer pricer;
@@ -65,7 +76,10 @@ public class OffHeapPricingBenchmark {
             null,
             OffHeapPricingBenchmark.class.getClassLoader(),
             line -> {},
-            List.of(new ArrowSupport().typePricer(), new NettySupport().typePricer()));
+            List.of(
+                new ArrowSupport().typePricer(),
+                new NettySupport().typePricer(),
+                new FfmSupport().typePricer()));
     allocator = new RootAllocator(1L << 30);
     switch (sample) {
       case "byte-array-1k":
@@ -101,12 +115,43 @@ public class OffHeapPricingBenchmark {
           group = b::release;
           break;
         }
+      case "segment-auto-slice":
+      case "segment-shared-slice":
+        value = segmentSlice(sample.equals("segment-auto-slice") ? "ofAuto" : "ofShared");
+        break;
       default:
         throw new IllegalArgumentException(sample);
     }
     Priced p = pricer.estimate(value);
     if (!sample.startsWith("byte") && p.storageBytes() < 256 << 10) {
       throw new IllegalStateException(sample + " was not priced by its allocation: " + p);
+    }
+  }
+
+  /**
+   * Returns a 1 KiB slice of a 2 MiB segment of a new arena ({@code Arena.ofAuto()} or {@code
+   * ofShared()}, never closed), through method handles: JDK 22+, this class compiles for 17.
+   */
+  private static Object segmentSlice(String arena) {
+    try {
+      java.lang.invoke.MethodHandles.Lookup l = java.lang.invoke.MethodHandles.publicLookup();
+      Class<?> arenas = Class.forName("java.lang.foreign.Arena");
+      Class<?> segment = Class.forName("java.lang.foreign.MemorySegment");
+      Object a =
+          l.findStatic(arenas, arena, java.lang.invoke.MethodType.methodType(arenas)).invoke();
+      Object group =
+          l.findVirtual(
+                  Class.forName("java.lang.foreign.SegmentAllocator"),
+                  "allocate",
+                  java.lang.invoke.MethodType.methodType(segment, long.class))
+              .invoke(a, 2L << 20);
+      return l.findVirtual(
+              segment,
+              "asSlice",
+              java.lang.invoke.MethodType.methodType(segment, long.class, long.class))
+          .invoke(group, 4096L * 7, 1024L);
+    } catch (Throwable t) {
+      throw new UnsupportedOperationException("memory segments need JDK 22+: " + t, t);
     }
   }
 

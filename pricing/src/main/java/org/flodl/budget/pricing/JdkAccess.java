@@ -23,6 +23,9 @@ import java.util.Set;
 final class JdkAccess {
   private static final MethodType OBJECT_GETTER = MethodType.methodType(Object.class, Object.class);
 
+  /** The JDK's memory segments' internals (JDK 22+), which a library's pricer reads. */
+  private static final String FOREIGN = "jdk.internal.foreign";
+
   /** {@code (Object)Object}: the attachment of a {@code sun.nio.ch.DirectBuffer}, or null. */
   final MethodHandle attachment;
 
@@ -31,6 +34,9 @@ final class JdkAccess {
 
   /** {@code (Object)Object}: {@code MappedByteBuffer.fd}, or null. */
   final MethodHandle mappedFd;
+
+  /** {@code (Object)Object}: {@code Buffer.segment}, the memory segment a buffer was made from. */
+  final MethodHandle segment;
 
   /**
    * This module's own full-privilege lookup, to make private lookups in {@code java.nio} from; null
@@ -50,12 +56,14 @@ final class JdkAccess {
       MethodHandle attachment,
       Class<?> directBuffer,
       MethodHandle mappedFd,
+      MethodHandle segment,
       MethodHandles.Lookup nio,
       MethodHandles.Lookup internals,
       String limitation) {
     this.attachment = attachment;
     this.directBuffer = directBuffer;
     this.mappedFd = mappedFd;
+    this.segment = segment;
     this.nio = nio;
     this.internals = internals;
     this.limitation = limitation;
@@ -90,6 +98,7 @@ final class JdkAccess {
       missing.add("java.base does not export sun.nio.ch to " + self);
     }
     MethodHandle mappedFd = null;
+    MethodHandle segment = null;
     MethodHandles.Lookup nio = null;
     if (base.isOpen("java.nio", self)) {
       try {
@@ -102,6 +111,7 @@ final class JdkAccess {
         nio = null;
         missing.add("java.nio internals unusable (" + e + ")");
       }
+      segment = segmentGetter(nio);
     } else {
       missing.add("java.base does not open java.nio to " + self);
     }
@@ -121,13 +131,14 @@ final class JdkAccess {
                 + " their memory), mapped buffers are priced as direct, and read-only heap buffers"
                 + " and typed views of heap byte buffers are charged their capacity; grant access"
                 + " with RetentionPricer.grantJdkAccess(Instrumentation)";
-    return new JdkAccess(attachment, directBuffer, mappedFd, nio, internals, limitation);
+    return new JdkAccess(attachment, directBuffer, mappedFd, segment, nio, internals, limitation);
   }
 
   /**
    * Exports {@code sun.nio.ch} and opens {@code java.nio}, {@code java.util} and {@code java.lang}
    * to this module (to read, never to write: a buffer's owner, a collection's backing array, a
-   * String's bytes); returns null, or why it could not.
+   * String's bytes), and on JDK 22+ {@code jdk.internal.foreign} and {@code sun.nio.ch} (what a
+   * memory segment keeps alive, a mapping's size); returns null, or why it could not.
    */
   static String grant(Instrumentation inst) {
     if (inst == null) {
@@ -139,16 +150,53 @@ final class JdkAccess {
       if (!inst.isModifiableModule(base)) {
         return "java.base is not modifiable";
       }
+      Map<String, Set<Module>> opens = new java.util.HashMap<>();
+      for (String pkg : new String[] {"java.nio", "java.util", "java.lang"}) {
+        opens.put(pkg, Set.of(self));
+      }
+      if (base.getPackages().contains(FOREIGN)) {
+        // JDK 22+: what a memory segment keeps alive, and the size of a file mapping
+        opens.put(FOREIGN, Set.of(self));
+        opens.put("sun.nio.ch", Set.of(self));
+      }
       inst.redefineModule(
-          base,
-          Set.of(),
-          Map.of("sun.nio.ch", Set.of(self)),
-          Map.of("java.nio", Set.of(self), "java.util", Set.of(self), "java.lang", Set.of(self)),
-          Set.of(),
-          Map.of());
+          base, Set.of(), Map.of("sun.nio.ch", Set.of(self)), opens, Set.of(), Map.of());
       return null;
     } catch (RuntimeException e) {
       return "redefineModule failed: " + e;
+    }
+  }
+
+  /**
+   * Returns the getter of {@code Buffer.segment} on JDK 22+ (where {@code MemorySegment} is final:
+   * before, it holds an incubator's segment, no application's), or null where it cannot be read.
+   */
+  private static MethodHandle segmentGetter(MethodHandles.Lookup nio) {
+    if (nio == null || Runtime.version().feature() < 22) {
+      return null;
+    }
+    try {
+      java.lang.reflect.Field f = Buffer.class.getDeclaredField("segment");
+      return MethodHandles.privateLookupIn(Buffer.class, nio)
+          .unreflectGetter(f)
+          .asType(OBJECT_GETTER);
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return null; // a JDK without it: no buffer is made from a segment there
+    }
+  }
+
+  /**
+   * Returns the memory segment {@code b} was made from ({@code segment.asByteBuffer()}, Netty 4.2's
+   * direct buffers on JDK 25), or null: none, or it cannot be seen.
+   */
+  Object segmentOf(Buffer b) {
+    if (segment == null) {
+      return null;
+    }
+    try {
+      return (Object) segment.invokeExact((Object) b);
+    } catch (Throwable t) {
+      return null;
     }
   }
 

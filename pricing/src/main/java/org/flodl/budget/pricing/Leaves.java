@@ -53,6 +53,10 @@ final class Leaves {
         storage = logical;
       }
     } else {
+      Priced made = madeFromSegment(b, k, logical);
+      if (made != null) {
+        return made;
+      }
       Object owner = pricer.jdk().directOwner(b);
       // A slice or typed view of a mapping points at the mapped root, which carries the file.
       if (pricer.jdk().fileMapped(owner != null ? owner : b)) {
@@ -80,6 +84,28 @@ final class Leaves {
         storage,
         BudgetPolicy.retainedCost(logical, storage),
         BudgetPolicy.shouldMaterialize(logical, storage));
+  }
+
+  /**
+   * Returns the price of a direct buffer made from a memory segment, which is its segment's (a
+   * library's pricer prices segments: their tier is where the JDK counts that memory), or null
+   * where {@code b} was not made from one, or segments are not priced.
+   */
+  private Priced madeFromSegment(Buffer b, Kind k, long logical) {
+    Object segment = pricer.jdk().segmentOf(b);
+    if (segment == null || pricer.kind(segment.getClass()).shape != Kind.Shape.LIBRARY) {
+      return null;
+    }
+    Priced s = pricer.estimate(segment);
+    return new Priced(
+        s.tier(),
+        k.typeName,
+        logical,
+        Math.max(logical, s.storageBytes()),
+        s.chargedBytes(),
+        false,
+        s.estimated(),
+        s.extrapolatedBytes());
   }
 
   /** Returns the bytes of a heap buffer's backing array, or -1 when it cannot be seen. */

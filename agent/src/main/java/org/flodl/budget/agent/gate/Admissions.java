@@ -22,7 +22,7 @@ final class Admissions {
     if (a.wraps() != null) {
       return Wrapped.wrap(e, a, receiver, value);
     }
-    if (Completions.pending(value)) {
+    if (pending(value)) {
       Completions.passed(a.site(), receiver);
       return value;
     }
@@ -53,7 +53,7 @@ final class Admissions {
     if (t.inGate || value == null) {
       return value;
     }
-    if (Completions.pending(value)) {
+    if (pending(value)) {
       Completions.passed(a.site(), null);
       return value;
     }
@@ -84,7 +84,7 @@ final class Admissions {
       return false; // a hit: the value was admitted when it was loaded
     }
     boolean evict = a.decline() != null;
-    if (Completions.pending(value)) {
+    if (pending(value)) {
       if (!evict) {
         Completions.decideWhenComplete(e, a, receiver, null, value);
         return false;
@@ -99,6 +99,11 @@ final class Admissions {
       t.declinedReturn = value;
     }
     return declined;
+  }
+
+  /** Returns whether {@code value} is a future not yet complete (see {@link Completions}). */
+  private static boolean pending(Object value) {
+    return value instanceof java.util.concurrent.CompletableFuture<?> f && !f.isDone();
   }
 
   /**

@@ -17,11 +17,6 @@ import org.flodl.budget.events.InstrumentedEvent;
 final class Completions {
   private Completions() {}
 
-  /** Returns whether {@code value} is a future not yet complete. */
-  static boolean pending(Object value) {
-    return value instanceof CompletableFuture<?> f && !f.isDone();
-  }
-
   /**
    * Says once per site that a future not yet complete was passed as an argument (an async cache's
    * {@code put(key, future)}): it holds nothing yet and is not decided there; a returned-value

@@ -7,7 +7,7 @@ import org.flodl.budget.probes.MemorySnapshot;
  * thread, then, once the probes have been read, the host share's registration in its memory domain,
  * the periodic events, and what the agent asked to run then (the MBean, the configuration hook).
  */
-final class EngineStart {
+final class EngineStart implements Runnable {
   private final Budgets budgets;
   private final Holdings holdings;
   private final PeriodicEvents periodic;
@@ -35,22 +35,20 @@ final class EngineStart {
     }
     started = true;
     periodic.registerIfRecording();
+    budgets.start(this, holdings);
+  }
+
+  /** Runs once the probes have been read the first time (on the probe thread). */
+  @Override
+  public void run() {
+    if (hostShare != null) {
+      MemorySnapshot s = budgets.snapshot();
+      hostShare.start(s == null || s.host() == null ? "host" : s.host().domain());
+    }
+    periodic.registerWhenRecording();
     Runnable after = afterFirstRefresh;
-    HostShareSource share = hostShare;
-    budgets.start(
-        new Runnable() {
-          @Override
-          public void run() {
-            if (share != null) {
-              MemorySnapshot s = budgets.snapshot();
-              share.start(s == null || s.host() == null ? "host" : s.host().domain());
-            }
-            periodic.registerWhenRecording();
-            if (after != null) {
-              after.run();
-            }
-          }
-        },
-        holdings);
+    if (after != null) {
+      after.run();
+    }
   }
 }

@@ -41,6 +41,21 @@ final class NettyPricing implements TypePricer {
   static final String TRACKER = "io.netty.util.ResourceLeakTracker";
 
   private static final int MAX_UNWRAPS = 64;
+
+  /**
+   * Per owner class, the tier its direct memory is on (null until learned; see directTier), made at
+   * the first direct buffer priced.
+   */
+  private static final class DirectTiers {
+    static final ClassValue<Tier[]> OF =
+        new ClassValue<>() {
+          @Override
+          protected Tier[] computeValue(Class<?> c) {
+            return new Tier[1];
+          }
+        };
+  }
+
   private static final MethodType OBJECT_GETTER = MethodType.methodType(Object.class, Object.class);
   private static final MethodType INT_GETTER = MethodType.methodType(int.class, Object.class);
 
@@ -64,6 +79,7 @@ final class NettyPricing implements TypePricer {
     private final MethodHandle writerIndex;
     private final MethodHandle maxFastWritable; // null before Netty 4.1.42
     private final MethodHandle direct;
+    private final MethodHandle nioBuffer;
     private final MethodHandle release;
     private final Class<?> composite;
     private final MethodHandle components;
@@ -97,6 +113,9 @@ final class NettyPricing implements TypePricer {
       direct =
           l.unreflect(buf.getMethod("isDirect"))
               .asType(MethodType.methodType(boolean.class, Object.class));
+      nioBuffer =
+          l.unreflect(buf.getMethod("nioBuffer", int.class, int.class))
+              .asType(MethodType.methodType(Object.class, Object.class, int.class, int.class));
       release =
           l.unreflect(buf.getMethod("release"))
               .asType(MethodType.methodType(boolean.class, Object.class));
@@ -132,11 +151,18 @@ final class NettyPricing implements TypePricer {
     public Priced price(Object value, RetentionPricer pricer) {
       try {
         IdentityHashMap<Object, Object> owners = new IdentityHashMap<>();
-        long[] sums = new long[2]; // direct, heap
-        add(value, owners, sums, 0);
+        long[] sums = new long[Tier.values().length];
+        add(value, owners, sums, 0, pricer);
         long logical = (int) capacity.invokeExact(value);
-        long storage = Math.max(sums[0] + sums[1], logical);
-        Tier tier = sums[0] >= sums[1] && sums[0] > 0 ? Tier.DIRECT : Tier.HEAP;
+        long total = 0;
+        Tier tier = Tier.HEAP;
+        for (Tier t : Tier.values()) {
+          total += sums[t.ordinal()];
+          if (sums[t.ordinal()] > sums[tier.ordinal()]) {
+            tier = t;
+          }
+        }
+        long storage = Math.max(total, logical);
         return new Priced(tier, value.getClass().getTypeName(), logical, storage, storage, false);
       } catch (RuntimeException | Error e) {
         throw e;
@@ -145,8 +171,13 @@ final class NettyPricing implements TypePricer {
       }
     }
 
-    /** Adds what {@code b} reserves: its owner's slot, or each component's. */
-    private void add(Object b, IdentityHashMap<Object, Object> owners, long[] sums, int depth)
+    /** Adds what {@code b} reserves, by tier: its owner's slot, or each component's. */
+    private void add(
+        Object b,
+        IdentityHashMap<Object, Object> owners,
+        long[] sums,
+        int depth,
+        RetentionPricer pricer)
         throws Throwable {
       Object owner = b;
       for (int i = 0; i < MAX_UNWRAPS; i++) {
@@ -164,7 +195,7 @@ final class NettyPricing implements TypePricer {
         for (int i = 0; i < n; i++) {
           Object part = (Object) component.invokeExact(owner, i);
           if (part != null) {
-            add(part, owners, sums, depth + 1);
+            add(part, owners, sums, depth + 1, pricer);
           }
         }
         return;
@@ -175,7 +206,32 @@ final class NettyPricing implements TypePricer {
               ? cap
               : (long) (int) writerIndex.invokeExact(owner)
                   + (int) maxFastWritable.invokeExact(owner);
-      sums[(boolean) direct.invokeExact(owner) ? 0 : 1] += Math.max(cap, slot);
+      Tier tier = (boolean) direct.invokeExact(owner) ? directTier(owner, pricer) : Tier.HEAP;
+      sums[tier.ordinal()] += Math.max(cap, slot);
+    }
+
+    /**
+     * Returns the tier a direct owner's memory is on, learned once per owner class from its NIO
+     * buffer's price: direct, where the JDK counts it; native where Netty made it from a memory
+     * segment of a shared arena (Netty 4.2 on JDK 25, its {@code CleanerJava25}), which no JDK
+     * counter sees.
+     */
+    private Tier directTier(Object owner, RetentionPricer pricer) {
+      Tier[] memo = DirectTiers.OF.get(owner.getClass());
+      Tier t = memo[0];
+      if (t == null) {
+        t = Tier.DIRECT;
+        try {
+          Object nio = (Object) nioBuffer.invokeExact(owner, 0, 0);
+          if (nio != null) {
+            t = pricer.estimate(nio).tier();
+          }
+        } catch (Throwable e) {
+          t = Tier.DIRECT; // not seen into: where Netty's direct memory is on most JDKs
+        }
+        memo[0] = t;
+      }
+      return t;
     }
 
     @Override

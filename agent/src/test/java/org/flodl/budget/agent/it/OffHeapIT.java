@@ -26,6 +26,7 @@ import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
 import org.flodl.budget.events.CacheAdmissionEvent;
 import org.flodl.budget.events.Decision;
+import org.flodl.budget.events.SiteSummaryEvent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -125,6 +126,47 @@ class OffHeapIT {
     assertEquals(roomy.value("checksum"), r.value("checksum"));
     assertFalse(r.stderr.contains("LEAK:"), "a declined slice leaked: " + r);
     assertExact(r, "direct", 64L << 20);
+  }
+
+  /**
+   * On JDK 25 Netty 4.2 makes its direct buffers from shared arenas ({@code CleanerJava25}): no JDK
+   * counter sees them and {@code MaxDirectMemorySize} does not bound them, so the loader completes
+   * at 64 MiB without the agent, every sample cached. Under the agent they are native memory to the
+   * budget, as they are to the machine: nothing is declined against a direct budget that does not
+   * govern them, and the job keeps every hit it had.
+   */
+  @Test
+  void nettysDirectBuffersOnJdk25AreChargedOnTheNativeTierWhereTheirMemoryIs() throws Exception {
+    ChildJvm.Result bare =
+        ChildJvm.on("offheap-netty-bare-jdk25", Jdk.JDK25)
+            .classPath(arrowClassPath(19))
+            .jvm("-XX:MaxDirectMemorySize=64m")
+            .run("com.acme.offheap.NettyLoader");
+    assertEquals(0, bare.exitCode, "on JDK 25 Netty's buffers outgrow no JDK limit: " + bare);
+    ChildJvm.Result r =
+        ChildJvm.on("offheap-netty-jdk25", Jdk.JDK25)
+            .classPath(arrowClassPath(19))
+            .jvm("-XX:MaxDirectMemorySize=64m")
+            .agent("sites=" + Sites.write("offheap-netty-jdk25", sites("NettyLoader")))
+            .record()
+            .run("com.acme.offheap.NettyLoader");
+    assertEquals(0, r.exitCode, r.toString());
+    assertEquals(bare.value("checksum"), r.value("checksum"), r.toString());
+    assertEquals(bare.value("hits"), r.value("hits"), "every hit the job had: " + r);
+    long native_ = 0;
+    long elsewhere = 0;
+    long declines = 0;
+    for (RecordedEvent e : r.events(SiteSummaryEvent.NAME)) {
+      long n = e.getLong("admissions") + e.getLong("declines");
+      declines += e.getLong("declines");
+      if (e.getString("tier").equalsIgnoreCase("native")) {
+        native_ += n;
+      } else {
+        elsewhere += n;
+      }
+    }
+    assertTrue(native_ > 0 && elsewhere == 0, "decided on the native tier: " + r);
+    assertEquals(0, declines, "nothing declined: " + r);
   }
 
   /**
