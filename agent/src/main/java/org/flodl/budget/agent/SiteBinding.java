@@ -163,6 +163,7 @@ final class SiteBinding {
                 .withScope(c.in())
                 .withArgument(returned ? -1 : c.value())
                 .withDeclineArgs(c.decline() == null ? null : c.declineArgs())
+                .withKey(c.key())
                 .withPreset(preset));
         if (c.release() != null) {
           rules.add(

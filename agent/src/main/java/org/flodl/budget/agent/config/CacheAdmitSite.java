@@ -12,6 +12,8 @@ import java.util.Objects;
  * it; {@code refusesNulls}: the library refuses null keys and values, so a skipped call with one
  * throws {@code NullPointerException} as the library would. {@code adapter} names a framework whose
  * iterator the agent makes read a declined value again from its source ({@code dl4j}), or is null.
+ * {@code key} is the argument that is the entry's key (-1: none), so that a cache which stores a
+ * copy of the value has its charge held by the entry, not by the application's object.
  */
 public record CacheAdmitSite(
     String block,
@@ -24,6 +26,7 @@ public record CacheAdmitSite(
     List<Integer> declineArgs,
     DeclineAnswer answer,
     boolean refusesNulls,
+    int key,
     String adapter,
     boolean stager,
     String origin)

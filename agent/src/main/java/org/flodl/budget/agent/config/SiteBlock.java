@@ -203,6 +203,13 @@ final class SiteBlock {
       }
     }
     String adapter = adapter(fields, "cache-admit", problems);
+    int key = -1;
+    if (fields.containsKey(KEY)) {
+      key = index(fields, KEY, false, method, problems);
+      if (in != null) {
+        problems.add("key applies to method-body sites: expected no key with in = ...");
+      }
+    }
     if (!problems.isEmpty() || method == null) {
       return null;
     }
@@ -217,6 +224,7 @@ final class SiteBlock {
         declineArgs,
         answer,
         refusesNulls,
+        key,
         adapter,
         stager,
         origin);

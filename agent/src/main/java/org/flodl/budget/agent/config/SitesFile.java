@@ -37,6 +37,7 @@ public final class SitesFile {
   static final String DECLINE_ARGS = "decline_args";
   static final String ANSWER = "answer";
   static final String REFUSES_NULLS = "refuses_nulls";
+  static final String KEY = "key";
   static final String DEPTH = "depth";
   static final String EXECUTOR = "executor";
   static final String BATCH = "batch";
@@ -58,6 +59,7 @@ public final class SitesFile {
           DECLINE_ARGS,
           ANSWER,
           REFUSES_NULLS,
+          KEY,
           DEPTH,
           EXECUTOR,
           BATCH,
@@ -67,7 +69,7 @@ public final class SitesFile {
           ROLE,
           ADAPTER);
   static final Set<String> CACHE_ONLY =
-      Set.of(VALUE, RELEASE, DECLINE, DECLINE_ARGS, ANSWER, REFUSES_NULLS);
+      Set.of(VALUE, RELEASE, DECLINE, DECLINE_ARGS, ANSWER, REFUSES_NULLS, KEY);
   static final Set<String> PREFETCH_ONLY =
       Set.of(DEPTH, EXECUTOR, BATCH, BATCH_BYTES, ACTIVATION_RESERVE, DEVICE);
 

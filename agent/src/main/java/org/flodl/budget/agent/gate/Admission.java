@@ -33,12 +33,13 @@ final class Admission {
       GateThread t,
       CacheSite site,
       Object receiver,
+      Object key,
       Object value,
       boolean mayCopy,
       boolean declinable) {
     t.inGate = true;
     try {
-      return decide(e, t, site, receiver, value, mayCopy, declinable);
+      return decide(e, t, site, receiver, key, value, mayCopy, declinable);
     } finally {
       t.inGate = false;
     }
@@ -49,6 +50,7 @@ final class Admission {
       GateThread t,
       CacheSite site,
       Object receiver,
+      Object key,
       Object value,
       boolean mayCopy,
       boolean declinable) {
@@ -74,6 +76,21 @@ final class Admission {
               Math.max(price.storageBytes(), price.logicalBytes()),
               false,
               price.estimated(),
+              price.extrapolatedBytes());
+    }
+    // A cache that keeps a copy holds the charge by its entry; the copy is priced as the value,
+    // exactly for an array (cloned), estimated for anything else (a serialized copy may differ).
+    Copies.Entries copies = key == null ? null : e.holdings.copies.of(site, receiver);
+    if (copies != null && !price.estimated() && !value.getClass().isArray()) {
+      price =
+          new Priced(
+              price.tier(),
+              price.valueType(),
+              price.logicalBytes(),
+              price.storageBytes(),
+              price.chargedBytes(),
+              price.materialize(),
+              true,
               price.extrapolatedBytes());
     }
     Tier tier = price.tier();
@@ -134,12 +151,17 @@ final class Admission {
         return Gate.DECLINED;
       }
     }
-    if (!e.holdings.track(stored, ledger, charged, site)) {
+    Copies.Token token = copies == null ? null : new Copies.Token(Copies.keys(key));
+    if (!e.holdings.track(token != null ? token : stored, ledger, charged, site)) {
       // the same object is retained already, and charged once: the reservation was given back
       record(e, t, site, CacheSite.ALREADY_HELD, price, 0, false, ledger, -1, ledger.budget());
       return stored;
     }
+    if (token != null) {
+      copies.hold(key, token);
+    }
     t.admittedNow = true;
+    t.admittedHolder = token != null ? token : stored;
     if (tier == Tier.HEAP) {
       budgets.grew(tier, heldAfter, budget);
     }

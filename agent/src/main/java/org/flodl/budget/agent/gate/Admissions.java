@@ -12,8 +12,11 @@ import org.flodl.budget.agent.config.Mode;
 final class Admissions {
   private Admissions() {}
 
-  /** Returns the value to retain at body point {@code a}, or {@link Gate#DECLINED}. */
-  static Object admit(GateEngine e, Point.Admit a, Object receiver, Object value) {
+  /**
+   * Returns the value to retain at body point {@code a}, or {@link Gate#DECLINED}; {@code key}, the
+   * entry's key where the site names it (else null), holds the charge of a cache that keeps a copy.
+   */
+  static Object admit(GateEngine e, Point.Admit a, Object receiver, Object key, Object value) {
     GateThread t = GateThread.current();
     int outer = t.enter(a.site().index());
     if (outer > 0 || t.inGate || value == null || !a.decidesFor(receiver)) {
@@ -27,11 +30,11 @@ final class Admissions {
       return value;
     }
     t.admittedNow = false;
-    Object r = Admission.admission(e, t, a.site(), receiver, value, true, true);
+    Object r = Admission.admission(e, t, a.site(), receiver, key, value, true, true);
     if (r == Gate.DECLINED) {
       t.leave(a.site().index()); // the woven method returns at once, without its exits
     } else if (t.admittedNow) {
-      t.admitted = r; // given back at once if the call throws (see leave)
+      t.admitted = t.admittedHolder; // given back at once if the call throws (see leave)
       t.admittedSite = a.site().index();
     }
     return r;
@@ -57,7 +60,7 @@ final class Admissions {
       Completions.passed(a.site(), null);
       return value;
     }
-    return Admission.admission(e, t, a.site(), null, value, true, true);
+    return Admission.admission(e, t, a.site(), null, null, value, true, true);
   }
 
   /** Returns whether a call's returned {@code value} was declined at call point {@code a}. */
@@ -93,7 +96,7 @@ final class Admissions {
       t.deferred = true;
       return true;
     }
-    Object r = Admission.admission(e, t, a.site(), receiver, value, false, evict);
+    Object r = Admission.admission(e, t, a.site(), receiver, null, value, false, evict);
     boolean declined = r == Gate.DECLINED && evict && e.mode() == Mode.ENFORCE;
     if (declined) {
       t.declinedReturn = value;

@@ -13,10 +13,10 @@ public interface ArgumentAdapter {
   @FunctionalInterface
   interface Decider {
     /**
-     * Returns the value to store (the value, or its owned copy), or null where {@code value} is
-     * declined: nothing is stored, as if it had been stored and evicted at once.
+     * Returns the value to store under {@code key} (the value, or its owned copy), or null where
+     * {@code value} is declined: nothing is stored, as if it had been stored and evicted at once.
      */
-    Object decide(Object value);
+    Object decide(Object key, Object value);
   }
 
   /**

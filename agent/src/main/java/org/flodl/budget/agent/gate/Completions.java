@@ -63,7 +63,7 @@ final class Completions {
         return; // decided already (returned again before it completed)
       }
       boolean evict = args != null && a.decline() != null;
-      Object r = Admission.admission(e, t, a.site(), receiver, future, false, evict);
+      Object r = Admission.admission(e, t, a.site(), receiver, null, future, false, evict);
       if (r == Gate.DECLINED && evict && e.mode() == Mode.ENFORCE) {
         a.decline()
             .decline(e.holdings, a.site(), receiver, a.decline().withReturned(args, future), false);

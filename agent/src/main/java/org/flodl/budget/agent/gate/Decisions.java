@@ -9,6 +9,14 @@ public interface Decisions {
   /** Returns the value to retain at body point {@code point}, or {@link Gate#DECLINED}. */
   Object admit(int point, Object receiver, Object value);
 
+  /**
+   * {@link #admit}, with the entry's {@code key}: a cache that keeps a copy of the value holds its
+   * charge by the entry.
+   */
+  default Object admitEntry(int point, Object receiver, Object key, Object value) {
+    return admit(point, receiver, value);
+  }
+
   /** A body of a returned-value point was entered. */
   void enter(int point);
 

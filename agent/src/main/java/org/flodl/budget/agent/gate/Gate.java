@@ -49,6 +49,24 @@ public final class Gate {
     }
   }
 
+  /**
+   * {@link #admit}, with the entry's {@code key}: where the cache keeps a copy of what it is handed
+   * (a JCache cache that stores by value), the charge is held by the entry, until the cache lets it
+   * go.
+   */
+  public static Object admitEntry(int point, Object receiver, Object key, Object value) {
+    Decisions e = engine;
+    if (e == null) {
+      return value;
+    }
+    try {
+      return e.admitEntry(point, receiver, key, value);
+    } catch (Throwable t) {
+      e.failed(point, t);
+      return value;
+    }
+  }
+
   /** Counts a woven body of a returned-value point entered. */
   public static void enter(int point) {
     Decisions e = engine;

@@ -298,7 +298,16 @@ public final class GateEngine implements Decisions {
 
   @Override
   public Object admit(int id, Object receiver, Object value) {
-    return point(id) instanceof Point.Admit a ? Admissions.admit(this, a, receiver, value) : value;
+    return point(id) instanceof Point.Admit a
+        ? Admissions.admit(this, a, receiver, null, value)
+        : value;
+  }
+
+  @Override
+  public Object admitEntry(int id, Object receiver, Object key, Object value) {
+    return point(id) instanceof Point.Admit a
+        ? Admissions.admit(this, a, receiver, key, value)
+        : value;
   }
 
   @Override

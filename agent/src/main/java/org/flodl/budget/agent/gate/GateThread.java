@@ -57,6 +57,12 @@ final class GateThread {
   boolean admittedNow;
 
   /**
+   * What the decision under way tracks for the value it admitted: the value (or its copy), or the
+   * token a copying cache's entry holds the charge by.
+   */
+  Object admittedHolder;
+
+  /**
    * The value returned that this thread's last decision at a returned-value point declined (or
    * deferred), until the decline call that follows at once takes it: its {@code return} argument.
    */

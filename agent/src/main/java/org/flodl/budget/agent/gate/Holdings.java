@@ -23,6 +23,10 @@ final class Holdings {
   static final int SEGMENTS = 1 << SEGMENT_BITS;
 
   private final HoldingTable[] segments = new HoldingTable[SEGMENTS];
+
+  /** The charges held by the entries of caches that keep a copy, in the values' place. */
+  final Copies copies = new Copies(this);
+
   private final ReferenceQueue<Object> collected = new ReferenceQueue<>();
 
   /** Sweeps the releaser made (read by tests). */

@@ -94,6 +94,7 @@ final class ProbeThread {
   private static void housekeep(Holdings holdings) {
     try {
       holdings.trim(); // tables emptied for good give their buckets back
+      holdings.copies.sweep(); // copying caches closed or collected give their entries back
     } catch (Throwable e) {
       Log.warnOnce("probe-housekeeping", "the probe thread's housekeeping failed: " + e);
     }

@@ -16,7 +16,7 @@ final class Wrapped {
     GateThread t = GateThread.current();
     t.inGate = true;
     try {
-      return a.wraps().wrap(cache, argument, value -> decide(e, a, cache, value));
+      return a.wraps().wrap(cache, argument, (key, value) -> decide(e, a, cache, key, value));
     } catch (RuntimeException | LinkageError x) {
       Log.warnOnce(
           "wrap-" + a.site().name(),
@@ -33,13 +33,17 @@ final class Wrapped {
     }
   }
 
-  /** Returns the value to store, or null where {@code value}, stored into {@code cache}, is not. */
-  private static Object decide(GateEngine e, Point.Admit a, Object cache, Object value) {
+  /**
+   * Returns the value to store, or null where {@code value}, stored into {@code cache} under {@code
+   * key}, is not.
+   */
+  private static Object decide(
+      GateEngine e, Point.Admit a, Object cache, Object key, Object value) {
     GateThread t = GateThread.current();
     if (t.inGate || value == null || !Gate.isInstalled(e)) {
       return value;
     }
-    Object r = Admission.admission(e, t, a.site(), cache, value, true, true);
+    Object r = Admission.admission(e, t, a.site(), cache, key, value, true, true);
     return r == Gate.DECLINED ? null : r;
   }
 }

@@ -104,7 +104,7 @@ final class JCacheProcessors implements ArgumentAdapter {
     }
 
     private Object setValue(Method m, Object value) throws Throwable {
-      Object stored = decider.decide(value);
+      Object stored = decider.decide(call(type.getMethod("getKey"), entry, null), value);
       if (stored != null) {
         declined = null;
         return call(m, entry, new Object[] {stored});

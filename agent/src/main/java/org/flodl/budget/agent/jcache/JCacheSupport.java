@@ -2,6 +2,8 @@ package org.flodl.budget.agent.jcache;
 
 import java.util.List;
 import org.flodl.budget.agent.gate.ArgumentAdapter;
+import org.flodl.budget.agent.gate.EntryHook;
+import org.flodl.budget.agent.library.CopyKeeping;
 import org.flodl.budget.agent.library.PresetLibrary;
 import org.flodl.budget.agent.library.Types;
 import org.flodl.budget.agent.library.Witnesses;
@@ -31,6 +33,36 @@ public final class JCacheSupport extends PresetLibrary {
   @Override
   public List<String> uncoveredDoors() {
     return List.of("javax.cache.Cache#getAll", "javax.cache.Cache#loadAll");
+  }
+
+  @Override
+  public CopyKeeping copies(Class<?> c) {
+    return Types.supertypeNamed(c, JCacheApi.CACHE) != null ? Copies.FOLLOWER : null;
+  }
+
+  /**
+   * Returns the hooks at {@code Cache.clear()} and {@code Cache.close()}, which JCache tells no
+   * listener of: every entry of a cache whose copies are followed leaves there.
+   */
+  @Override
+  public <T> List<T> hooks(Class<T> type) {
+    return type == EntryHook.class
+        ? List.of(
+            type.cast(new AllLeft(JCacheCopies.CLEAR)), type.cast(new AllLeft(JCacheCopies.CLOSE)))
+        : List.of();
+  }
+
+  /** A hook at a method after which a cache holds no entry. */
+  private record AllLeft(String method) implements EntryHook {
+    @Override
+    public void enter(Object cache) {
+      Copies.FOLLOWER.allLeft(cache);
+    }
+  }
+
+  /** The copies' follower, made at the first cache that needs it (none at start). */
+  private static final class Copies {
+    static final JCacheCopies FOLLOWER = new JCacheCopies();
   }
 
   @Override

@@ -1,9 +1,7 @@
 package org.flodl.budget.agent.jcache;
 
-import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
-import org.flodl.budget.agent.library.Types;
 import org.flodl.budget.agent.library.Witnesses;
 
 /**
@@ -14,46 +12,10 @@ import org.flodl.budget.agent.library.Witnesses;
  * the writer and no eviction event to tell a listener, so a cache with either is not declined.
  */
 final class JCacheWitnesses implements Witnesses {
-  private static final String CACHE = "javax.cache.Cache";
-  private static final String COMPLETE = "javax.cache.configuration.CompleteConfiguration";
-
-  private final ClassValue<Api> apis =
-      new ClassValue<>() {
-        @Override
-        protected Api computeValue(Class<?> c) {
-          return Api.of(c);
-        }
-      };
-
-  /** JCache's methods as the cache's own loader sees them. */
-  private record Api(
-      Method getConfiguration,
-      Method getName,
-      Class<?> complete,
-      Method isWriteThrough,
-      Method writerFactory,
-      Method listeners) {
-    static Api of(Class<?> c) {
-      try {
-        Class<?> cache = Types.supertypeNamed(c, CACHE);
-        Class<?> complete = Class.forName(COMPLETE, false, cache.getClassLoader());
-        return new Api(
-            cache.getMethod("getConfiguration", Class.class),
-            cache.getMethod("getName"),
-            complete,
-            complete.getMethod("isWriteThrough"),
-            complete.getMethod("getCacheWriterFactory"),
-            complete.getMethod("getCacheEntryListenerConfigurations"));
-      } catch (ReflectiveOperationException e) {
-        throw new IllegalStateException(e);
-      }
-    }
-  }
-
   @Override
   public String of(Object cache) throws ReflectiveOperationException {
-    Api api = apis.get(cache.getClass());
-    Object config = api.getConfiguration().invoke(cache, api.complete());
+    JCacheApi api = JCacheApi.of(cache);
+    Object config = api.configuration(cache);
     List<String> who = new ArrayList<>(2);
     if (Boolean.TRUE.equals(api.isWriteThrough().invoke(config))
         && api.writerFactory().invoke(config) != null) {

@@ -76,6 +76,15 @@ public interface Library {
   }
 
   /**
+   * Returns how to follow the copies a cache of class {@code c} keeps of what it is handed ({@link
+   * CopyKeeping}), or null where {@code c} is no cache of this library's, or its caches store the
+   * objects they are handed. Asked once per class, inside the gate.
+   */
+  default CopyKeeping copies(Class<?> c) {
+    return null;
+  }
+
+  /**
    * Returns the doors into the library's caches that its preset does not cover, as {@code
    * Type#method} ({@code com.github.benmanes.caffeine.cache.LoadingCache#getAll}): {@code suggest}
    * names the application's calls to them.

@@ -106,7 +106,8 @@ final class BodyInserter {
 
   /**
    * {@code Object r = Gate.admit(point, this, value); if (r == DECLINED) { return [(R)
-   * Gate.declined(point, this, args, "R")] | <default>; } if (r instanceof T) value = (T) r;}
+   * Gate.declined(point, this, args, "R")] | <default>; } if (r instanceof T) value = (T) r;}, with
+   * {@code Gate.admitEntry(point, this, key, value)} where the rule names the entry's key.
    */
   private void admitAtEntry(Plan.BodyInsert b) {
     int slot = paramSlot[b.rule().argument()];
@@ -114,12 +115,19 @@ final class BodyInserter {
     Object[] locals = frameSlots.frameLocals(List.of());
     Push.constant(mv, b.point());
     loadReceiver();
+    int key = b.rule().key();
+    if (key >= 0) { // the entry's key too: a cache that keeps a copy holds the charge by its entry
+      mv.visitVarInsn(params[key].getOpcode(Opcodes.ILOAD), paramSlot[key]);
+      Push.box(mv, params[key]);
+    }
     mv.visitVarInsn(Opcodes.ALOAD, slot);
     mv.visitMethodInsn(
         Opcodes.INVOKESTATIC,
         GATE,
-        "admit",
-        "(ILjava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;",
+        key >= 0 ? "admitEntry" : "admit",
+        key >= 0
+            ? "(ILjava/lang/Object;Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;"
+            : "(ILjava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;",
         false);
     mv.visitInsn(Opcodes.DUP);
     mv.visitFieldInsn(Opcodes.GETSTATIC, GATE, "DECLINED", "Ljava/lang/Object;");

@@ -19,6 +19,8 @@ import org.flodl.budget.agent.config.Scope;
  * @param declineArgs the arguments passed to the site's decline call, or null when it has none
  * @param executor the argument a depth of 0 nulls, or -1
  * @param contextArgs whether the gate is handed every argument (a framework adapter reads them)
+ * @param key a cache admission's argument that is the entry's key (handed to the gate with the
+ *     value), or -1
  * @param preset whether the rule comes from a preset (a library version without the method is
  *     skipped, not failed)
  */
@@ -32,6 +34,7 @@ public record Rule(
     List<Integer> declineArgs,
     int executor,
     boolean contextArgs,
+    int key,
     boolean preset) {
 
   /** What the woven code at a rule's point does. */
@@ -82,41 +85,59 @@ public record Rule(
    * with} methods set the rest, each returning a new rule.
    */
   public static Rule of(int id, String site, Role role, MethodRef method) {
-    return new Rule(id, site, role, method, null, -1, null, -1, false, false);
+    return new Rule(id, site, role, method, null, -1, null, -1, false, -1, false);
   }
 
   /** Returns this rule woven at the calls made in {@code where} (null: at the bodies). */
   public Rule withScope(Scope where) {
     return new Rule(
-        id, site, role, method, where, argument, declineArgs, executor, contextArgs, preset);
+        id, site, role, method, where, argument, declineArgs, executor, contextArgs, key, preset);
   }
 
   /** Returns this rule on argument {@code index} (-1: the return value). */
   public Rule withArgument(int index) {
     return new Rule(
-        id, site, role, method, scope, index, declineArgs, executor, contextArgs, preset);
+        id, site, role, method, scope, index, declineArgs, executor, contextArgs, key, preset);
   }
 
   /** Returns this rule with the arguments its decline call is passed (null: none). */
   public Rule withDeclineArgs(List<Integer> args) {
-    return new Rule(id, site, role, method, scope, argument, args, executor, contextArgs, preset);
+    return new Rule(
+        id, site, role, method, scope, argument, args, executor, contextArgs, key, preset);
   }
 
   /** Returns this rule with the argument a depth of 0 nulls (-1: none). */
   public Rule withExecutor(int index) {
     return new Rule(
-        id, site, role, method, scope, argument, declineArgs, index, contextArgs, preset);
+        id, site, role, method, scope, argument, declineArgs, index, contextArgs, key, preset);
   }
 
   /** Returns this rule handing the gate every argument (a framework adapter reads them). */
   public Rule withContextArgs(boolean all) {
-    return new Rule(id, site, role, method, scope, argument, declineArgs, executor, all, preset);
+    return new Rule(
+        id, site, role, method, scope, argument, declineArgs, executor, all, key, preset);
   }
 
   /** Returns this rule as a preset's (a library version without the method is skipped). */
   public Rule withPreset(boolean fromPreset) {
     return new Rule(
-        id, site, role, method, scope, argument, declineArgs, executor, contextArgs, fromPreset);
+        id,
+        site,
+        role,
+        method,
+        scope,
+        argument,
+        declineArgs,
+        executor,
+        contextArgs,
+        key,
+        fromPreset);
+  }
+
+  /** Returns this rule handing the gate argument {@code index} as the entry's key (-1: none). */
+  public Rule withKey(int index) {
+    return new Rule(
+        id, site, role, method, scope, argument, declineArgs, executor, contextArgs, index, preset);
   }
 
   /** Returns whether the rule weaves calls rather than bodies. */

@@ -114,6 +114,7 @@ class SitesFileTest {
                 null,
                 DeclineAnswer.EVICTED,
                 false,
+                -1,
                 null,
                 false,
                 origin),
@@ -391,7 +392,7 @@ class SitesFileTest {
         w.startsWith(
             "flodl-budget: test.properties: site 's' disabled: unknown field "
                 + "'vaule' (known: kind, name, method, in, value, release, decline, decline_args, "
-                + "answer, refuses_nulls, role, adapter); value is missing: expected a "
+                + "answer, refuses_nulls, key, role, adapter); value is missing: expected a "
                 + "0-based argument index or return"),
         w);
     assertEquals(1, w.lines().count());

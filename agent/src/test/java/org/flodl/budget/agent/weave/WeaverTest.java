@@ -184,13 +184,23 @@ class WeaverTest {
   }
 
   private Rule body(int id, Rule.Role role, String method, int argument, List<Integer> decline) {
-    return new Rule(id, "s" + id, role, ref(method), null, argument, decline, -1, false, false);
+    return new Rule(id, "s" + id, role, ref(method), null, argument, decline, -1, false, -1, false);
   }
 
   private Rule call(
       int id, Rule.Role role, String scope, String method, int argument, List<Integer> decline) {
     return new Rule(
-        id, "s" + id, role, ref(method), Scope.parse(scope), argument, decline, -1, false, false);
+        id,
+        "s" + id,
+        role,
+        ref(method),
+        Scope.parse(scope),
+        argument,
+        decline,
+        -1,
+        false,
+        -1,
+        false);
   }
 
   /** Plans and weaves {@code classes} in order with {@code rules}; returns them woven, loaded. */
@@ -470,6 +480,7 @@ class WeaverTest {
             null,
             1,
             true,
+            -1,
             true);
     Class<?> c = weave(List.of(depth), Fixtures.Iterable.class).get(Fixtures.Iterable.class);
     ExecutorService pool = Executors.newSingleThreadExecutor();

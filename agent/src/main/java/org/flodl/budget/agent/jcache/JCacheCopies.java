@@ -1,0 +1,185 @@
+package org.flodl.budget.agent.jcache;
+
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.WeakHashMap;
+import org.flodl.budget.agent.library.CopyKeeping;
+import org.flodl.budget.agent.library.Reflect;
+import org.flodl.budget.agent.library.Types;
+
+/**
+ * JCache's store-by-value caches ({@code isStoreByValue()}, the specification's default): the cache
+ * keeps a copy, so the charge is held by the entry, and JCache's own protocol says when an entry
+ * leaves: its entry listeners. The unit subscribes one removed-and-expired listener to each such
+ * cache where the application does not see it, the provider's own way:
+ *
+ * <ul>
+ *   <li>Caffeine's provider ({@code CacheProxy}): registered with the cache's event dispatcher
+ *       ({@code dispatcher.register(...)}), never added to its configuration; its removed events
+ *       cover removals and evictions by size, its expired events expiry;
+ *   <li>Ehcache's ({@code Eh107Cache}): a cache event listener on the Ehcache cache under it
+ *       (removed, expired and evicted), never added to the JCache configuration.
+ * </ul>
+ *
+ * <p>Both are synchronous, so an entry's exit is known before the call that made it returns. JCache
+ * tells no listener of {@code clear()} or {@code close()}: the unit's hooks at their entry say
+ * every entry left ({@link #CLEAR}, {@link #CLOSE}), and a cache closed another way (a manager's
+ * close) is found closed ({@link #closed}). Another provider's caches are not followed: their
+ * charge is held by the application's object, as for a cache that stores by reference.
+ */
+final class JCacheCopies implements CopyKeeping {
+  private static final String CAFFEINE = "com.github.benmanes.caffeine.jcache.CacheProxy";
+  private static final String EHCACHE = "org.ehcache.jsr107.Eh107Cache";
+
+  /** The exits subscribed per cache, for the clear and close hooks (weakly: the cache's own). */
+  private final Map<Object, Exits> watched = Collections.synchronizedMap(new WeakHashMap<>());
+
+  @Override
+  public boolean keepsCopies(Object cache) throws ReflectiveOperationException {
+    JCacheApi api = JCacheApi.of(cache);
+    return Boolean.TRUE.equals(api.isStoreByValue().invoke(api.configuration(cache)));
+  }
+
+  @Override
+  public void watch(Object cache, Exits exits) throws ReflectiveOperationException {
+    Class<?> c = cache.getClass();
+    if (Types.supertypeNamed(c, CAFFEINE) != null) {
+      subscribeCaffeine(cache, exits);
+    } else if (Types.supertypeNamed(c, EHCACHE) != null) {
+      subscribeEhcache(cache, exits);
+    } else {
+      throw new NoSuchMethodException(
+          "no way to follow the entries of a " + c.getName() + " out of the application's sight");
+    }
+    watched.put(cache, exits);
+  }
+
+  @Override
+  public boolean closed(Object cache) {
+    try {
+      return Boolean.TRUE.equals(JCacheApi.of(cache).isClosed().invoke(cache));
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  /** Says that every entry of {@code cache} left, where it is followed. */
+  void allLeft(Object cache) {
+    Exits exits = watched.get(cache);
+    if (exits != null) {
+      exits.allLeft();
+    }
+  }
+
+  /** Registers a removed-and-expired listener with a Caffeine cache's event dispatcher. */
+  private static void subscribeCaffeine(Object cache, Exits exits)
+      throws ReflectiveOperationException {
+    Field dispatcherField = Reflect.field(cache.getClass(), "dispatcher");
+    Object dispatcher = dispatcherField.get(cache);
+    ClassLoader l = Types.supertypeNamed(cache.getClass(), JCacheApi.CACHE).getClassLoader();
+    Class<?> removed = Class.forName("javax.cache.event.CacheEntryRemovedListener", false, l);
+    Class<?> expired = Class.forName("javax.cache.event.CacheEntryExpiredListener", false, l);
+    Class<?> event = Class.forName("javax.cache.event.CacheEntryEvent", false, l);
+    Method key = event.getMethod("getKey");
+    Object listener =
+        Proxy.newProxyInstance(
+            l,
+            new Class<?>[] {removed, expired},
+            (proxy, m, args) -> {
+              if (m.getName().equals("onRemoved") || m.getName().equals("onExpired")) {
+                for (Object e : (Iterable<?>) args[0]) {
+                  exits.left(key.invoke(e));
+                }
+                return null;
+              }
+              return objectMethod(proxy, m, args);
+            });
+    Class<?> factory = Class.forName("javax.cache.configuration.Factory", false, l);
+    Object singleton =
+        Class.forName("javax.cache.configuration.FactoryBuilder$SingletonFactory", false, l)
+            .getConstructor(Object.class)
+            .newInstance(listener);
+    Constructor<?> config =
+        Class.forName("javax.cache.configuration.MutableCacheEntryListenerConfiguration", false, l)
+            .getConstructor(factory, factory, boolean.class, boolean.class);
+    Object registration = config.newInstance(singleton, null, false, true);
+    Method register =
+        dispatcher
+            .getClass()
+            .getMethod(
+                "register",
+                Class.forName(
+                    "javax.cache.configuration.CacheEntryListenerConfiguration", false, l));
+    register.invoke(dispatcher, registration);
+  }
+
+  /**
+   * Registers a removed, expired and evicted listener with the Ehcache cache under a JCache one.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static void subscribeEhcache(Object cache, Exits exits)
+      throws ReflectiveOperationException {
+    Object ehcache = Reflect.field(cache.getClass(), "ehCache").get(cache);
+    ClassLoader l = ehcache.getClass().getClassLoader();
+    Class<?> listenerType = Class.forName("org.ehcache.event.CacheEventListener", false, l);
+    Class<?> eventType = Class.forName("org.ehcache.event.CacheEvent", false, l);
+    Method key = eventType.getMethod("getKey");
+    Object listener =
+        Proxy.newProxyInstance(
+            l,
+            new Class<?>[] {listenerType},
+            (proxy, m, args) -> {
+              if (m.getName().equals("onEvent")) {
+                exits.left(key.invoke(args[0]));
+                return null;
+              }
+              return objectMethod(proxy, m, args);
+            });
+    Class<? extends Enum> types =
+        (Class<? extends Enum>) Class.forName("org.ehcache.event.EventType", false, l);
+    EnumSet leaving = EnumSet.noneOf(types);
+    for (String t : new String[] {"REMOVED", "EXPIRED", "EVICTED"}) {
+      leaving.add(Enum.valueOf(types, t));
+    }
+    Class<? extends Enum> ordering =
+        (Class<? extends Enum>) Class.forName("org.ehcache.event.EventOrdering", false, l);
+    Class<? extends Enum> firing =
+        (Class<? extends Enum>) Class.forName("org.ehcache.event.EventFiring", false, l);
+    Object runtime = ehcache.getClass().getMethod("getRuntimeConfiguration").invoke(ehcache);
+    Method register =
+        Class.forName("org.ehcache.config.CacheRuntimeConfiguration", false, l)
+            .getMethod(
+                "registerCacheEventListener", listenerType, ordering, firing, java.util.Set.class);
+    register.invoke(
+        runtime,
+        listener,
+        Enum.valueOf(ordering, "ORDERED"),
+        Enum.valueOf(firing, "SYNCHRONOUS"),
+        leaving);
+  }
+
+  /** Answers {@code equals}, {@code hashCode} and {@code toString} of a listener proxy. */
+  private static Object objectMethod(Object proxy, Method m, Object[] args) {
+    switch (m.getName()) {
+      case "equals":
+        return proxy == args[0];
+      case "hashCode":
+        return System.identityHashCode(proxy);
+      case "toString":
+        return "flodl-budget's follower of a cache's copies";
+      default:
+        return null;
+    }
+  }
+
+  /** The hook at {@code Cache.clear()}: every entry of the cache leaves. */
+  static final String CLEAR = "javax.cache.Cache#clear()";
+
+  /** The hook at {@code Cache.close()}: every entry of the cache leaves. */
+  static final String CLOSE = "javax.cache.Cache#close()";
+}
