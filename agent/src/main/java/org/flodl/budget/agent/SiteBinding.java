@@ -120,6 +120,7 @@ final class SiteBinding {
                     HOOK + l.name(),
                     Rule.Role.HOOK,
                     MethodRef.parse(hook.method()))
+                .withContextArgs(hook.readsArguments())
                 .withPreset(true));
       }
     }

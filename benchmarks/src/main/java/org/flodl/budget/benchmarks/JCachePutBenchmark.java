@@ -20,10 +20,12 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * A put of a 1 KiB {@code byte[]} and the remove that lets it go, on a JCache cache of Caffeine's
- * provider that stores by value (the specification's default: the cache keeps a copy, and under the
- * agent the charge is held by the entry, its exit heard through a listener) or by reference (the
- * charge held by the object). Run without the agent and with it, side by side:
+ * Puts of 1 KiB {@code byte[]}s into a JCache cache of Caffeine's provider that stores by value
+ * (the specification's default: the cache keeps a copy, and under the agent the charge is held by
+ * the entry, its exit heard through a listener) or by reference (the charge held by the object):
+ * {@link #put}, each over the value its key held (the older charge handed back at once), and {@link
+ * #putThenRemove}, whose removal the agent hears from the provider's listener dispatch. Run without
+ * the agent and with it, side by side:
  *
  * <pre>
  * mvn -B -q -pl agent,benchmarks -am package -DskipTests
@@ -63,11 +65,22 @@ public class JCachePutBenchmark {
       keys[i] = i;
       values[i] = new byte[1024];
     }
+    for (int i = 0; i < KEYS; i++) {
+      cache.put(keys[i], values[i]); // so that each put of {@link #put} replaces a value
+    }
   }
 
   @TearDown(Level.Trial)
   public void tearDown() {
     manager.close();
+  }
+
+  /** Returns the cache after a put over the value its key held. */
+  @Benchmark
+  public Object put() {
+    int k = next++ & (KEYS - 1);
+    cache.put(keys[k], values[k]);
+    return cache;
   }
 
   /** Returns whether the put's entry was there to remove. */

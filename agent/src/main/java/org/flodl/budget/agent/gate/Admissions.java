@@ -179,15 +179,22 @@ final class Admissions {
     }
   }
 
-  /** Runs hook point {@code h}'s adapter on {@code receiver}, inside the gate. */
-  static void hook(GateEngine e, Point.Hook h, Object receiver) {
+  /**
+   * Runs hook point {@code h}'s adapter on {@code receiver}, with the call's {@code arguments}
+   * where the hook reads them (else null), inside the gate.
+   */
+  static void hook(GateEngine e, Point.Hook h, Object receiver, Object[] arguments) {
     GateThread t = GateThread.current();
     if (t.inGate) {
       return;
     }
     t.inGate = true;
     try {
-      h.hook().enter(receiver, e.pricer());
+      if (arguments != null) {
+        h.hook().enter(receiver, arguments);
+      } else {
+        h.hook().enter(receiver, e.pricer());
+      }
     } finally {
       t.inGate = false;
     }

@@ -45,6 +45,11 @@ public interface Decisions {
   /** Runs hook point {@code point}'s adapter on {@code receiver}, at its method's entry. */
   void hook(int point, Object receiver);
 
+  /** A hook that reads the call's {@code arguments} runs at its method's entry. */
+  default void hook(int point, Object receiver, Object[] arguments) {
+    hook(point, receiver);
+  }
+
   /** Returns the value a call should pass on, or {@link Gate#DECLINED}. */
   Object admitCall(int point, Object value);
 

@@ -22,4 +22,14 @@ public interface EntryHook {
   default void enter(Object receiver, RetentionPricer pricer) {
     enter(receiver);
   }
+
+  /** Returns whether the hook reads the call's arguments ({@link #enter(Object, Object[])}). */
+  default boolean readsArguments() {
+    return false;
+  }
+
+  /** Runs at the entry of {@link #method()} on {@code receiver}, with the call's {@code args}. */
+  default void enter(Object receiver, Object[] args) {
+    enter(receiver);
+  }
 }

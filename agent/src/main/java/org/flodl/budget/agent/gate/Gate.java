@@ -244,6 +244,18 @@ public final class Gate {
     }
   }
 
+  /** Runs the hook of point {@code point} on {@code receiver} with the call's {@code arguments}. */
+  public static void hook(int point, Object receiver, Object[] arguments) {
+    Decisions e = engine;
+    if (e != null) {
+      try {
+        e.hook(point, receiver, arguments);
+      } catch (Throwable t) {
+        e.failed(point, t);
+      }
+    }
+  }
+
   // ------------------------------------------------------------------------------ calls
 
   /** Returns the value a call at call point {@code point} should pass on, or {@link #DECLINED}. */

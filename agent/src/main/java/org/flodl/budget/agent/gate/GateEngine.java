@@ -371,7 +371,14 @@ public final class GateEngine implements Decisions {
   @Override
   public void hook(int id, Object receiver) {
     if (receiver != null && point(id) instanceof Point.Hook h) {
-      Admissions.hook(this, h, receiver);
+      Admissions.hook(this, h, receiver, null);
+    }
+  }
+
+  @Override
+  public void hook(int id, Object receiver, Object[] arguments) {
+    if (receiver != null && point(id) instanceof Point.Hook h) {
+      Admissions.hook(this, h, receiver, arguments);
     }
   }
 

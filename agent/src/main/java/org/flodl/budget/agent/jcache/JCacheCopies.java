@@ -1,7 +1,5 @@
 package org.flodl.budget.agent.jcache;
 
-import java.lang.reflect.Constructor;
-import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.Collections;
@@ -14,23 +12,24 @@ import org.flodl.budget.agent.library.Types;
 
 /**
  * JCache's store-by-value caches ({@code isStoreByValue()}, the specification's default): the cache
- * keeps a copy, so the charge is held by the entry, and JCache's own protocol says when an entry
- * leaves: its entry listeners. The unit subscribes one removed-and-expired listener to each such
- * cache where the application does not see it, the provider's own way:
+ * keeps a copy, so the charge is held by the entry, and the unit hears each entry leave where the
+ * application does not see it, the provider's own way:
  *
  * <ul>
- *   <li>Caffeine's provider ({@code CacheProxy}): registered with the cache's event dispatcher
- *       ({@code dispatcher.register(...)}), never added to its configuration; its removed events
- *       cover removals and evictions by size, its expired events expiry;
- *   <li>Ehcache's ({@code Eh107Cache}): a cache event listener on the Ehcache cache under it
- *       (removed, expired and evicted), never added to the JCache configuration.
+ *   <li>Caffeine's provider ({@code CacheProxy}): its event dispatcher's {@code publishRemoved} and
+ *       {@code publishExpired} (and their quiet forms), through which every removal, eviction by
+ *       size and expiry of the cache passes whether or not a listener is registered, are hooked
+ *       ({@code JCacheSupport}'s hooks): heard on the thread that removes, nothing registered,
+ *       nothing dispatched;
+ *   <li>Ehcache's ({@code Eh107Cache}): a synchronous cache event listener on the Ehcache cache
+ *       under it (removed, expired and evicted), never added to the JCache configuration.
  * </ul>
  *
- * <p>Both are synchronous, so an entry's exit is known before the call that made it returns. JCache
- * tells no listener of {@code clear()} or {@code close()}: the unit's hooks at their entry say
- * every entry left ({@link #CLEAR}, {@link #CLOSE}), and a cache closed another way (a manager's
- * close) is found closed ({@link #closed}). Another provider's caches are not followed: their
- * charge is held by the application's object, as for a cache that stores by reference.
+ * <p>So an entry's exit is known before the call that made it returns. JCache tells no listener of
+ * {@code clear()} or {@code close()}: the unit's hooks at their entry say every entry left, and a
+ * cache closed another way (a manager's close) is found closed ({@link #closed}). Another
+ * provider's caches are not followed: their charge is held by the application's object, as for a
+ * cache that stores by reference.
  */
 final class JCacheCopies implements CopyKeeping {
   private static final String CAFFEINE = "com.github.benmanes.caffeine.jcache.CacheProxy";
@@ -49,7 +48,7 @@ final class JCacheCopies implements CopyKeeping {
   public void watch(Object cache, Exits exits) throws ReflectiveOperationException {
     Class<?> c = cache.getClass();
     if (Types.supertypeNamed(c, CAFFEINE) != null) {
-      subscribeCaffeine(cache, exits);
+      // heard at its event dispatcher's publish methods (the hooks), on the thread that removes
     } else if (Types.supertypeNamed(c, EHCACHE) != null) {
       subscribeEhcache(cache, exits);
     } else {
@@ -68,54 +67,20 @@ final class JCacheCopies implements CopyKeeping {
     }
   }
 
+  /** Says that the entry of {@code key} left {@code cache}, where it is followed. */
+  void left(Object cache, Object key) {
+    Exits exits = cache == null ? null : watched.get(cache);
+    if (exits != null) {
+      exits.left(key);
+    }
+  }
+
   /** Says that every entry of {@code cache} left, where it is followed. */
   void allLeft(Object cache) {
     Exits exits = watched.get(cache);
     if (exits != null) {
       exits.allLeft();
     }
-  }
-
-  /** Registers a removed-and-expired listener with a Caffeine cache's event dispatcher. */
-  private static void subscribeCaffeine(Object cache, Exits exits)
-      throws ReflectiveOperationException {
-    Field dispatcherField = Reflect.field(cache.getClass(), "dispatcher");
-    Object dispatcher = dispatcherField.get(cache);
-    ClassLoader l = Types.supertypeNamed(cache.getClass(), JCacheApi.CACHE).getClassLoader();
-    Class<?> removed = Class.forName("javax.cache.event.CacheEntryRemovedListener", false, l);
-    Class<?> expired = Class.forName("javax.cache.event.CacheEntryExpiredListener", false, l);
-    Class<?> event = Class.forName("javax.cache.event.CacheEntryEvent", false, l);
-    Method key = event.getMethod("getKey");
-    Object listener =
-        Proxy.newProxyInstance(
-            l,
-            new Class<?>[] {removed, expired},
-            (proxy, m, args) -> {
-              if (m.getName().equals("onRemoved") || m.getName().equals("onExpired")) {
-                for (Object e : (Iterable<?>) args[0]) {
-                  exits.left(key.invoke(e));
-                }
-                return null;
-              }
-              return objectMethod(proxy, m, args);
-            });
-    Class<?> factory = Class.forName("javax.cache.configuration.Factory", false, l);
-    Object singleton =
-        Class.forName("javax.cache.configuration.FactoryBuilder$SingletonFactory", false, l)
-            .getConstructor(Object.class)
-            .newInstance(listener);
-    Constructor<?> config =
-        Class.forName("javax.cache.configuration.MutableCacheEntryListenerConfiguration", false, l)
-            .getConstructor(factory, factory, boolean.class, boolean.class);
-    Object registration = config.newInstance(singleton, null, false, true);
-    Method register =
-        dispatcher
-            .getClass()
-            .getMethod(
-                "register",
-                Class.forName(
-                    "javax.cache.configuration.CacheEntryListenerConfiguration", false, l));
-    register.invoke(dispatcher, registration);
   }
 
   /**
@@ -158,7 +123,7 @@ final class JCacheCopies implements CopyKeeping {
     register.invoke(
         runtime,
         listener,
-        Enum.valueOf(ordering, "ORDERED"),
+        Enum.valueOf(ordering, "UNORDERED"),
         Enum.valueOf(firing, "SYNCHRONOUS"),
         leaving);
   }
@@ -176,10 +141,4 @@ final class JCacheCopies implements CopyKeeping {
         return null;
     }
   }
-
-  /** The hook at {@code Cache.clear()}: every entry of the cache leaves. */
-  static final String CLEAR = "javax.cache.Cache#clear()";
-
-  /** The hook at {@code Cache.close()}: every entry of the cache leaves. */
-  static final String CLOSE = "javax.cache.Cache#close()";
 }

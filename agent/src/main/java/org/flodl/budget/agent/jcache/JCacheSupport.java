@@ -42,21 +42,62 @@ public final class JCacheSupport extends PresetLibrary {
 
   /**
    * Returns the hooks at {@code Cache.clear()} and {@code Cache.close()}, which JCache tells no
-   * listener of: every entry of a cache whose copies are followed leaves there.
+   * listener of: every entry of a cache whose copies are followed leaves there; and at Caffeine's
+   * provider's publishing of removals and expiries, where one entry does.
    */
   @Override
   public <T> List<T> hooks(Class<T> type) {
-    return type == EntryHook.class
-        ? List.of(
-            type.cast(new AllLeft(JCacheCopies.CLEAR)), type.cast(new AllLeft(JCacheCopies.CLOSE)))
-        : List.of();
+    if (type != EntryHook.class) {
+      return List.of();
+    }
+    return List.of(
+        type.cast(new Exits(CLEAR, false)),
+        type.cast(new Exits(CLOSE, false)),
+        type.cast(new Exits(PUBLISHED + "publishRemoved" + ENTRY, true)),
+        type.cast(new Exits(PUBLISHED + "publishRemovedQuietly" + ENTRY, true)),
+        type.cast(new Exits(PUBLISHED + "publishExpired" + ENTRY, true)),
+        type.cast(new Exits(PUBLISHED + "publishExpiredQuietly" + ENTRY, true)));
   }
 
-  /** A hook at a method after which a cache holds no entry. */
-  private record AllLeft(String method) implements EntryHook {
+  /** The hook at {@code Cache.clear()}: every entry of the cache leaves. */
+  private static final String CLEAR = "javax.cache.Cache#clear()";
+
+  /** The hook at {@code Cache.close()}: every entry of the cache leaves. */
+  private static final String CLOSE = "javax.cache.Cache#close()";
+
+  /**
+   * Caffeine's provider's event dispatcher, whose {@code publishRemoved}, {@code publishExpired}
+   * and their quiet forms each removal, eviction and expiry of its caches passes through, with
+   * {@code (cache, key, value)}, listener or not.
+   */
+  private static final String PUBLISHED =
+      "com.github.benmanes.caffeine.jcache.event.EventDispatcher#";
+
+  private static final String ENTRY = "(javax.cache.Cache,java.lang.Object,java.lang.Object)";
+
+  /**
+   * A hook at a method through which entries leave a cache: every entry of the receiver (a cache's
+   * clear or close), or, where it reads the arguments ({@code one}), the entry of the key its
+   * arguments name (Caffeine's publishing of a removal or an expiry: cache, key, value).
+   */
+  private record Exits(String method, boolean one) implements EntryHook {
     @Override
-    public void enter(Object cache) {
-      Copies.FOLLOWER.allLeft(cache);
+    public void enter(Object receiver) {
+      if (!one) {
+        Copies.FOLLOWER.allLeft(receiver);
+      }
+    }
+
+    @Override
+    public boolean readsArguments() {
+      return one;
+    }
+
+    @Override
+    public void enter(Object dispatcher, Object[] args) {
+      if (args != null && args.length >= 2) {
+        Copies.FOLLOWER.left(args[0], args[1]);
+      }
     }
   }
 

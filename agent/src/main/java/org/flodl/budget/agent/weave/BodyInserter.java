@@ -92,7 +92,21 @@ final class BodyInserter {
         case HOOK:
           Push.constant(mv, b.point());
           loadReceiver();
-          mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "hook", "(ILjava/lang/Object;)V", false);
+          if (b.rule().contextArgs()) { // a hook that reads the call's arguments
+            List<Integer> all = new ArrayList<>();
+            for (int i = 0; i < params.length; i++) {
+              all.add(i);
+            }
+            parameterArray(all, null);
+            mv.visitMethodInsn(
+                Opcodes.INVOKESTATIC,
+                GATE,
+                "hook",
+                "(ILjava/lang/Object;[Ljava/lang/Object;)V",
+                false);
+          } else {
+            mv.visitMethodInsn(Opcodes.INVOKESTATIC, GATE, "hook", "(ILjava/lang/Object;)V", false);
+          }
           break;
         default:
           break;
