@@ -75,6 +75,16 @@ final class HoldingTable {
     }
   }
 
+  /** Returns the holding of {@code value} linked now, or null (the concurrency tests' view). */
+  Holding holding(Object value, int hash) {
+    lock();
+    try {
+      return find(index(hash, table.length), value, false);
+    } finally {
+      unlock();
+    }
+  }
+
   /** Unlinks and returns the holding of {@code value}, or null when none is linked. */
   Holding unlinkValue(Object value, int hash) {
     lock();

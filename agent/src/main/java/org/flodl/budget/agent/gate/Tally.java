@@ -357,6 +357,17 @@ final class Tally {
     return drained.clone();
   }
 
+  /** Returns the index of {@code cell} in the table, or -1 (the concurrency tests' view). */
+  int indexOf(long[] cell) {
+    long[][] c = cells;
+    for (int i = 0; i < c.length; i++) {
+      if (c[i] == cell) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
   /** Returns the number of cells (at most {@link #MAX_CELLS}, however many threads added). */
   int cells() {
     return cells.length;
