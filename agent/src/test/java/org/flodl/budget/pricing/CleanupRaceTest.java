@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
  * its release, its holder at once unreachable) and run what the collector found ({@code collect},
  * the declining thread's share) while the pricer's own thread runs them too. What it promises: each
  * release runs exactly once, on whichever thread gets to it first, and nothing stays pending. Not a
- * model checker's: which thread runs a release is decided by the collector's enqueue, which no
- * model checker plays, and the guard every thread passes is one removal from the JDK's concurrent
- * set; a guard taken out (the removal's answer ignored) makes releases run twice here.
+ * model checker's: which thread runs a release is decided by the collector's enqueue and the JDK's
+ * reference queue, which hands each reference to one of the threads polling it, and no model
+ * checker plays either.
  */
 class CleanupRaceTest {
   private static final int THREADS = 4;

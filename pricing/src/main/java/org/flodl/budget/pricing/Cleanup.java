@@ -189,6 +189,9 @@ final class Cleanup {
     }
     group.refs.incrementAndGet();
     live.add(new Ref(holder, queue, action, group));
+    // Not collectable before its reference is in live: a reference enqueued before that would be
+    // taken for one run already, its action skipped and its group pending for good.
+    Reference.reachabilityFence(holder);
   }
 
   private synchronized void start() {
