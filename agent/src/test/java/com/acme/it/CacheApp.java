@@ -17,10 +17,10 @@ import javax.management.openmbean.TabularData;
  * A training loop with an unbounded cache, for the agent's child-JVM tests: every sample is read,
  * cached with {@link SampleStore#put} and trained on (a checksum), so at {@code -Xmx256m} 400
  * samples of 1 MiB end in OutOfMemoryError without a budget. Options {@code --key=value}: samples,
- * sample-bytes, threads, kind (heap | direct | direct-slice | poison), evict-at-end, clear-at-end
- * (drops the cache with no release site), shrink-at (sample index where heap_max_usage is set to
- * 0.01 through the agent's MBean), pace-ms (sleep per sample), ready (print READY and the pid),
- * wait-for-agent-at (at that sample index print PAUSED and wait until the agent's MBean is
+ * sample-bytes, threads, kind (heap | direct | direct-slice | poison | echo), evict-at-end,
+ * clear-at-end (drops the cache with no release site), shrink-at (sample index where heap_max_usage
+ * is set to 0.01 through the agent's MBean), pace-ms (sleep per sample), ready (print READY and the
+ * pid), wait-for-agent-at (at that sample index print PAUSED and wait until the agent's MBean is
  * registered: a test attaches the agent then, so exactly the later samples are decided),
  * await-stdin (before exiting print WAITING and wait for a line on stdin), put-twice (each sample
  * put a second time, the same object), print-site=NAME (at the end, the attributes of the agent's
@@ -77,6 +77,8 @@ public final class CacheApp {
                     sample = b;
                   } else if (kind.equals("poison")) {
                     sample = new Poison(sampleBytes);
+                  } else if (kind.equals("echo")) {
+                    sample = new Echo(sampleBytes, i);
                   } else {
                     byte[] b = new byte[sampleBytes];
                     b[i % sampleBytes] = (byte) i;
@@ -127,6 +129,9 @@ public final class CacheApp {
     }
     System.out.println("DELIVERED=" + delivered.get() + " CHECKSUM=" + checksum.get());
     System.out.println("CACHED=" + store.size());
+    if (kind.equals("echo")) {
+      System.out.println("SIDE=" + Echo.SIDE.size()); // what the pricer put while pricing
+    }
     if (cachedAtShrink[0] >= 0) {
       System.out.println("CACHED_AT_SHRINK=" + cachedAtShrink[0]);
     }

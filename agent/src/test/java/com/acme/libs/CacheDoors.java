@@ -1,8 +1,10 @@
 package com.acme.libs;
 
+import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.AsyncLoadingCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.google.common.cache.CacheBuilder;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.cache.Caching;
@@ -20,6 +22,9 @@ import javax.cache.processor.EntryProcessor;
  *   <li>{@code caffeine-map-put}, {@code guava-map-put}: {@code asMap().get}, then {@code
  *       asMap().put} on a miss;
  *   <li>{@code caffeine-async}: {@code buildAsync(loader)}, {@code get(key).get()};
+ *   <li>{@code caffeine-async-put}: {@code buildAsync()}, {@code getIfPresent(key)}, then {@code
+ *       put(key, future)} of a complete future on a miss; {@code caffeine-async-put-pending}: the
+ *       same with a future completed only after the {@code put};
  *   <li>{@code jcache-invoke}: JCache's {@code invoke(key, processor)} whose processor loads a
  *       missing sample and calls {@code entry.setValue} (the provider on the class path, store by
  *       reference).
@@ -68,7 +73,12 @@ public final class CacheDoors {
     // each library's code in a class of its own: only its jars are on the class path
     Door d =
         switch (door) {
-          case "caffeine-get", "caffeine-compute", "caffeine-map-put", "caffeine-async" ->
+          case "caffeine-get",
+              "caffeine-compute",
+              "caffeine-map-put",
+              "caffeine-async",
+              "caffeine-async-put",
+              "caffeine-async-put-pending" ->
               CaffeineDoors.of(door, size);
           case "guava-get", "guava-compute", "guava-map-put" -> GuavaDoors.of(door, size);
           case "jcache-invoke" -> JCacheDoors.invoke(size);
@@ -113,6 +123,33 @@ public final class CacheDoors {
           @Override
           public byte[] get(int key) throws Exception {
             return async.get(key).get();
+          }
+
+          @Override
+          public void remove(int key) {
+            async.asMap().remove(key);
+          }
+        };
+      }
+      if (door.startsWith("caffeine-async-put")) {
+        AsyncCache<Integer, byte[]> async = Caffeine.newBuilder().buildAsync();
+        boolean pending = door.endsWith("-pending");
+        return new Door() {
+          @Override
+          public byte[] get(int key) throws Exception {
+            CompletableFuture<byte[]> present = async.getIfPresent(key);
+            if (present != null) {
+              return present.get();
+            }
+            if (pending) {
+              CompletableFuture<byte[]> f = new CompletableFuture<>();
+              async.put(key, f);
+              f.complete(load(key, size));
+              return f.get();
+            }
+            byte[] v = load(key, size);
+            async.put(key, CompletableFuture.completedFuture(v));
+            return v;
           }
 
           @Override

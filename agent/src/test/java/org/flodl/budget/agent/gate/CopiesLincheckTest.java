@@ -16,10 +16,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The entries of a cache that keeps a copy, under every interleaving a model checker explores, and
  * under real threads: puts admitted under a few keys (each charge a token the holdings track, held
- * by its key's entry, an older one given back), exits the cache's library reports (one key, or
- * every key at a clear). What it promises: each charge comes back exactly once, whichever way its
- * entry left ({@link #quiescent}: after every entry leaves, the tier holds nothing and the site
- * counted one release for each put).
+ * by its key's entry, an older one given back), a {@code putAll}'s charge held by two entries,
+ * exits the cache's library reports (one key, or every key at a clear). What it promises: each
+ * charge comes back exactly once, whichever way its entry left ({@link #quiescent}: after every
+ * entry leaves, the tier holds nothing and the site counted one release for each put).
  */
 @Param(name = "key", gen = IntGen.class, conf = "0:2")
 public class CopiesLincheckTest {
@@ -62,6 +62,24 @@ public class CopiesLincheckTest {
     holdings.track(token, ledger, BYTES, site);
     puts.incrementAndGet();
     entries.hold(key, token);
+  }
+
+  /**
+   * A {@code putAll} of two keys admitted as one charge: one token, held by both entries, given
+   * back when the last of them leaves.
+   */
+  @Operation
+  public void putAll(@Param(name = "key") int key, @Param(name = "key") int other) {
+    if (key == other) {
+      put(key);
+      return;
+    }
+    ledger.reserve(BYTES);
+    Copies.Token token = new Copies.Token(2);
+    holdings.track(token, ledger, BYTES, site);
+    puts.incrementAndGet();
+    entries.hold(key, token);
+    entries.hold(other, token);
   }
 
   /** The cache's library reports the entry of {@code key} left. */

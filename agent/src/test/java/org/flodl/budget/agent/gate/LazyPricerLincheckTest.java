@@ -29,10 +29,13 @@ public class LazyPricerLincheckTest {
             return PRICER;
           });
 
-  /** Returns whether this caller got the one pricer. */
+  /**
+   * Returns whether this caller got the one pricer, made once so far: a second making shows in the
+   * results, as no sequential order of the calls could give them.
+   */
   @Operation
   public boolean get() {
-    return lazy.get() == PRICER;
+    return lazy.get() == PRICER && made.get() == 1;
   }
 
   @Validate

@@ -7,8 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.events.CacheAdmissionEvent;
+import org.flodl.budget.events.InstrumentedEvent;
 import org.flodl.budget.events.SiteSummaryEvent;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -16,13 +19,14 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Every door into a library's cache is budgeted like {@code put}: {@code com.acme.libs.CacheDoors}
  * fills an unbounded cache with 600 samples of 1 MiB over two epochs through one door (Caffeine's
  * and Guava's {@code asMap().computeIfAbsent} and {@code asMap().get} then {@code put}, Caffeine's
- * async loading cache, JCache's {@code invoke} with an entry processor that calls {@code setValue},
- * on Caffeine's and on Ehcache's provider, and the caches' own loading {@code get} beside them).
- * Without the agent each dies of {@code OutOfMemoryError} at -Xmx256m; under its library's preset
- * it completes with the checksum of a run with room for every sample, and the recording's counts
- * are the application's: one decision for each value the door stored, each admitted value charged
- * at least its array, and, where the door's own remove releases ({@code asMap().remove}), every
- * admitted byte given back once when the run removes its keys.
+ * async loading cache and its {@code AsyncCache.put} of a complete future, JCache's {@code invoke}
+ * with an entry processor that calls {@code setValue}, on Caffeine's and on Ehcache's provider, and
+ * the caches' own loading {@code get} beside them). Without the agent each dies of {@code
+ * OutOfMemoryError} at -Xmx256m; under its library's preset it completes with the checksum of a run
+ * with room for every sample, and the recording's counts are the application's: one decision for
+ * each value the door stored, each admitted value charged at least its array, and, where the door's
+ * own remove releases ({@code asMap().remove}), every admitted byte given back once when the run
+ * removes its keys.
  */
 @Tag("slow") // a real engine, a cluster or many child JVMs: left out by -Pfast
 class CacheDoorsIT {
@@ -35,6 +39,7 @@ class CacheDoorsIT {
     "caffeine-compute, caffeine-current, caffeine, true",
     "caffeine-map-put, caffeine-current, caffeine, true",
     "caffeine-async, caffeine-current, caffeine, true",
+    "caffeine-async-put, caffeine-current, caffeine, true",
     "guava-get, guava-current, guava, true",
     "guava-compute, guava-current, guava, true",
     "guava-map-put, guava-current, guava, true",
@@ -100,5 +105,36 @@ class CacheDoorsIT {
     } else {
       assertTrue(releasedBytes <= admittedBytes, "released no more than admitted: " + r);
     }
+  }
+
+  /**
+   * A future not yet complete handed to Caffeine's {@code AsyncCache.put} holds nothing yet: it is
+   * not decided there, and the agent says so once, in one line and an {@code Instrumented} event
+   * ({@code NOT_COVERED}); only a {@code get} of the cache that returns it would decide it, and
+   * {@code getIfPresent} is not one. The run is the application's as written.
+   */
+  @Test
+  void aPendingFuturePutIsNotDecidedThereAndIsSaidOnce() throws Exception {
+    ChildJvm.Result r =
+        ChildJvm.on("doors-async-put-pending", Jdk.JDK17)
+            .withJarsOf(LibraryCacheIT.LIBS.resolve("caffeine-current"))
+            .jvm("-Xmx256m")
+            .agent("presets=caffeine")
+            .record()
+            .timeout(180)
+            .run("com.acme.libs.CacheDoors", "--door=caffeine-async-put-pending", "--samples=50");
+    assertEquals(0, r.exitCode, r.toString());
+    assertEquals("100", r.value("DELIVERED"), r.toString());
+    assertEquals(
+        1,
+        r.stderr.lines().filter(l -> l.contains("a future not yet complete was passed")).count(),
+        "said once: " + r.stderr);
+    assertEquals(
+        1,
+        r.events(InstrumentedEvent.NAME).stream()
+            .filter(e -> "NOT_COVERED".equals(e.getString("outcome")))
+            .count(),
+        "one event: " + r);
+    assertEquals(0, r.events(CacheAdmissionEvent.NAME).size(), "nothing decided: " + r);
   }
 }

@@ -2,12 +2,15 @@ package org.flodl.budget.agent.it;
 
 import static org.flodl.budget.events.EventFields.OUTCOME;
 import static org.flodl.budget.events.EventFields.SITE;
+import static org.flodl.budget.events.EventFields.VALUE_TYPE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.List;
+import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
 import org.flodl.budget.events.CacheAdmissionEvent;
 import org.flodl.budget.events.InstrumentedEvent;
@@ -18,7 +21,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The agent fails open: a bad argument, a missing sites file, a site naming a class that does not
  * exist, a bad sites entry and a pricer that throws each leave the application running with one
- * clear line on stderr; {@code strict=true} turns the first two into a failed start.
+ * clear line on stderr; {@code strict=true} turns the first two into a failed start. And code the
+ * agent runs never re-enters it.
  */
 class FailOpenIT {
   private static final String APP = "com.acme.it.CacheApp";
@@ -132,5 +136,38 @@ class FailOpenIT {
         "said once: " + r.stderr);
     // The pricer falls back to the value's shallow size: the decisions go on, priced.
     assertEquals(30, r.events(CacheAdmissionEvent.NAME).size());
+  }
+
+  /**
+   * Code the agent runs never re-enters it: the application's own pricer (found by ServiceLoader)
+   * puts a copy of each value it prices into another cache, a site of its own, while the agent
+   * prices the value. Those puts pass straight through, stored and not decided: the other site
+   * decides nothing. Were they decided, each would be a decision of the other site inside the
+   * sample's own.
+   */
+  @Test
+  void aPricerThatPutsIntoTheCacheItPricesIsNotDecidedAgain() throws Exception {
+    Path sites =
+        Sites.write(
+            "echo",
+            Sites.STORE
+                + "site.side.kind = cache-admit\n"
+                + "site.side.method = com.acme.it.Echo$Side#put(java.lang.Object,java.lang.Object)\n"
+                + "site.side.value = 1\n");
+    ChildJvm.Result r =
+        ChildJvm.on("echo", Jdk.JDK17)
+            .agent("sites=" + sites)
+            .record()
+            .run(APP, "--samples=30", "--sample-bytes=1024", "--kind=echo");
+    ranOn(r);
+    assertEquals("30", r.value("CACHED"), r.toString());
+    assertEquals("30", r.value("SIDE"), "the pricer's puts ran as written: " + r);
+    List<RecordedEvent> decisions = r.events(CacheAdmissionEvent.NAME);
+    assertEquals(30, decisions.size(), "one decision a sample: " + decisions);
+    for (RecordedEvent e : decisions) {
+      assertEquals("samples", e.getString(SITE), e.toString());
+      assertEquals("com.acme.it.Echo", e.getString(VALUE_TYPE), e.toString());
+    }
+    assertFalse(r.stderr.contains("flodl-budget"), "nothing to say: " + r.stderr);
   }
 }
