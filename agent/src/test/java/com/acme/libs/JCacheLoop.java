@@ -1,7 +1,10 @@
 package com.acme.libs;
 
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import javax.cache.Cache;
@@ -25,7 +28,8 @@ import javax.management.ObjectName;
  * --samples}, {@code --bytes}, {@code --epochs}. Prints {@code DELIVERED=}, {@code CHECKSUM=},
  * {@code HITS=} (of the last epoch) and, where the agent runs, the site's held bytes read from its
  * MBean after the loop ({@code HELD_LOOP=}) and after the end ({@code HELD_END=}, once they stop
- * falling, or after 10 s), then {@code DONE}.
+ * falling, or after 10 s), {@code THREADS=} the names of the threads besides its own that would
+ * keep the JVM alive after {@code main} returns (not daemons), then {@code DONE}.
  */
 public final class JCacheLoop {
   private JCacheLoop() {}
@@ -112,7 +116,20 @@ public final class JCacheLoop {
     if (loop >= 0) { // the agent's site held nothing before the loop: it had decided nothing
       System.out.println("HELD_LOOP=" + loop + " HELD_END=" + after);
     }
+    System.out.println("THREADS=" + lingering());
     System.out.println("DONE");
+  }
+
+  /** Returns the sorted names of the live threads, but this one, that are not daemons. */
+  private static String lingering() {
+    List<String> names = new ArrayList<>();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t != Thread.currentThread() && t.isAlive() && !t.isDaemon()) {
+        names.add(t.getName());
+      }
+    }
+    Collections.sort(names);
+    return String.join(",", names);
   }
 
   /**

@@ -177,11 +177,20 @@ final class Copies {
       }
     }
 
+    /** Heard from the cache's library, on its thread: never throws into the cache's call. */
     @Override
     public void left(Object key) {
-      Token t = key == null ? null : byKey.remove(key);
-      if (t != null) {
-        release(t);
+      try {
+        Token t = key == null ? null : byKey.remove(key);
+        if (t != null) {
+          release(t);
+        }
+      } catch (Throwable x) {
+        Log.warnOnce(
+            "copies-left",
+            "an entry's exit from a cache that keeps copies failed ("
+                + Text.clip(String.valueOf(x), 160)
+                + "); the cache's call ran as written, its charge may stay held");
       }
     }
 

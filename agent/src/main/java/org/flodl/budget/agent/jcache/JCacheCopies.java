@@ -21,8 +21,9 @@ import org.flodl.budget.agent.library.Types;
  *       size and expiry of the cache passes whether or not a listener is registered, are hooked
  *       ({@code JCacheSupport}'s hooks): heard on the thread that removes, nothing registered,
  *       nothing dispatched;
- *   <li>Ehcache's ({@code Eh107Cache}): a synchronous cache event listener on the Ehcache cache
- *       under it (removed, expired and evicted), never added to the JCache configuration.
+ *   <li>Ehcache's ({@code Eh107Cache}): a listener on the store under its Ehcache cache (removed,
+ *       expired and evicted), which the store fires on the thread whose call made the event; not in
+ *       the JCache configuration nor among the Ehcache cache's listeners.
  * </ul>
  *
  * <p>So an entry's exit is known before the call that made it returns. JCache tells no listener of
@@ -84,48 +85,56 @@ final class JCacheCopies implements CopyKeeping {
   }
 
   /**
-   * Registers a removed, expired and evicted listener with the Ehcache cache under a JCache one.
+   * Adds a listener to the store under a JCache cache of Ehcache's: the store fires it on the
+   * thread whose call made the event, as the call ends (the leaving ones taken: removed, expired,
+   * evicted). Not a cache event listener of the Ehcache cache, which Ehcache dispatches through its
+   * executor, a synchronous one too, whose pool thread outlived the application's main thread by
+   * its 30 s keep-alive.
    */
   @SuppressWarnings({"unchecked", "rawtypes"})
   private static void subscribeEhcache(Object cache, Exits exits)
       throws ReflectiveOperationException {
-    Object ehcache = Reflect.field(cache.getClass(), "ehCache").get(cache);
-    ClassLoader l = ehcache.getClass().getClassLoader();
-    Class<?> listenerType = Class.forName("org.ehcache.event.CacheEventListener", false, l);
-    Class<?> eventType = Class.forName("org.ehcache.event.CacheEvent", false, l);
+    Object ehcache = field(cache, "ehCache");
+    Object store = field(ehcache, "store");
+    ClassLoader l = store.getClass().getClassLoader();
+    Class<?> storeType = Class.forName("org.ehcache.core.spi.store.Store", false, l);
+    Class<?> sourceType =
+        Class.forName("org.ehcache.core.spi.store.events.StoreEventSource", false, l);
+    Class<?> listenerType =
+        Class.forName("org.ehcache.core.spi.store.events.StoreEventListener", false, l);
+    Class<?> eventType = Class.forName("org.ehcache.core.spi.store.events.StoreEvent", false, l);
+    Method type = eventType.getMethod("getType");
     Method key = eventType.getMethod("getKey");
-    Object listener =
-        Proxy.newProxyInstance(
-            l,
-            new Class<?>[] {listenerType},
-            (proxy, m, args) -> {
-              if (m.getName().equals("onEvent")) {
-                exits.left(key.invoke(args[0]));
-                return null;
-              }
-              return objectMethod(proxy, m, args);
-            });
     Class<? extends Enum> types =
         (Class<? extends Enum>) Class.forName("org.ehcache.event.EventType", false, l);
     EnumSet leaving = EnumSet.noneOf(types);
     for (String t : new String[] {"REMOVED", "EXPIRED", "EVICTED"}) {
       leaving.add(Enum.valueOf(types, t));
     }
-    Class<? extends Enum> ordering =
-        (Class<? extends Enum>) Class.forName("org.ehcache.event.EventOrdering", false, l);
-    Class<? extends Enum> firing =
-        (Class<? extends Enum>) Class.forName("org.ehcache.event.EventFiring", false, l);
-    Object runtime = ehcache.getClass().getMethod("getRuntimeConfiguration").invoke(ehcache);
-    Method register =
-        Class.forName("org.ehcache.config.CacheRuntimeConfiguration", false, l)
-            .getMethod(
-                "registerCacheEventListener", listenerType, ordering, firing, java.util.Set.class);
-    register.invoke(
-        runtime,
-        listener,
-        Enum.valueOf(ordering, "UNORDERED"),
-        Enum.valueOf(firing, "SYNCHRONOUS"),
-        leaving);
+    Object listener =
+        Proxy.newProxyInstance(
+            l,
+            new Class<?>[] {listenerType},
+            (proxy, m, args) -> {
+              if (m.getName().equals("onEvent")) {
+                if (leaving.contains(type.invoke(args[0]))) {
+                  exits.left(key.invoke(args[0]));
+                }
+                return null;
+              }
+              return objectMethod(proxy, m, args);
+            });
+    Object source = storeType.getMethod("getStoreEventSource").invoke(store);
+    sourceType.getMethod("addEventListener", listenerType).invoke(source, listener);
+  }
+
+  /** Returns the value of {@code o}'s field {@code name}, which its class or a superclass has. */
+  private static Object field(Object o, String name) throws ReflectiveOperationException {
+    java.lang.reflect.Field f = Reflect.field(o.getClass(), name);
+    if (f == null) {
+      throw new NoSuchFieldException(o.getClass().getName() + "." + name);
+    }
+    return f.get(o);
   }
 
   /** Answers {@code equals}, {@code hashCode} and {@code toString} of a listener proxy. */

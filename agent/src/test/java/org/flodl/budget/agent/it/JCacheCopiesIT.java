@@ -20,9 +20,10 @@ import org.junit.jupiter.params.provider.CsvSource;
  * with the specification's default configuration (store by value), on Caffeine's and on Ehcache's
  * provider, 600 samples of 1 MiB over two epochs at -Xmx512m. Without the agent it dies; under
  * {@code presets=jcache} it completes with the checksum of a roomy run, store by value and by
- * reference, one decision for each put, no admission over the heap budget, and the charges held by
- * the cache's entries: after {@code clear()}, {@code removeAll()}, {@code close()}, the manager's
- * {@code destroyCache} or {@code close()}, or every entry's expiry, the site holds nothing again.
+ * reference, one decision for each put, no admission over the heap budget, no thread left that
+ * keeps the JVM alive after {@code main}, and the charges held by the cache's entries: after {@code
+ * clear()}, {@code removeAll()}, {@code close()}, the manager's {@code destroyCache} or {@code
+ * close()}, or every entry's expiry, the site holds nothing again.
  */
 @Tag("slow") // a real engine, a cluster or many child JVMs: left out by -Pfast
 class JCacheCopiesIT {
@@ -82,6 +83,10 @@ class JCacheCopiesIT {
       }
     }
     assertTrue(r.stderr.lines().noneMatch(l -> l.startsWith("flodl-budget:")), r.stderr);
+    assertEquals(
+        roomy.value("THREADS"),
+        r.value("THREADS"),
+        "the agent's subscription leaves no thread that keeps the JVM alive after main: " + r);
   }
 
   @ParameterizedTest(name = "{0}, {1}")
