@@ -20,12 +20,13 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Puts of 1 KiB {@code byte[]}s into a JCache cache of Caffeine's provider that stores by value
- * (the specification's default: the cache keeps a copy, and under the agent the charge is held by
- * the entry, its exit heard through a listener) or by reference (the charge held by the object):
- * {@link #put}, each over the value its key held (the older charge handed back at once), and {@link
- * #putThenRemove}, whose removal the agent hears from the provider's listener dispatch. Run without
- * the agent and with it, side by side:
+ * Puts of 1 KiB {@code byte[]}s into a JCache cache of Caffeine's or Ehcache's provider that stores
+ * by value (the specification's default: the cache keeps a copy, and under the agent the charge is
+ * held by the entry, its exit heard from the provider) or by reference (the charge held by the
+ * object): {@link #put}, each over the value its key held (the older charge handed back at once),
+ * and {@link #putThenRemove}, whose removal the agent hears on the removing thread (Caffeine's: at
+ * its event dispatcher's publish methods; Ehcache's: a listener on the store). Run without the
+ * agent and with it, side by side:
  *
  * <pre>
  * mvn -B -q -pl agent,benchmarks -am package -DskipTests
@@ -43,6 +44,9 @@ import org.openjdk.jmh.annotations.Warmup;
 public class JCachePutBenchmark {
   private static final int KEYS = 1024;
 
+  @Param({"caffeine", "ehcache"})
+  public String provider;
+
   @Param({"value", "reference"})
   public String store;
 
@@ -54,7 +58,12 @@ public class JCachePutBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() {
-    manager = Caching.getCachingProvider().getCacheManager();
+    manager =
+        Caching.getCachingProvider(
+                provider.equals("ehcache")
+                    ? "org.ehcache.jsr107.EhcacheCachingProvider"
+                    : "com.github.benmanes.caffeine.jcache.spi.CaffeineCachingProvider")
+            .getCacheManager();
     cache =
         manager.createCache(
             "bench-" + store,
