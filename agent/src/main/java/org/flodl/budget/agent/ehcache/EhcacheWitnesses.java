@@ -5,6 +5,7 @@ import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import org.flodl.budget.agent.library.OwnListener;
 import org.flodl.budget.agent.library.Reflect;
 import org.flodl.budget.agent.library.Witnesses;
 
@@ -12,8 +13,9 @@ import org.flodl.budget.agent.library.Witnesses;
  * An Ehcache 3 cache's witnesses: its {@code CacheLoaderWriter} ({@code getCacheLoaderWriter()}),
  * which every write and remove reaches, and its cache event listeners, seen as the listeners of its
  * store's event source (the cache's event dispatcher subscribes there while it has any, those of
- * the configuration and those registered at run time alike). Ehcache has no remove that skips its
- * loader-writer and no way to evict one entry, so a cache with either is not declined.
+ * the configuration and those registered at run time alike), the agent's own ({@link OwnListener})
+ * not counted. Ehcache has no remove that skips its loader-writer and no way to evict one entry, so
+ * a cache with either is not declined.
  */
 final class EhcacheWitnesses implements Witnesses {
   private final ClassValue<Members> caches =
@@ -41,10 +43,20 @@ final class EhcacheWitnesses implements Witnesses {
       throw new NoSuchFieldException(cache.getClass().getName() + " has no store");
     }
     Object source = call(eventSources, store);
-    if (source != null && !((Collection<?>) call(listeners, source)).isEmpty()) {
+    if (source != null && anyOfTheApplication((Collection<?>) call(listeners, source))) {
       who.add("cache event listeners");
     }
     return who.isEmpty() ? null : "an Ehcache cache with " + String.join(" and ", who);
+  }
+
+  /** Returns whether a store's listeners hold one that is not the agent's ({@link OwnListener}). */
+  private static boolean anyOfTheApplication(Collection<?> listeners) {
+    for (Object l : listeners) {
+      if (!OwnListener.made(l)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static Object call(ClassValue<Method> methods, Object o)

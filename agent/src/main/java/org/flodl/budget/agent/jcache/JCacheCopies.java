@@ -7,6 +7,7 @@ import java.util.EnumSet;
 import java.util.Map;
 import java.util.WeakHashMap;
 import org.flodl.budget.agent.library.CopyKeeping;
+import org.flodl.budget.agent.library.OwnListener;
 import org.flodl.budget.agent.library.Reflect;
 import org.flodl.budget.agent.library.Types;
 
@@ -115,15 +116,16 @@ final class JCacheCopies implements CopyKeeping {
         Proxy.newProxyInstance(
             l,
             new Class<?>[] {listenerType},
-            (proxy, m, args) -> {
-              if (m.getName().equals("onEvent")) {
-                if (leaving.contains(type.invoke(args[0]))) {
-                  exits.left(key.invoke(args[0]));
-                }
-                return null;
-              }
-              return objectMethod(proxy, m, args);
-            });
+            (OwnListener)
+                (proxy, m, args) -> {
+                  if (m.getName().equals("onEvent")) {
+                    if (leaving.contains(type.invoke(args[0]))) {
+                      exits.left(key.invoke(args[0]));
+                    }
+                    return null;
+                  }
+                  return objectMethod(proxy, m, args);
+                });
     Object source = storeType.getMethod("getStoreEventSource").invoke(store);
     sourceType.getMethod("addEventListener", listenerType).invoke(source, listener);
   }

@@ -12,6 +12,7 @@ import org.flodl.budget.agent.it.ChildJvm.Jdk;
 import org.flodl.budget.events.CacheAdmissionEvent;
 import org.flodl.budget.events.SiteSummaryEvent;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -121,5 +122,42 @@ class JCacheCopiesIT {
     assertTrue(m.find(), r.toString());
     assertTrue(Long.parseLong(m.group(1)) >= 32L << 20, "the loop's entries held: " + r);
     assertEquals(0, Long.parseLong(m.group(2)), "every charge back after " + end + ": " + r);
+  }
+
+  /**
+   * The listener the agent adds to follow a JCache cache's copies is its own: under {@code
+   * presets=jcache:ehcache} the Ehcache cache under that JCache cache is declined as under {@code
+   * presets=ehcache} alone, not kept for a witness that tells only the agent.
+   */
+  @Test
+  void theAgentsOwnListenerIsNoWitnessOfTheEhcacheCacheUnderAJCacheOne() throws Exception {
+    String app = "com.acme.libs.EhcacheUnderJCache";
+    Path folder = LibraryCacheIT.LIBS.resolve("ehcache-current");
+    ChildJvm.Result alone =
+        ChildJvm.on("copies-own-listener-ehcache", Jdk.JDK17)
+            .withJarsOf(folder)
+            .agent("presets=ehcache,heap_max_usage=1e-7")
+            .timeout(120)
+            .run(app);
+    assertEquals(0, alone.exitCode, alone.toString());
+    assertEquals("0", alone.value("KEPT"), "a budget that declines every value: " + alone);
+    ChildJvm.Result both =
+        ChildJvm.on("copies-own-listener-both", Jdk.JDK17)
+            .withJarsOf(folder)
+            .agent("presets=jcache:ehcache,heap_max_usage=1e-7")
+            .record()
+            .timeout(120)
+            .run(app);
+    assertEquals(0, both.exitCode, both.toString());
+    assertEquals(
+        alone.value("KEPT"), both.value("KEPT"), "declined as without the follower: " + both);
+    assertTrue(both.stderr.lines().noneMatch(l -> l.contains("not declined")), both.stderr);
+    long declines = 0;
+    for (RecordedEvent e : both.events(SiteSummaryEvent.NAME)) {
+      if (e.getString("site").equals("ehcache")) {
+        declines += e.getLong("declines");
+      }
+    }
+    assertEquals(20, declines, "every Ehcache put declined: " + both);
   }
 }
