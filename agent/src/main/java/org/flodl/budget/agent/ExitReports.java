@@ -3,7 +3,7 @@ package org.flodl.budget.agent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.flodl.budget.agent.gate.Log;
+import org.flodl.budget.agent.library.Log;
 import org.flodl.budget.agent.weave.Rule;
 import org.flodl.budget.agent.weave.SiteTransformer;
 

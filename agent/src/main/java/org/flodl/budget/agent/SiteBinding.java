@@ -15,13 +15,13 @@ import org.flodl.budget.agent.config.Presets;
 import org.flodl.budget.agent.config.Scope;
 import org.flodl.budget.agent.config.SiteSpec;
 import org.flodl.budget.agent.config.SitesFile;
-import org.flodl.budget.agent.gate.ArgumentAdapter;
 import org.flodl.budget.agent.gate.Decline;
-import org.flodl.budget.agent.gate.DepthAdapter;
-import org.flodl.budget.agent.gate.EntryHook;
 import org.flodl.budget.agent.gate.GateEngine;
-import org.flodl.budget.agent.gate.Log;
+import org.flodl.budget.agent.library.ArgumentAdapter;
+import org.flodl.budget.agent.library.DepthAdapter;
+import org.flodl.budget.agent.library.EntryHook;
 import org.flodl.budget.agent.library.Library;
+import org.flodl.budget.agent.library.Log;
 import org.flodl.budget.agent.weave.Rule;
 
 /**

@@ -1,8 +1,8 @@
 package org.flodl.budget.agent;
 
 import org.flodl.budget.agent.gate.GateEngine;
-import org.flodl.budget.agent.gate.Log;
 import org.flodl.budget.agent.gate.Recorder;
+import org.flodl.budget.agent.library.Log;
 import org.flodl.budget.agent.weave.WeaveListener;
 import org.flodl.budget.events.InstrumentedEvent;
 

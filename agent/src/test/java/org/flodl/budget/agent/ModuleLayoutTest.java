@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Predicate;
@@ -151,24 +152,73 @@ class ModuleLayoutTest {
   @Test
   void theRuntimeNamesNoLibraryAndNotTheCommandLine() throws Exception {
     // What runs in the application's JVM (and what woven code can reach) knows libraries only
-    // through library/Library, and the command line (report, suggest, attach) not at all.
+    // through library/Library, and the command line (report, suggest, attach) not at all. Each
+    // runtime package read from its own module: the engine's, the configuration's, the SPI's.
     List<String> banned =
         libraryPackages(
             OWN + "agent/report/", OWN + "agent/suggest/", OWN + "agent/cli/", OWN + "findings/");
-    for (String runtime : List.of("config", "control", "gate", "library", "record", "weave")) {
-      Set<String> refs = references(Bootstrap.class, OWN + "agent/" + runtime + "/");
-      assertEquals(Set.of(), named(refs, banned), runtime + " may not name these");
+    Map<String, Class<?>> runtime =
+        Map.of(
+            "config", org.flodl.budget.agent.config.AgentConfig.class,
+            "control", Bootstrap.class,
+            "gate", Bootstrap.class,
+            "library", Library.class,
+            "record", Bootstrap.class,
+            "weave", Bootstrap.class);
+    for (Map.Entry<String, Class<?>> r : runtime.entrySet()) {
+      Set<String> refs = references(r.getValue(), OWN + "agent/" + r.getKey() + "/");
+      assertEquals(Set.of(), named(refs, banned), r.getKey() + " may not name these");
     }
-    // The library SPI itself names the JDK, the pricing's SPI (a library's TypePricer) and the
-    // policy's tiers alone: a support compiles against them and nothing else.
-    Set<String> spi = references(Bootstrap.class, OWN + "agent/library/");
+    // The library SPI itself names the JDK, the pricing's SPI (a library's TypePricer), the
+    // probes' readings (what a depth adapter asks of the engine) and the policy alone: a unit
+    // compiles against them and nothing else.
+    Set<String> spi = references(Library.class);
     assertOnly(
         spi,
-        "library",
+        "library-spi",
         r ->
             r.startsWith(OWN + "agent/library/")
                 || r.startsWith(OWN + "pricing/")
+                || r.startsWith(OWN + "probes/")
                 || r.startsWith(OWN + "policy/"));
+  }
+
+  @Test
+  void eachLibraryIsAModuleOfItsOwnThatNamesNothingOfTheEngine() throws Exception {
+    // Issue 61: a library unit sees the SPI only. Each unit's classes are read from its own
+    // module (libraries/NAME), and none names the engine's packages (the gate, the weaver, the
+    // configuration, the recording, control, the agent's entry classes) or a command's.
+    Path engine = codeSource(Bootstrap.class);
+    Path spi = codeSource(Library.class);
+    List<String> engineOrCommands =
+        List.of(
+            OWN + "agent/gate/",
+            OWN + "agent/weave/",
+            OWN + "agent/config/",
+            OWN + "agent/record/",
+            OWN + "agent/control/",
+            OWN + "agent/cli/",
+            OWN + "agent/report/",
+            OWN + "agent/suggest/",
+            OWN + "share/",
+            OWN + "findings/");
+    Set<Path> modules = new TreeSet<>();
+    for (Library l : Library.all()) {
+      Path module = codeSource(l.getClass());
+      assertTrue(
+          !module.equals(engine) && !module.equals(spi) && modules.add(module),
+          l.name() + "'s unit is a module of its own: " + module);
+      String own = OWN + l.getClass().getPackageName().replace("org.flodl.budget.", "");
+      Set<String> refs = references(l.getClass(), own.replace('.', '/') + "/");
+      Set<String> named = named(refs, engineOrCommands);
+      // The agent's entry classes sit in the engine's root package, beside its subpackages.
+      refs.stream().filter(r -> r.matches(OWN + "agent/[A-Za-z]+(\\..*)?")).forEach(named::add);
+      assertEquals(Set.of(), named, l.name() + "'s unit may not name the engine");
+      assertTrue(
+          refs.stream().anyMatch(r -> r.startsWith(OWN + "agent/library/")),
+          l.name() + "'s unit is read (it names the SPI): " + refs);
+    }
+    assertTrue(modules.size() >= 9, "the nine units: " + modules);
   }
 
   /** Returns {@code others} and the package (internal form) of every library's support. */
@@ -195,18 +245,19 @@ class ModuleLayoutTest {
 
   @Test
   void aLibrarysNameIsWrittenInItsOwnSupportAlone() throws Exception {
-    // Adding a library is one support class and its resources: no other production file says
-    // its name as a string (the djl=on|off switch reads onByDefault(), not "djl").
-    Path main = Path.of("src/main/java");
-    assertTrue(Files.isDirectory(main), "run from the agent module: " + main.toAbsolutePath());
+    // Adding a library is one module: no other production file says its name as a string (the
+    // djl=on|off switch reads onByDefault(), not "djl").
+    List<Path> roots = engineSources();
     for (Library l : Library.all()) {
       String own = l.getClass().getPackageName().replace('.', '/');
       Set<String> naming = new TreeSet<>();
-      try (Stream<Path> files = Files.walk(main)) {
-        for (Path p : (Iterable<Path>) files::iterator) {
-          if (p.toString().endsWith(".java")
-              && Files.readString(p).contains("\"" + l.name() + "\"")) {
-            naming.add(main.relativize(p).toString().replace('\\', '/'));
+      for (Path main : roots) {
+        try (Stream<Path> files = Files.walk(main)) {
+          for (Path p : (Iterable<Path>) files::iterator) {
+            if (p.toString().endsWith(".java")
+                && Files.readString(p).contains("\"" + l.name() + "\"")) {
+              naming.add(main.relativize(p).toString().replace('\\', '/'));
+            }
           }
         }
       }
@@ -214,6 +265,37 @@ class ModuleLayoutTest {
           naming.stream().allMatch(f -> f.startsWith(own + "/")),
           l.name() + " is named outside " + own + ": " + naming);
     }
+  }
+
+  /**
+   * Returns the source folders of what the agent module held before it was split (issue 61): the
+   * engine, the library SPI, the configuration, each library's module and each command's, read from
+   * the agent module's folder, and {@code more} modules beside them.
+   */
+  private static List<Path> engineSources(String... more) throws IOException {
+    Path root = Path.of("..");
+    assertTrue(Files.isDirectory(Path.of("src/main/java")), "run from the agent module");
+    List<Path> roots = new ArrayList<>();
+    List<String> modules = new ArrayList<>(List.of("agent", "library-spi", "config"));
+    modules.addAll(List.of(more));
+    for (String module : modules) {
+      roots.add(root.resolve(module).resolve("src/main/java"));
+    }
+    for (String parent : List.of("libraries", "commands")) {
+      try (Stream<Path> children = Files.list(root.resolve(parent))) {
+        children
+            .map(m -> m.resolve("src/main/java"))
+            .filter(Files::isDirectory)
+            .sorted()
+            .forEach(roots::add);
+      }
+    }
+    for (Path r : roots) {
+      assertTrue(Files.isDirectory(r), "a production module's sources: " + r.toAbsolutePath());
+    }
+    assertTrue(
+        roots.size() >= 3 + 9 + 2, "the engine's, the nine libraries', the commands': " + roots);
+    return roots;
   }
 
   @Test
@@ -239,16 +321,11 @@ class ModuleLayoutTest {
   }
 
   @Test
-  void noProductionClassOfTheAgentThePolicyOrThePricingIsOver400Lines() throws Exception {
-    // Issue 29's ceiling: a class that needs more is split along its jobs (see gate/Budgets,
-    // which grew past it unseen once); issue 41 brought the pricing under it.
+  void noProductionClassOfTheEngineThePolicyOrThePricingIsOver400Lines() throws Exception {
+    // Issue 29's ceiling, over the engine's modules, the policy and the pricing: a class that needs
+    // more is split along its jobs (see gate/Budgets, which grew past it unseen once).
     Set<String> over = new TreeSet<>();
-    for (Path main :
-        List.of(
-            Path.of("src/main/java"),
-            Path.of("../policy/src/main/java"),
-            Path.of("../pricing/src/main/java"))) {
-      assertTrue(Files.isDirectory(main), "run from the agent module: " + main.toAbsolutePath());
+    for (Path main : engineSources("policy", "pricing")) {
       try (Stream<Path> files = Files.walk(main)) {
         for (Path p : (Iterable<Path>) files::iterator) {
           if (p.toString().endsWith(".java")) {
@@ -303,7 +380,7 @@ class ModuleLayoutTest {
   /** Returns the references of the classes of {@code anchor}'s module under {@code prefix}. */
   private static Set<String> references(Class<?> anchor, String prefix)
       throws IOException, URISyntaxException {
-    Path where = Path.of(anchor.getProtectionDomain().getCodeSource().getLocation().toURI());
+    Path where = codeSource(anchor);
     Set<String> refs = new TreeSet<>();
     Set<String> own = new TreeSet<>();
     int classes = 0;
@@ -346,6 +423,11 @@ class ModuleLayoutTest {
     // A class's own members are no dependency.
     refs.removeIf(r -> own.contains(r.contains(".") ? r.substring(0, r.indexOf('.')) : r));
     return refs;
+  }
+
+  /** Returns the classes folder or the jar {@code c} was loaded from. */
+  private static Path codeSource(Class<?> c) throws URISyntaxException {
+    return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).normalize();
   }
 
   /** Returns an array's element type ("[Lorg/x/Y;" names org/x/Y), "" for a primitive one. */

@@ -14,7 +14,33 @@ public final class HeapFootprint {
   /** The most an array's header takes (a 64-bit JVM without compressed class pointers). */
   private static final long ARRAY_HEADER_MAX = 24;
 
+  /** This JVM's G1 region as {@link #readRegion} read it (0: not G1); -1 until then. */
+  private static volatile long jvmRegion = -1;
+
   private HeapFootprint() {}
+
+  /**
+   * Reads this JVM's region size once ({@link #g1Region}: management beans, never on a decision's
+   * path; the engine's probe refresh reads it); later calls do nothing.
+   */
+  public static void readRegion() {
+    if (jvmRegion < 0) {
+      jvmRegion = g1Region();
+    }
+  }
+
+  /**
+   * Returns what {@code value}, charged {@code charged} bytes, takes of this JVM's heap: in its
+   * regions as {@link #readRegion} read them, or in G1's default region for the heap's maximum
+   * until then.
+   */
+  public static long ofThisHeap(Object value, long charged) {
+    long region = jvmRegion;
+    if (region < 0) {
+      region = ergonomicRegion(Runtime.getRuntime().maxMemory());
+    }
+    return of(value, charged, region);
+  }
 
   /**
    * Returns the heap that {@code value}, charged {@code charged} bytes, takes in regions of {@code

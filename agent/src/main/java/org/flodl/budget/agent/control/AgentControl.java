@@ -12,9 +12,9 @@ import org.flodl.budget.agent.config.Mode;
 import org.flodl.budget.agent.config.Option;
 import org.flodl.budget.agent.config.Setting;
 import org.flodl.budget.agent.gate.GateEngine;
-import org.flodl.budget.agent.gate.Knob;
-import org.flodl.budget.agent.gate.Log;
 import org.flodl.budget.agent.gate.Recorder;
+import org.flodl.budget.agent.library.Knob;
+import org.flodl.budget.agent.library.Log;
 import org.flodl.budget.events.ConfigurationEvent;
 import org.flodl.budget.policy.Tier;
 

@@ -2,9 +2,11 @@ package org.flodl.budget.agent.gate;
 
 import org.flodl.budget.agent.config.Mode;
 import org.flodl.budget.agent.config.Text;
+import org.flodl.budget.agent.library.Log;
 import org.flodl.budget.events.InstrumentedEvent;
 import org.flodl.budget.policy.Tier;
 import org.flodl.budget.policy.TierLedger;
+import org.flodl.budget.pricing.HeapFootprint;
 import org.flodl.budget.pricing.Priced;
 import org.flodl.budget.pricing.Retained;
 import org.flodl.budget.probes.VramReading;
@@ -97,7 +99,7 @@ final class Admission {
     budgets.ensureRefreshed(tier);
     long charged = price.chargedBytes();
     if (tier == Tier.HEAP) {
-      charged = budgets.heapFootprint(value, charged);
+      charged = HeapFootprint.ofThisHeap(value, charged);
     }
     TierLedger ledger = budgets.ledger(tier);
     // The budget this decision is taken against, and reported with: a refresh on the probe

@@ -9,7 +9,9 @@ import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
+import org.flodl.budget.agent.library.Knob;
 import org.flodl.budget.agent.library.Library;
+import org.flodl.budget.agent.library.Log;
 import org.flodl.budget.policy.HeapAnchor;
 import org.flodl.budget.policy.RamBudget;
 import org.flodl.budget.policy.Tier;
@@ -57,7 +59,6 @@ final class Budgets {
   /** Whether a device was asked about: until then no refresh reads VRAM (no GPU probe loads). */
   private volatile boolean deviceAsked;
 
-  private volatile long g1RegionBytes = -1;
   private final HeapAnchor heapAnchor = new HeapAnchor();
   private final StagerSplits stager = new StagerSplits();
   private final ContainerGuard guard;
@@ -294,15 +295,6 @@ final class Budgets {
     }
   }
 
-  /** Returns what retaining heap value {@code value} of {@code charged} bytes costs the heap. */
-  long heapFootprint(Object value, long charged) {
-    long region = g1RegionBytes;
-    if (region < 0) { // until the first probe reads the real one
-      region = HeapFootprint.ergonomicRegion(Runtime.getRuntime().maxMemory());
-    }
-    return HeapFootprint.of(value, charged, region);
-  }
-
   /**
    * Reads the probes now and re-budgets every tier; the events that say so are committed after the
    * lock is let go (no lock of the agent is held while Flight Recorder is called). Never throws.
@@ -325,9 +317,7 @@ final class Budgets {
   private void refreshLocked(List<Runnable> events) {
     boundChanges = Library.boundChanges(); // seen, whether or not this refresh succeeds
     try {
-      if (g1RegionBytes < 0) {
-        g1RegionBytes = HeapFootprint.g1Region();
-      }
+      HeapFootprint.readRegion(); // once: what a heap value's charge costs the heap
       MemoryProbes probes = probes();
       MemorySnapshot s = probes.refresh();
       nativeAvailable =

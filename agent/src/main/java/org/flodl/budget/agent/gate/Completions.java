@@ -3,6 +3,7 @@ package org.flodl.budget.agent.gate;
 import java.util.concurrent.CompletableFuture;
 import org.flodl.budget.agent.config.Mode;
 import org.flodl.budget.agent.config.Text;
+import org.flodl.budget.agent.library.Log;
 import org.flodl.budget.events.InstrumentedEvent;
 
 /**

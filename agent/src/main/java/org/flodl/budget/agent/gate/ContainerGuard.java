@@ -4,6 +4,7 @@ import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import org.flodl.budget.agent.library.Log;
 import org.flodl.budget.events.ReclaimEvent;
 import org.flodl.budget.policy.TierLedger;
 import org.flodl.budget.probes.HostMemory;

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.flodl.budget.agent.config.Text;
 import org.flodl.budget.agent.library.CopyKeeping;
 import org.flodl.budget.agent.library.Library;
+import org.flodl.budget.agent.library.Log;
 
 /**
  * The caches that keep a copy of what they are handed (JCache's store-by-value caches, as their

@@ -7,6 +7,7 @@ import java.util.Map;
 import org.flodl.budget.agent.config.DeclineAnswer;
 import org.flodl.budget.agent.config.MethodRef;
 import org.flodl.budget.agent.config.Text;
+import org.flodl.budget.agent.library.Log;
 import org.flodl.budget.agent.library.Types;
 import org.flodl.budget.events.InstrumentedEvent;
 

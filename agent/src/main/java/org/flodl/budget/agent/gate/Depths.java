@@ -2,9 +2,11 @@ package org.flodl.budget.agent.gate;
 
 import java.util.OptionalLong;
 import org.flodl.budget.agent.config.Mode;
+import org.flodl.budget.agent.library.Knob;
 import org.flodl.budget.policy.DepthDecision;
 import org.flodl.budget.policy.Saturating;
 import org.flodl.budget.policy.Tier;
+import org.flodl.budget.pricing.HeapFootprint;
 import org.flodl.budget.pricing.Priced;
 import org.flodl.budget.probes.VramReading;
 
@@ -27,7 +29,7 @@ final class Depths {
     t.inGate = true;
     try {
       if (site.adapter() != null) {
-        return site.adapter().depth(e, requested, arguments);
+        return site.adapter().depth(new AdapterContext(e), requested, arguments);
       }
       return decide(e, site, requested);
     } finally {
@@ -112,7 +114,7 @@ final class Depths {
     t.inGate = true;
     try {
       if (site.adapter() != null) {
-        site.adapter().batch(e, receiver, batch);
+        site.adapter().batch(new AdapterContext(e), receiver, batch);
         return;
       }
       e.consumed(t);
@@ -121,7 +123,7 @@ final class Depths {
           site.cuda()
               ? p.logicalBytes()
               : p.tier() == Tier.HEAP
-                  ? e.budgets.heapFootprint(batch, p.chargedBytes())
+                  ? HeapFootprint.ofThisHeap(batch, p.chargedBytes())
                   : p.chargedBytes();
       site.batchPriced(bytes, p.tier());
     } finally {

@@ -2,14 +2,16 @@ package org.flodl.budget.agent.gate;
 
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.flodl.budget.agent.config.Mode;
 import org.flodl.budget.agent.config.Text;
+import org.flodl.budget.agent.library.ArgumentAdapter;
+import org.flodl.budget.agent.library.DepthAdapter;
+import org.flodl.budget.agent.library.EntryHook;
+import org.flodl.budget.agent.library.Knob;
+import org.flodl.budget.agent.library.Log;
 import org.flodl.budget.policy.Tier;
 import org.flodl.budget.pricing.RetentionPricer;
-import org.flodl.budget.probes.MemorySnapshot;
-import org.flodl.budget.probes.VramReading;
 
 /**
  * The decisions behind {@link Gate}, and the engine's face to the rest of the agent. Each entry
@@ -260,29 +262,6 @@ public final class GateEngine implements Decisions {
   }
 
   // ------------------------------------------------------------------------------ adapters
-
-  /**
-   * Returns the probes read now, every tier re-budgeted: an epoch boundary (DJL's {@code
-   * DataIterable}) decides on fresh numbers, not the last tick's.
-   */
-  public MemorySnapshot refreshAtEpoch() {
-    budgets.refresh();
-    return budgets.snapshot();
-  }
-
-  /** Returns device {@code index}'s VRAM reading from the last refresh (failed when unknown). */
-  public VramReading vram(int index) {
-    VramReading v = budgets.vram(index);
-    return v == null ? VramReading.failure("none", "no reading") : v;
-  }
-
-  /**
-   * Returns the flow quarter of the host-RAM stager split when a {@code role = stager} site splits
-   * the budget (what a host prefetch ring may take), empty otherwise.
-   */
-  public OptionalLong stagerStreamBytes() {
-    return budgets.stager() ? OptionalLong.of(budgets.streamBytes()) : OptionalLong.empty();
-  }
 
   /** Returns whether a cache-admit site has decided (a host ring then leaves it room). */
   public boolean cacheActive() {

@@ -2,6 +2,7 @@ package org.flodl.budget.agent.gate;
 
 import java.io.IOException;
 import java.util.function.DoubleSupplier;
+import org.flodl.budget.agent.library.Log;
 import org.flodl.budget.share.HostShare;
 import org.flodl.budget.share.HostShareRegistry;
 import org.flodl.budget.share.RateMeter;

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+import org.flodl.budget.agent.library.Log;
 import org.flodl.budget.events.CacheAdmissionEvent;
 import org.flodl.budget.events.MemoryProbeEvent;
 import org.flodl.budget.events.ReleaseEvent;

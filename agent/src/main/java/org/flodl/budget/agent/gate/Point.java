@@ -1,5 +1,8 @@
 package org.flodl.budget.agent.gate;
 
+import org.flodl.budget.agent.library.ArgumentAdapter;
+import org.flodl.budget.agent.library.EntryHook;
+
 /**
  * What one point of woven code is, for the engine: the site it belongs to and what it does there.
  * Points are bound once per weaving rule, and once more for each body found in a supertype of a

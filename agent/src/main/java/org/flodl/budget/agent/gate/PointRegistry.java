@@ -4,6 +4,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.flodl.budget.agent.library.ArgumentAdapter;
+import org.flodl.budget.agent.library.DepthAdapter;
+import org.flodl.budget.agent.library.EntryHook;
 
 /**
  * The sites points are bound at, by name in binding order, and the point each binding makes: a

@@ -1,6 +1,7 @@
 package org.flodl.budget.agent.gate;
 
 import java.util.concurrent.locks.LockSupport;
+import org.flodl.budget.agent.library.Log;
 
 /**
  * The {@code flodl-budget-probe} daemon thread: refreshes the budgets every {@code probe_interval},

@@ -2,6 +2,7 @@ package org.flodl.budget.agent.gate;
 
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.FlightRecorderListener;
+import org.flodl.budget.agent.library.Log;
 
 /**
  * Whether Flight Recorder runs in this JVM: the agent commits events and registers its periodic

@@ -2,6 +2,7 @@ package org.flodl.budget.agent.gate;
 
 import java.lang.ref.Reference;
 import java.lang.ref.ReferenceQueue;
+import org.flodl.budget.agent.library.Log;
 
 /**
  * The body of the daemon thread {@code flodl-budget-release}: it hands back the bytes of each

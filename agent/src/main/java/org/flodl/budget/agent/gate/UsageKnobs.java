@@ -1,5 +1,6 @@
 package org.flodl.budget.agent.gate;
 
+import org.flodl.budget.agent.library.Knob;
 import org.flodl.budget.policy.Tier;
 
 /**

@@ -2,6 +2,7 @@ package org.flodl.budget.agent.gate;
 
 import org.flodl.budget.agent.config.Text;
 import org.flodl.budget.agent.library.Library;
+import org.flodl.budget.agent.library.Log;
 import org.flodl.budget.agent.library.Witnesses;
 import org.flodl.budget.events.InstrumentedEvent;
 

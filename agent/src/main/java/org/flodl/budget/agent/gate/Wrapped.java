@@ -1,6 +1,8 @@
 package org.flodl.budget.agent.gate;
 
 import org.flodl.budget.agent.config.Text;
+import org.flodl.budget.agent.library.ArgumentAdapter;
+import org.flodl.budget.agent.library.Log;
 
 /**
  * The points whose argument a library's {@link ArgumentAdapter} wraps (a JCache entry processor):

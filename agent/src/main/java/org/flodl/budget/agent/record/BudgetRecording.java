@@ -45,7 +45,7 @@ public final class BudgetRecording implements AutoCloseable {
   public static final String NAME = "flodl-budget";
 
   /** The suffix of the folder of chunks a running JVM keeps beside FILE. */
-  public static final String CHUNKS = ".chunks";
+  public static final String CHUNKS = org.flodl.budget.events.RecordingFiles.CHUNKS;
 
   /** How long the exit waits for Flight Recorder to write FILE before it leaves the chunks. */
   private static final long EXIT_WAIT_MILLIS = 120_000;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.time.Duration;
 import java.util.OptionalLong;
 import org.flodl.budget.agent.djl.DjlGate;
+import org.flodl.budget.agent.library.Knob;
 import org.flodl.budget.policy.DepthDecision;
 import org.flodl.budget.probes.MemoryProbes;
 import org.flodl.budget.probes.VramReading;
@@ -35,7 +36,7 @@ class DepthInputsTest {
     GateEngine e = engine("fixed:14K", "none");
     int id = e.bindDepth("feed", "cpu", -1, 2176, 0, false, null);
     DepthSite site = ((Point.Depth) e.point(id)).site();
-    long available = e.refreshAtEpoch().host().availableBytes();
+    long available = new AdapterContext(e).refreshAtEpoch().host().availableBytes();
     DepthDecision.Inputs fromSites = Depths.inputs(e, site, 8);
     DepthDecision.Inputs fromDjl =
         DjlGate.inputs(
@@ -50,7 +51,7 @@ class DepthInputsTest {
             e.knob(Knob.VRAM_MAX_USAGE),
             e.cacheActive(),
             false,
-            e.stagerStreamBytes());
+            new AdapterContext(e).stagerStreamBytes());
     assertEquals(fromSites, fromDjl);
     DepthDecision.Decision d = DepthDecision.decide(fromSites);
     assertEquals(d, DepthDecision.decide(fromDjl));
@@ -62,8 +63,8 @@ class DepthInputsTest {
     GateEngine e = engine("fixed:1G", "fixed:3G/6360465408");
     int id = e.bindDepth("pref", "cuda:0", 0, 16384, 0, false, null);
     DepthSite site = ((Point.Depth) e.point(id)).site();
-    e.refreshAtEpoch();
-    VramReading v = e.vram(0);
+    new AdapterContext(e).refreshAtEpoch();
+    VramReading v = new AdapterContext(e).vram(0);
     DepthDecision.Inputs fromSites = Depths.inputs(e, site, 8);
     DepthDecision.Inputs fromDjl =
         DjlGate.inputs(

@@ -63,7 +63,7 @@ class EarlyVramTest {
     int early = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> e.depth(id, 8, null));
     assertEquals(1, vramAsked.get(), "the decision read the GPU probe itself");
     refreshMayGo.countDown();
-    e.refreshAtEpoch();
+    new AdapterContext(e).refreshAtEpoch();
     assertSame(fixed, refreshedWith.get());
     assertEquals(early, e.depth(id, 8, null), "the same reading decides the same depth");
   }

@@ -133,6 +133,16 @@ class ReleaseIT {
     roots.put("org/flodl/budget/share/", "org.flodl.budget:flodl-budget-share");
     roots.put("org/flodl/budget/events/", "org.flodl.budget:flodl-budget-jfr-events");
     roots.put("org/flodl/budget/findings/", "org.flodl.budget:flodl-budget-findings");
+    // The engine's modules, each library's and each command's (issue 61), before the engine's
+    // own root package, which holds them.
+    roots.put("org/flodl/budget/agent/library/", "org.flodl.budget:flodl-budget-library-spi");
+    roots.put("org/flodl/budget/agent/config/", "org.flodl.budget:flodl-budget-config");
+    roots.put("org/flodl/budget/agent/report/", "org.flodl.budget:flodl-budget-report");
+    roots.put("org/flodl/budget/agent/suggest/", "org.flodl.budget:flodl-budget-suggest");
+    for (String l :
+        List.of("caffeine", "guava", "jcache", "ehcache", "djl", "dl4j", "arrow", "netty", "ffm")) {
+      roots.put("org/flodl/budget/agent/" + l + "/", "org.flodl.budget:flodl-budget-library-" + l);
+    }
     roots.put("org/flodl/budget/agent/", "(the agent)");
     TreeSet<String> used = new TreeSet<>();
     TreeSet<String> orphans = new TreeSet<>();
