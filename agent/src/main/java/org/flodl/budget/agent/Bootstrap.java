@@ -218,7 +218,7 @@ final class Bootstrap {
     inst.addTransformer(transformer, true);
     SiteBinding.warnMissingClasses(specs);
     retransformLoaded(inst, transformer);
-    ExitReports.unwovenSites(rules, transformer);
+    ExitReports.install(config, specs, rules, transformer, engine);
     if (attached) {
       engine.start();
     }

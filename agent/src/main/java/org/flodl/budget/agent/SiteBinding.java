@@ -37,8 +37,9 @@ final class SiteBinding {
 
   /**
    * Returns the sites of the sites file, then of the presets asked for, then of the libraries on by
-   * default (DJL's, unless {@code djl=off}), without conflicts; each problem is one line. Under
-   * {@code strict=true} any problem with the sites file, a file with no usable site, and a conflict
+   * default (DJL's, unless {@code djl=off}; every library's where no argument chose what to budget,
+   * {@link AgentConfig#observesAll}), without conflicts; each problem is one line. Under {@code
+   * strict=true} any problem with the sites file, a file with no usable site, and a conflict
    * between sites fail the start.
    */
   static List<SiteSpec> sites(AgentConfig config) throws ConfigException {
@@ -65,7 +66,8 @@ final class SiteBinding {
       }
     }
     for (Library l : Library.all()) {
-      if (config.djl() && l.onByDefault() && !presets.contains(l.name())) {
+      boolean observed = config.observesAll() && l.hasPreset(); // the bare flag: every preset
+      if ((observed || config.djl() && l.onByDefault()) && !presets.contains(l.name())) {
         presets.add(l.name());
       }
     }

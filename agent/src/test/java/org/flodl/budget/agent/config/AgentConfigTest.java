@@ -39,7 +39,9 @@ class AgentConfigTest {
   @Test
   void defaultsAreTheDesignTable() throws ConfigException {
     AgentConfig c = AgentConfig.resolve(null, null, null);
-    assertEquals(Mode.ENFORCE, c.mode());
+    // The bare flag: nothing chose what to budget, so every preset and DJL are observed.
+    assertEquals(Mode.OBSERVE, c.mode());
+    assertTrue(c.observesAll());
     assertEquals(0.50, c.ramMaxUsage());
     assertEquals(0.50, c.heapMaxUsage());
     assertEquals(0.90, c.vramMaxUsage());
@@ -229,7 +231,33 @@ class AgentConfigTest {
   @Test
   void emptyEntriesBetweenCommasAreIgnored() throws ConfigException {
     assertEquals(Mode.OBSERVE, args(",mode=observe,,").mode());
-    assertEquals(Mode.ENFORCE, args("   ").mode());
+    assertEquals(Mode.OBSERVE, args("   ").mode(), "the bare flag observes");
+  }
+
+  @Test
+  void onlyTheUsersWordEnforces() throws ConfigException {
+    // A key that chooses what to budget, from any source, is the user's word: the design's
+    // default mode (enforce) then holds, on what was named.
+    for (String chosen :
+        List.of(
+            "mode=enforce", "presets=caffeine", "sites=s.properties", "djl=on", "enabled=true")) {
+      AgentConfig c = args(chosen + ",ram_max_usage=0.4");
+      assertFalse(c.observesAll(), chosen);
+      assertEquals(Mode.ENFORCE, c.mode(), chosen);
+    }
+    assertEquals(Mode.OFF, args("mode=off").mode());
+    assertFalse(
+        AgentConfig.resolve(null, new Properties(), Map.of("FLODL_BUDGET_MODE", "enforce"))
+            .observesAll(),
+        "the environment's word counts");
+    // Knobs, probes and a recording choose nothing: still observed, as a what-if run.
+    for (String knobs :
+        List.of("record=budget.jfr", "ram_probe=fixed:1G,vram_probe=fixed:1G/2G", "log=info")) {
+      AgentConfig c = args(knobs);
+      assertTrue(c.observesAll(), knobs);
+      assertEquals(Mode.OBSERVE, c.mode(), knobs);
+      assertEquals(new Setting("mode", "observe", Source.DEFAULT), c.settings().get("mode"));
+    }
   }
 
   @Test
@@ -426,7 +454,7 @@ class AgentConfigTest {
 
   @Test
   void withModeAndWithKnobAreRecordedAsRuntimeChanges() throws ConfigException {
-    AgentConfig c = args("ram_max_usage=0.4");
+    AgentConfig c = args("ram_max_usage=0.4,mode=enforce");
     AgentConfig observe = c.withMode(Mode.OBSERVE);
     assertEquals(Mode.OBSERVE, observe.mode());
     assertEquals(Mode.ENFORCE, c.mode(), "the original is unchanged");

@@ -53,7 +53,7 @@ class DjlCompatIT {
 
     ChildJvm.Result r =
         ChildJvm.on("djl-compat", ChildJvm.Jdk.JDK17)
-            .agent("ram_probe=fixed:1G")
+            .agent("djl=on,ram_probe=fixed:1G")
             .record()
             .run("com.acme.djlcompat.LoadIterables", args.toArray(new String[0]));
     assertEquals(0, r.exitCode, r.toString());

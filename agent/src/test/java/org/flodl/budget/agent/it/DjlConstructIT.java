@@ -34,7 +34,7 @@ class DjlConstructIT {
     ChildJvm.Result r =
         AppJvm.DJL.run(
             "djl-construct-gpu",
-            "vram_probe=fixed:5592M/6360465408",
+            "djl=on,vram_probe=fixed:5592M/6360465408",
             CONSTRUCT,
             "--device=gpu",
             "--features=511",
@@ -62,7 +62,7 @@ class DjlConstructIT {
     ChildJvm.Result r =
         AppJvm.DJL.run(
             "djl-construct-gpu-sync",
-            "vram_probe=fixed:5592M/6360465408",
+            "djl=on,vram_probe=fixed:5592M/6360465408",
             CONSTRUCT,
             "--device=gpu",
             "--features=511",
@@ -86,7 +86,7 @@ class DjlConstructIT {
     ChildJvm.Result r =
         AppJvm.DJL.run(
             "djl-construct-cpu",
-            "prefetch=cap,ram_probe=fixed:1000",
+            "djl=on,prefetch=cap,ram_probe=fixed:1000",
             CONSTRUCT,
             "--device=cpu",
             "--prefetch=8");

@@ -101,7 +101,7 @@ class DjlTrainIT {
     ChildJvm.Result r =
         AppJvm.DJL.run(
             "djl-train-ring3",
-            "prefetch=cap,ram_probe=fixed:14K",
+            "djl=on,prefetch=cap,ram_probe=fixed:14K",
             TRAIN,
             "--epochs=2",
             "--prefetch=8");
@@ -125,7 +125,8 @@ class DjlTrainIT {
   void aDepthOfZeroDropsTheExecutorAndEveryEpochYieldsAllItsBatches() throws Exception {
     // ram_probe=fixed:1K: the ring budget (512 bytes) fits no batch: 0, the synchronous path.
     ChildJvm.Result bare = AppJvm.DJL.run("djl-train-sync-bare", null, TRAIN, "--epochs=2");
-    ChildJvm.Result r = AppJvm.DJL.run("djl-train-sync", "ram_probe=fixed:1K", TRAIN, "--epochs=2");
+    ChildJvm.Result r =
+        AppJvm.DJL.run("djl-train-sync", "djl=on,ram_probe=fixed:1K", TRAIN, "--epochs=2");
     assertEquals(0, r.exitCode, r.toString());
     assertEquals("0", r.value("empty_epochs"), r.toString());
     assertEquals(List.of(BATCHES, BATCHES), AppJvm.batches(r));

@@ -29,12 +29,23 @@ public final class AgentConfig {
   /** Prefix of the environment variables: {@code FLODL_BUDGET_RAM_MAX_USAGE=0.4}. */
   public static final String ENV_PREFIX = "FLODL_BUDGET_";
 
+  /**
+   * The keys that choose what the agent budgets, and how: where none is set, from any source, the
+   * agent observes every library's preset and DJL's prefetch and changes nothing ({@link
+   * #observesAll}).
+   */
+  private static final List<Option> CHOICES =
+      List.of(Option.MODE, Option.ENABLED, Option.SITES, Option.PRESETS, Option.DJL);
+
   private final EnumMap<Option, Object> values;
   private final Map<String, Setting> settings;
+  private final boolean observesAll;
 
-  private AgentConfig(EnumMap<Option, Object> values, Map<String, Setting> settings) {
+  private AgentConfig(
+      EnumMap<Option, Object> values, Map<String, Setting> settings, boolean observesAll) {
     this.values = values;
     this.settings = Collections.unmodifiableMap(settings);
+    this.observesAll = observesAll;
   }
 
   /** Returns every key the agent knows, in documentation order. */
@@ -124,7 +135,26 @@ public final class AgentConfig {
       values.put(o, p.value());
       settings.put(key, new Setting(key, p.text(), source));
     }
-    return new AgentConfig(values, settings);
+    boolean observesAll = true;
+    for (Option o : CHOICES) {
+      observesAll &= settings.get(o.key()).source() == Source.DEFAULT;
+    }
+    if (observesAll) { // the bare flag: nobody said what to budget, so nothing is enforced
+      values.put(Option.MODE, Mode.OBSERVE);
+      settings.put(
+          Option.MODE.key(), new Setting(Option.MODE.key(), Mode.OBSERVE.label(), Source.DEFAULT));
+    }
+    return new AgentConfig(values, settings, observesAll);
+  }
+
+  /**
+   * Returns whether no key chose what to budget ({@code mode}, {@code enabled}, {@code sites},
+   * {@code presets} or {@code djl}, from any source): the bare flag, or one with knobs or {@code
+   * record=} alone. The agent then observes the presets of every library and DJL's prefetch in
+   * {@code mode=observe}, changes nothing, and says at exit what a budget would have done.
+   */
+  public boolean observesAll() {
+    return observesAll;
   }
 
   /**
@@ -262,7 +292,7 @@ public final class AgentConfig {
     Map<String, Setting> s = new LinkedHashMap<>(base.settings);
     v.put(o, value);
     s.put(o.key(), new Setting(o.key(), text, Source.RUNTIME));
-    return new AgentConfig(v, s);
+    return new AgentConfig(v, s, base.observesAll);
   }
 
   /** Returns a copy in {@code mode}, recorded as a {@link Source#RUNTIME} change. */
