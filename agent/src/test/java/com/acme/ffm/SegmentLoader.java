@@ -29,7 +29,8 @@ import java.util.zip.CRC32;
  * </ul>
  *
  * <p>{@code --samples}, {@code --epochs}. Prints {@code LOADS=}, {@code DELIVERED=}, {@code
- * CHECKSUM=}, {@code CACHED=} and {@code DONE}.
+ * CHECKSUM=}, {@code CACHED=}, {@code HITS=} (the last epoch's samples found in the cache) and
+ * {@code DONE}.
  */
 public final class SegmentLoader {
   private static final long ROW_GROUP = 16L << 20;
@@ -110,10 +111,14 @@ public final class SegmentLoader {
     long loads = 0;
     long delivered = 0;
     long checksum = 0;
+    long hits = 0;
     for (int e = 0; e < epochs; e++) {
       for (int i = 0; i < samples; i++) {
         int k = (int) ((i * 7919L + e * 31L) % samples);
         Object s = cache.get(k);
+        if (s != null && e == epochs - 1) {
+          hits++;
+        }
         if (s == null) {
           s = load(ffm, shape, k, mapping);
           loads++;
@@ -127,6 +132,7 @@ public final class SegmentLoader {
     System.out.println("DELIVERED=" + delivered);
     System.out.println("CHECKSUM=" + checksum);
     System.out.println("CACHED=" + cache.size());
+    System.out.println("HITS=" + hits);
     System.out.println("DONE");
   }
 

@@ -6,6 +6,7 @@ import java.lang.invoke.MethodType;
 import java.util.Optional;
 import org.flodl.budget.agent.library.Log;
 import org.flodl.budget.agent.library.Types;
+import org.flodl.budget.policy.BudgetPolicy;
 import org.flodl.budget.policy.Tier;
 import org.flodl.budget.pricing.Priced;
 import org.flodl.budget.pricing.RetentionPricer;
@@ -25,6 +26,13 @@ import org.flodl.budget.pricing.ValuePricer;
  *   <li>a heap segment ({@code ofArray}, read-only ones too): its whole array, on the heap;
  *   <li>a mapped segment: the whole mapping, on the mapped tier.
  * </ul>
+ *
+ * <p>The seed's view rule ({@code VIEW_SLACK_FACTOR}): a heap segment, or a native one of an
+ * automatic arena, that pins over twice what it addresses (a 1 KiB slice of a 16 MiB row group) is
+ * copied ({@link SegmentCopies}: memory the collector frees, as the original's was), the cache
+ * handed the copy and charged the copy's bytes on the same tier. A slice of a confined, shared or
+ * global arena is not copied: the application closes its arena when it means the memory to go, and
+ * a copy would outlive that.
  *
  * <p>The allocations are read inside {@code jdk.internal.foreign} ({@link SegmentInternals}); where
  * that cannot be done, or a segment's memory is none the JDK allocated ({@code
@@ -48,7 +56,7 @@ final class SegmentPricing implements TypePricer {
       return null;
     }
     Class<?> segment = Types.supertypeNamed(c, SEGMENT);
-    return segment == null ? null : new Segments(PublicApi.of(segment));
+    return segment == null ? null : new Segments(PublicApi.of(segment), SegmentCopies.of(segment));
   }
 
   /** Returns the internals, opened (the pricer's grant) at the first segment priced; or null. */
@@ -95,9 +103,27 @@ final class SegmentPricing implements TypePricer {
   /** A segment: the allocations it pins are its parts; its public answer where none is seen. */
   private final class Segments implements ValuePricer {
     private final PublicApi api;
+    private final SegmentCopies copies; // null: this JDK's segments are never copied
 
-    Segments(PublicApi api) {
+    Segments(PublicApi api, SegmentCopies copies) {
       this.api = api;
+      this.copies = copies;
+    }
+
+    @Override
+    public Object materialize(Object segment, Priced price) {
+      try {
+        long size = price.logicalBytes();
+        if (price.tier() == Tier.HEAP) {
+          SegmentInternals in = internals;
+          return copies.heap(segment, (Object) in.heapArray.invokeExact(segment), size);
+        }
+        return copies.automatic(segment, size);
+      } catch (RuntimeException | Error e) {
+        throw e;
+      } catch (Throwable t) {
+        throw new IllegalStateException("a memory segment could not be copied: " + t, t);
+      }
     }
 
     @Override
@@ -132,6 +158,10 @@ final class SegmentPricing implements TypePricer {
           return null;
         }
         long storage = Math.max(size, pricer.estimate(array).storageBytes());
+        long copy = copies == null ? -1 : SegmentCopies.heapCopyBytes(array, size);
+        if (copy >= 0 && BudgetPolicy.shouldMaterialize(size, storage)) {
+          return new Priced(Tier.HEAP, type, size, storage, copy, true);
+        }
         return new Priced(Tier.HEAP, type, size, storage, storage, false);
       }
       if ((boolean) api.isMapped().invokeExact(segment)) {
@@ -168,7 +198,12 @@ final class SegmentPricing implements TypePricer {
         return null; // memory the JDK did not allocate for this session: not seen into
       }
       Tier tier = reserved ? Tier.DIRECT : Tier.NATIVE;
-      return new Priced(tier, type, size, Math.max(size, pinned), pinned, false);
+      long storage = Math.max(size, pinned);
+      if (automatic && copies != null && BudgetPolicy.shouldMaterialize(size, storage)) {
+        return new Priced(
+            tier, type, size, storage, SegmentCopies.nativeCopyBytes(size, address), true);
+      }
+      return new Priced(tier, type, size, storage, pinned, false);
     }
 
     /** Returns the segment's size on the tier it says, estimated: its memory is not seen. */
