@@ -1,9 +1,13 @@
 package org.flodl.budget.policy;
 
+import static org.flodl.budget.agent.gate.ModelChecks.scenario;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
+import org.flodl.budget.agent.gate.ModelChecks;
+import org.jetbrains.kotlinx.lincheck.Actor;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
@@ -15,23 +19,35 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The tier ledger under every interleaving a model checker explores, and under real threads: many
- * threads reserve (a few grants' worth, so stripes run short and sweeps happen), release (once, or
- * twice, which gives back once), change the budget and read. What it promises: held bytes never
- * over the largest budget set, at any point a reader sees them ({@link #withinBudget}); a {@code
- * Reservation} released twice gives back once ({@link #releaseTwice}); and at quiescence ({@link
- * #quiescent}) the held bytes are exactly what was reserved and not given back, a decline having
- * changed nothing. It promises no more than that (a reservation may decline while a release races
- * it), so no sequential answer is asked of a reservation.
+ * threads reserve (a few grants' worth, so the stripe runs short and sweeps happen), release (once,
+ * or twice, which gives back once), change the budget and read, all on one stripe (in the agent,
+ * the threads whose hashes share a stripe), so that every reservation and release races the others
+ * on that stripe's unused bytes. What it promises: held bytes never over the largest budget set, at
+ * any point a reader sees them ({@link #withinBudget}); a {@code Reservation} released twice gives
+ * back once ({@link #releaseTwice}); and at quiescence ({@link #quiescent}) the held bytes are
+ * exactly what was reserved and not given back, a decline having changed nothing. It promises no
+ * more than that (a reservation may decline while a release races it), so no sequential answer is
+ * asked of a reservation.
+ *
+ * <p>It guards against a reservation that takes bytes a sweep has handed back, or loses them to it
+ * ({@link #aReservationRacingASweepIsCounted}), and against two reservations that take the same
+ * unused bytes of their stripe ({@link #reservationsRacingOnAStripeAreCounted}); each run asserts
+ * that it met the sweeps and the collisions on the stripe it claims (every decline sweeps first:
+ * each invocation asserts that too).
  */
 @Param(name = "bytes", gen = IntGen.class, conf = "1:150000")
 @Param(name = "budget", gen = IntGen.class, conf = "100000:400000")
 public class TierLedgerLincheckTest {
   private static final long BUDGET = 3 * TierLedger.GRANT;
 
-  private final TierLedger ledger = new TierLedger(Tier.HEAP, BUDGET);
+  private static final String SWEEPS = "ledger: sweeps";
+  private static final String COLLISIONS = "ledger: reservations that lost their stripe's CAS";
+
+  private final TierLedger ledger = new TierLedger(Tier.HEAP, BUDGET, 1);
   private final ConcurrentLinkedQueue<TierLedger.Reservation> held = new ConcurrentLinkedQueue<>();
   private final AtomicLong outstanding = new AtomicLong();
   private final AtomicLong largestBudget = new AtomicLong(BUDGET);
+  private final AtomicLong declines = new AtomicLong();
 
   @Operation
   public void reserve(@Param(name = "bytes") int bytes) {
@@ -39,6 +55,8 @@ public class TierLedgerLincheckTest {
     if (a.admitted()) {
       outstanding.addAndGet(bytes);
       held.add(a.reservation());
+    } else {
+      declines.incrementAndGet();
     }
   }
 
@@ -83,16 +101,57 @@ public class TierLedgerLincheckTest {
       throw new IllegalStateException(
           "held " + ledger.held() + " bytes, reserved and not given back " + outstanding.get());
     }
+    if (declines.get() > 0 && ledger.sweeps() == 0) {
+      throw new IllegalStateException(declines.get() + " declines without a sweep");
+    }
+    ModelChecks.count(SWEEPS, ledger.sweeps());
+    ModelChecks.count(COLLISIONS, ledger.collisions());
+  }
+
+  /**
+   * A sweep hands the stripe's unused bytes back to the tier while a reservation takes some of them
+   * without the lock: 60,000 bytes held and a grant unused, then a reservation that cannot fit
+   * (sweeps, then declines) against one that fits in the grant.
+   */
+  @Test
+  void aReservationRacingASweepIsCounted() {
+    ModelChecks.check(
+        TierLedgerLincheckTest.class,
+        scenario(
+            List.of(op("reserve", 60_000)),
+            List.of(List.of(op("reserve", 150_000)), List.of(op("reserve", 1_000)))),
+        200,
+        SWEEPS,
+        COLLISIONS);
+  }
+
+  /** Two reservations take from the one stripe's unused bytes at once. */
+  @Test
+  void reservationsRacingOnAStripeAreCounted() {
+    ModelChecks.check(
+        TierLedgerLincheckTest.class,
+        scenario(
+            List.of(op("reserve", 60_000)),
+            List.of(List.of(op("reserve", 1_000), op("release")), List.of(op("reserve", 2_000)))),
+        200,
+        COLLISIONS);
+  }
+
+  private static Actor op(String name, int... args) {
+    return ModelChecks.actor(TierLedgerLincheckTest.class, name, args);
   }
 
   @Test
   void modelChecking() {
+    ModelChecks.clear();
     new ModelCheckingOptions()
         .iterations(30)
         .invocationsPerIteration(300)
         .threads(3)
         .actorsPerThread(3)
+        .addGuarantee(ModelChecks.outsideAnalysis())
         .check(TierLedgerLincheckTest.class);
+    ModelChecks.assertRan(SWEEPS, COLLISIONS);
   }
 
   @Test

@@ -66,15 +66,33 @@ public final class TierLedger {
   @SuppressWarnings("unused") // through GRANTS
   private volatile int grants;
 
-  /** Each stripe's granted bytes not yet reserved, at index {@code stripe × SPACING}. */
-  private final AtomicLongArray unused = new AtomicLongArray(STRIPES * SPACING);
+  /**
+   * Each stripe's granted bytes not yet reserved, at index {@code stripe × SPACING}, and next to
+   * them the reservations that lost the stripe's compare-and-set to another thread.
+   */
+  private final AtomicLongArray unused;
+
+  private final int stripes;
+
+  /** The sweeps made (changed under {@link #grants}). */
+  private long sweeps;
 
   private volatile long budget;
 
   /** Returns a ledger for {@code tier} whose budget is {@code initialBudget} until set. */
   public TierLedger(Tier tier, long initialBudget) {
+    this(tier, initialBudget, STRIPES);
+  }
+
+  /**
+   * Returns a ledger of {@code stripes} stripes (a power of two, at most {@value #STRIPES}): the
+   * concurrency tests' one stripe, which every thread reserves from and releases to.
+   */
+  TierLedger(Tier tier, long initialBudget, int stripes) {
     this.tier = tier;
     this.budget = Math.max(0, initialBudget);
+    this.stripes = stripes;
+    this.unused = new AtomicLongArray(stripes * SPACING);
   }
 
   /** Returns the tier. */
@@ -88,7 +106,7 @@ public final class TierLedger {
    */
   public long held() {
     long spare = 0;
-    for (int i = 0; i < STRIPES; i++) {
+    for (int i = 0; i < stripes; i++) {
       spare += unused.get(i * SPACING);
     }
     return Math.max(0, granted.get() - spare);
@@ -144,8 +162,11 @@ public final class TierLedger {
     long g = granted.get();
     if (g <= b) {
       long u = unused.get(slot);
-      if (u >= cost && unused.compareAndSet(slot, u, u - cost)) {
-        return Math.max(0, g - (u - cost));
+      if (u >= cost) {
+        if (unused.compareAndSet(slot, u, u - cost)) {
+          return Math.max(0, g - (u - cost));
+        }
+        unused.getAndIncrement(slot + 1); // a collision, counted on the stripe's own cache line
       }
     }
     return reserveSlow(slot, cost, limit);
@@ -225,8 +246,9 @@ public final class TierLedger {
 
   /** Hands every stripe's unused bytes back to the tier; returns how many. Under the lock. */
   private long sweep() {
+    sweeps++;
     long back = 0;
-    for (int i = 0; i < STRIPES; i++) {
+    for (int i = 0; i < stripes; i++) {
       long u = unused.getAndSet(i * SPACING, 0);
       back += u;
     }
@@ -237,9 +259,25 @@ public final class TierLedger {
   }
 
   /** Returns the calling thread's stripe counter index. */
-  private static int slot() {
+  private int slot() {
     long id = Thread.currentThread().getId();
-    return (int) ((id * 0x9E3779B97F4A7C15L) >>> 60) * SPACING; // 4 bits: 16 stripes
+    return ((int) ((id * 0x9E3779B97F4A7C15L) >>> 60) & (stripes - 1)) * SPACING; // 4 bits
+  }
+
+  /**
+   * Returns the sweeps made (exact when nothing runs concurrently; the concurrency tests' view).
+   */
+  long sweeps() {
+    return sweeps;
+  }
+
+  /** Returns the reservations that lost their stripe's compare-and-set to another thread. */
+  long collisions() {
+    long n = 0;
+    for (int i = 0; i < stripes; i++) {
+      n += unused.get(i * SPACING + 1);
+    }
+    return n;
   }
 
   /** Returns the held bytes a declined {@link #reserve} saw, from its negative result. */

@@ -35,11 +35,31 @@ final class HoldingTable {
   @SuppressWarnings("unused") // through LOCK
   private volatile int lock;
 
-  private Holding[] table = new Holding[MIN_BUCKETS];
+  private final int minBuckets;
+  private Holding[] table;
   private int count;
 
   /** Whether the last {@link #trim} found the table sparse (guarded by the lock). */
   private boolean sparseAtLastTrim;
+
+  /** The resizes made, and the times a thread found the lock taken (guarded by the lock). */
+  private int resizes;
+
+  private int waits;
+
+  /** Returns a segment of {@value #MIN_BUCKETS} buckets, which it never shrinks below. */
+  HoldingTable() {
+    this(MIN_BUCKETS);
+  }
+
+  /**
+   * Returns a segment of {@code minBuckets} buckets (a power of two), which it never shrinks below:
+   * the concurrency tests' one bucket, which doubles at the second holding.
+   */
+  HoldingTable(int minBuckets) {
+    this.minBuckets = minBuckets;
+    this.table = new Holding[minBuckets];
+  }
 
   /**
    * Returns whether a new holding of {@code value} was linked: false when one is linked already
@@ -151,7 +171,7 @@ final class HoldingTable {
   void trim() {
     lock();
     try {
-      boolean sparse = count < table.length >>> 3 && table.length > MIN_BUCKETS;
+      boolean sparse = count < table.length >>> 3 && table.length > minBuckets;
       if (sparse && sparseAtLastTrim) {
         shrinkIfSparse();
         sparse = false;
@@ -191,6 +211,26 @@ final class HoldingTable {
     }
   }
 
+  /** Returns the resizes made (the concurrency tests' view). */
+  int resizes() {
+    lock();
+    try {
+      return resizes;
+    } finally {
+      unlock();
+    }
+  }
+
+  /** Returns the times a thread found the lock taken and waited for it (the same). */
+  int waits() {
+    lock();
+    try {
+      return waits;
+    } finally {
+      unlock();
+    }
+  }
+
   private void lock() {
     if (!LOCK.compareAndSet(this, 0, 1)) {
       contended();
@@ -204,6 +244,7 @@ final class HoldingTable {
         tries++) {
       since = SpinWait.pause(tries, since);
     }
+    waits++;
   }
 
   private void unlock() {
@@ -217,6 +258,7 @@ final class HoldingTable {
    * the sweep and by {@link #trim} (a table that held many values does not keep its buckets).
    */
   private void resize(int buckets) {
+    resizes++;
     Holding[] old = table;
     Holding[] rebuilt = new Holding[buckets];
     for (Holding head : old) {
@@ -241,7 +283,7 @@ final class HoldingTable {
   /** Halves the table while it holds under one holding in eight buckets (down to the least). */
   private void shrinkIfSparse() {
     int size = table.length;
-    while (count < size >>> 3 && size > MIN_BUCKETS) {
+    while (count < size >>> 3 && size > minBuckets) {
       size >>>= 1;
     }
     if (size != table.length) {

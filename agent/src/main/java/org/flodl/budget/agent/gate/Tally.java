@@ -57,11 +57,6 @@ final class Tally {
   private static final long COUNT_MASK = (1L << COUNT_BITS) - 1;
 
   /**
-   * A packed count this high is carried (half its field: the rest is headroom for adds meanwhile).
-   */
-  private static final long COUNT_CARRY = 1L << (COUNT_BITS - 1);
-
-  /**
    * The most bytes one add packs. The bytes field is carried once it reaches 2^39 (the word's sign
    * bit) and overflows at 2^40: 2,048 adds of this size can land between.
    */
@@ -69,6 +64,14 @@ final class Tally {
 
   private final int width;
   private final int pairs;
+  private final int maxCells;
+
+  /** A packed count this high is carried: half its field, the rest headroom for adds meanwhile. */
+  private final long countCarry;
+
+  /** A packed word with a bit at or above this one is carried: 63 (bytes of 2^39), the sign bit. */
+  private final int carryBit;
+
   private volatile long[][] cells;
 
   @SuppressWarnings("unused") // through GROWING: 1 while a thread grows the table
@@ -86,11 +89,23 @@ final class Tally {
    * and its bytes (see {@link #addPair}).
    */
   Tally(int width, int pairs) {
+    this(width, pairs, MAX_CELLS, 1L << (COUNT_BITS - 1), 1L << (63 - COUNT_BITS));
+  }
+
+  /**
+   * Returns a tally that grows to {@code maxCells} cells (a power of two) and carries a pair's word
+   * once its count reaches {@code countCarry} or its bytes {@code bytesCarry} (a power of two): the
+   * concurrency tests' marks, which put every thread on one cell and carry within a few adds.
+   */
+  Tally(int width, int pairs, int maxCells, long countCarry, long bytesCarry) {
     if (pairs < 0 || 2 * pairs > width) {
       throw new IllegalArgumentException(pairs + " pairs of " + width + " counters");
     }
     this.width = width;
     this.pairs = pairs;
+    this.maxCells = maxCells;
+    this.countCarry = countCarry;
+    this.carryBit = COUNT_BITS + Long.numberOfTrailingZeros(bytesCarry);
     this.drained = new long[width];
     this.cells = new long[][] {newCell()};
   }
@@ -138,7 +153,7 @@ final class Tally {
       SLOT.getAndAdd(cell, at + 2, bytes);
     }
     long word = (long) SLOT.getAndAdd(cell, at, x) + x;
-    if (word < 0 || (word & COUNT_MASK) >= COUNT_CARRY) {
+    if ((word >>> carryBit) != 0 || (word & COUNT_MASK) >= countCarry) {
       carry(cell, at);
     }
     return counted ? countFor(cell, at, seq, word) : 0;
@@ -248,13 +263,13 @@ final class Tally {
 
   /**
    * Another thread adds to {@code t}'s cell: {@code t} moves to another cell, and the table doubles
-   * if it is under {@link #MAX_CELLS} and no other thread is growing it (then this one does not
-   * wait: it adds where it is).
+   * if it is under its most cells ({@link #MAX_CELLS}) and no other thread is growing it (then this
+   * one does not wait: it adds where it is).
    */
   private void contended(GateThread t) {
     t.rehash();
     long[][] c = cells;
-    if (c.length >= MAX_CELLS || !GROWING.compareAndSet(this, 0, 1)) {
+    if (c.length >= maxCells || !GROWING.compareAndSet(this, 0, 1)) {
       return;
     }
     try {
@@ -366,6 +381,15 @@ final class Tally {
       }
     }
     return -1;
+  }
+
+  /** Returns the carries made in every cell so far (each moves the cell's sequence on by two). */
+  long carries() {
+    long n = 0;
+    for (long[] cell : cells) {
+      n += (long) SLOT.getVolatile(cell, SEQ) >>> 1;
+    }
+    return n;
   }
 
   /** Returns the number of cells (at most {@link #MAX_CELLS}, however many threads added). */
