@@ -19,8 +19,11 @@ import javax.management.openmbean.TabularData;
  * samples of 1 MiB end in OutOfMemoryError without a budget. Options {@code --key=value}: samples,
  * sample-bytes, threads, kind (heap | direct | direct-slice | poison | echo), evict-at-end,
  * clear-at-end (drops the cache with no release site), shrink-at (sample index where heap_max_usage
- * is set to 0.01 through the agent's MBean), pace-ms (sleep per sample), ready (print READY and the
- * pid), wait-for-agent-at (at that sample index print PAUSED and wait until the agent's MBean is
+ * is set to 0.01 through the agent's MBean), pace-ms (sleep per sample), fixed-rate (with pace-ms:
+ * each worker's samples keep to a schedule, one every pace-ms from its start, a late wake-up made
+ * up by sleeping less after the next samples, so that the rate is 1000 / pace-ms a second on a
+ * loaded machine too, where a sleep per sample oversleeps), ready (print READY and the pid),
+ * wait-for-agent-at (at that sample index print PAUSED and wait until the agent's MBean is
  * registered: a test attaches the agent then, so exactly the later samples are decided),
  * await-stdin (before exiting print WAITING and wait for a line on stdin), put-twice (each sample
  * put a second time, the same object), print-site=NAME (at the end, the attributes of the agent's
@@ -43,6 +46,7 @@ public final class CacheApp {
     String kind = o.getOrDefault("kind", "heap");
     int shrinkAt = Integer.parseInt(o.getOrDefault("shrink-at", "-1"));
     long paceMs = Long.parseLong(o.getOrDefault("pace-ms", "0"));
+    boolean fixedRate = o.containsKey("fixed-rate");
     mbeanWaitMs = Long.parseLong(o.getOrDefault("mbean-wait-ms", "5000"));
     int waitForAgentAt = Integer.parseInt(o.getOrDefault("wait-for-agent-at", "-1"));
     boolean putTwice = o.containsKey("put-twice");
@@ -63,6 +67,7 @@ public final class CacheApp {
       Thread w =
           new Thread(
               () -> {
+                long slot = System.nanoTime(); // the fixed rate's schedule: the next sample's slot
                 int i;
                 while ((i = next.getAndIncrement()) < samples) {
                   Object sample;
@@ -103,7 +108,15 @@ public final class CacheApp {
                   delivered.incrementAndGet();
                   if (paceMs > 0) {
                     try {
-                      Thread.sleep(paceMs);
+                      if (fixedRate) {
+                        slot += paceMs * 1_000_000L;
+                        long wait = slot - System.nanoTime();
+                        if (wait > 0) {
+                          Thread.sleep(wait / 1_000_000L, (int) (wait % 1_000_000L));
+                        }
+                      } else {
+                        Thread.sleep(paceMs);
+                      }
                     } catch (InterruptedException e) {
                       return;
                     }

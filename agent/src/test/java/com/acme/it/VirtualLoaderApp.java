@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -25,14 +26,16 @@ import java.util.concurrent.atomic.LongAdder;
  * CHECKSUM= SECONDS=}. Options {@code --key=value}: {@code samples} (per epoch, 200000), {@code
  * epochs} (3), {@code bytes} (a sample's size, 4096), {@code watch-put} (false; true: count the
  * threads inside the cache's {@code put} at once, and print the most as {@code MOST_IN_PUT=}, per
- * epoch, with the milliseconds into the epoch when it was reached, {@code MOST_AT_MS=}, and in
- * all), {@code floor} (false; true or identity: the app keeps a weak reference per sample itself,
- * see {@link Floor}; run without the agent).
+ * epoch, with the milliseconds into the epoch when it was reached, {@code MOST_AT_MS=}, and in all,
+ * with the longest any one thread stayed inside it, {@code LONGEST_IN_PUT_US=}, per epoch; and at
+ * the end {@code CARRIERS=}, the virtual threads' scheduler's parallelism), {@code capacity} (the
+ * cache's initial capacity, 0: the map's default), {@code floor} (false; true or identity: the app
+ * keeps a weak reference per sample itself, see {@link Floor}; run without the agent).
  */
 public final class VirtualLoaderApp {
   /** The dataset's cache: the call site the sites file names is {@code load}'s {@code put}. */
   static final class SampleCache {
-    private final ConcurrentHashMap<Integer, byte[]> samples = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Integer, byte[]> samples;
     final LongAdder puts = new LongAdder();
     final LongAdder kept = new LongAdder();
     final LongAdder evicted = new LongAdder();
@@ -48,6 +51,14 @@ public final class VirtualLoaderApp {
     /** When {@link #mostInPut} was last raised ({@code System.nanoTime()}). */
     volatile long mostAt;
 
+    /** The longest one thread stayed inside {@code put}, in nanoseconds. */
+    final AtomicLong longestInPut = new AtomicLong();
+
+    /** A cache of the map's default capacity ({@code capacity} 0), or of {@code capacity}. */
+    SampleCache(int capacity) {
+      samples = capacity > 0 ? new ConcurrentHashMap<>(capacity) : new ConcurrentHashMap<>();
+    }
+
     /** With {@code --floor}: see {@link Floor}. */
     Floor floor;
 
@@ -60,6 +71,7 @@ public final class VirtualLoaderApp {
       s = read(i, bytes);
       puts.increment();
       if (watchPut) {
+        long entered = System.nanoTime();
         int in = inPut.incrementAndGet();
         for (int most = mostInPut.get(); in > most; most = mostInPut.get()) {
           if (mostInPut.compareAndSet(most, in)) {
@@ -71,6 +83,12 @@ public final class VirtualLoaderApp {
           samples.put(i, s);
         } finally {
           inPut.decrementAndGet();
+          long stayed = System.nanoTime() - entered;
+          for (long l = longestInPut.get(); stayed > l; l = longestInPut.get()) {
+            if (longestInPut.compareAndSet(l, stayed)) {
+              break;
+            }
+          }
         }
       } else {
         samples.put(i, s);
@@ -148,7 +166,7 @@ public final class VirtualLoaderApp {
     int epochs = Integer.parseInt(o.getOrDefault("epochs", "3"));
     int bytes = Integer.parseInt(o.getOrDefault("bytes", "4096"));
     String threads = o.getOrDefault("threads", "virtual");
-    SampleCache cache = new SampleCache();
+    SampleCache cache = new SampleCache(Integer.parseInt(o.getOrDefault("capacity", "0")));
     cache.watchPut = Boolean.parseBoolean(o.getOrDefault("watch-put", "false"));
     String floor = o.getOrDefault("floor", "false");
     if (!floor.equals("false")) {
@@ -202,6 +220,8 @@ public final class VirtualLoaderApp {
                       + cache.mostInPut.getAndSet(0)
                       + " MOST_AT_MS="
                       + (cache.mostAt - epochStart) / 1_000_000
+                      + " LONGEST_IN_PUT_US="
+                      + cache.longestInPut.getAndSet(0) / 1_000
                   : "")
               + " AT="
               + String.format(java.util.Locale.ROOT, "%.2f", (System.nanoTime() - start) / 1e9));
@@ -218,9 +238,18 @@ public final class VirtualLoaderApp {
             + cache.evicted.sum()
             + " CHECKSUM="
             + checksum.sum()
-            + (cache.watchPut ? " MOST_IN_PUT=" + mostInPut : "")
+            + (cache.watchPut ? " MOST_IN_PUT=" + mostInPut + " CARRIERS=" + carriers() : "")
             + " SECONDS="
             + String.format(java.util.Locale.ROOT, "%.2f", seconds));
+  }
+
+  /**
+   * Returns how many platform threads carry the virtual threads at once: the parallelism of their
+   * scheduler, {@code jdk.virtualThreadScheduler.parallelism} or else the processors the JVM sees.
+   */
+  static int carriers() {
+    String p = System.getProperty("jdk.virtualThreadScheduler.parallelism");
+    return p != null ? Integer.parseInt(p.trim()) : Runtime.getRuntime().availableProcessors();
   }
 
   /** Returns one virtual thread per task, or a pool of {@code threads} platform threads. */

@@ -240,8 +240,9 @@ class HostShareTest {
   /**
    * Three ranks of one job consuming at 1:1:2 settle on 25/25/50 %; killing the fast one with -9
    * hands its share to the other two (50/50). Where the shares settle is the property: the waits
-   * are generous deadlines for a loaded machine (three JVMs to start on 2 cores), and how soon a
-   * killed rank's share comes back is asserted by RegistryIT against the registry's own times.
+   * are generous deadlines for a loaded machine (three JVMs to start on 2 cores), and that a killed
+   * rank's share comes back for its death, not its heartbeat's age, is asserted by RegistryIT (the
+   * dead rank's entry removed at a survivor's next heartbeat).
    */
   @Test
   void threeRanksSettleOnTheirRatesAndAKilledRankHandsItsShareBack() throws Exception {

@@ -247,6 +247,11 @@ public final class ChildJvm {
     return ChildProcess.printed(name, ".out", WORK);
   }
 
+  /** Returns the text of this child's stderr so far. */
+  public String stderrSoFar() throws IOException {
+    return ChildProcess.printed(name, ".err", WORK);
+  }
+
   /** What a child printed, its exit code and its recording. */
   public static final class Result {
     public final String name;

@@ -236,7 +236,13 @@ class EventFieldsIT {
     }
   }
 
-  /** A run whose record= folder is deleted after a second: a snapshot fails, said in an event. */
+  /**
+   * A run whose record= folder is deleted once the recording has copied a chunk there: the next
+   * copy (once a second) fails, said in a line and an event. The app waits for the test's word on
+   * stdin before it exits ({@code --await-stdin}), so it is alive when the folder goes and when the
+   * copy fails, in that order, however long a loaded machine takes for either; a run of a fixed
+   * length raced the recording's first copy.
+   */
   private static ChildJvm.Result lostDestinationRun() throws Exception {
     Path folder = ChildJvm.WORK.resolve("fields-lost-" + System.nanoTime()).toAbsolutePath();
     Files.createDirectories(folder);
@@ -245,18 +251,30 @@ class EventFieldsIT {
             .agent("sites=" + store("") + ",record=" + folder.resolve("lost.jfr"))
             .record();
     Process p =
-        jvm.start("com.acme.it.CacheApp", "--samples=600", "--sample-bytes=1024", "--pace-ms=10");
-    // Once the recording has copied a chunk (however long a loaded machine takes to get there),
-    // the folder goes while the app still records for seconds.
-    Path chunks = folder.resolve("lost.jfr.chunks");
-    long deadline = System.nanoTime() + 60_000_000_000L;
-    while (System.nanoTime() < deadline
-        && (!Files.isDirectory(chunks) || RecordingsIT.chunkFiles(chunks).isEmpty())) {
-      Thread.sleep(50);
+        jvm.start(
+            "com.acme.it.CacheApp",
+            "--samples=600",
+            "--sample-bytes=1024",
+            "--pace-ms=10",
+            "--await-stdin");
+    try {
+      Path chunks = folder.resolve("lost.jfr.chunks");
+      long deadline = System.nanoTime() + 60_000_000_000L;
+      while (System.nanoTime() < deadline
+          && (!Files.isDirectory(chunks) || RecordingsIT.chunkFiles(chunks).isEmpty())) {
+        Thread.sleep(50);
+      }
+      assertTrue(p.isAlive(), "the app ended before its recording lost its folder");
+      RecordingsIT.clean(folder); // the file, its chunks, and the folder itself
+      Files.delete(folder);
+      deadline = System.nanoTime() + 60_000_000_000L;
+      while (System.nanoTime() < deadline
+          && !jvm.stderrSoFar().contains("writing the recording failed")) {
+        Thread.sleep(50);
+      }
+    } finally {
+      p.getOutputStream().close(); // the app's word to exit
     }
-    assertTrue(p.isAlive(), "the app ended before its recording lost its folder");
-    RecordingsIT.clean(folder); // the file, its chunks, and the folder itself
-    Files.delete(folder);
     ChildJvm.Result r = jvm.await(p);
     assertTrue(r.stderr.contains("writing the recording failed"), r.stderr);
     return r;
