@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.flodl.budget.agent.config.AgentConfig;
+import org.flodl.budget.agent.config.Mode;
 import org.flodl.budget.agent.config.Setting;
 import org.flodl.budget.agent.config.SiteSpec;
 import org.flodl.budget.agent.gate.DecisionEvents;
@@ -23,10 +24,11 @@ import org.flodl.budget.policy.Sizes;
  * changes nothing; when the JVM exits (a clean exit, or its last thread dead of {@code
  * OutOfMemoryError}) this prints one block on stderr: each site that held memory, ranked by what it
  * held, what a budget would have declined there, how sure the evidence is, and the flag that
- * budgets them, with the jar path the job was started with. Nothing when no site held memory. A
- * daemon thread samples the cache sites' held bytes four times a second for their peaks, and a
- * small reserve of heap set aside at start is let go first at exit, so that the block can be built
- * in a heap that ran out.
+ * budgets them, with the jar path the job was started with. Nothing when no site held memory, or
+ * when the mode was turned to enforce while the job ran (the agent's MBean). A daemon thread
+ * samples the cache sites' held bytes four times a second for their peaks, and a small reserve of
+ * heap set aside at start is let go first at exit, so that the block can be built in a heap that
+ * ran out.
  */
 final class ObservedAdvice implements Runnable {
   /** The agent jar's name, as its manifest's {@code Boot-Class-Path} names it. */
@@ -111,6 +113,9 @@ final class ObservedAdvice implements Runnable {
   public void run() {
     reserve = null;
     try {
+      if (engine.mode() != Mode.OBSERVE) {
+        return; // turned to enforce while it ran (the MBean): it changed what it decided, as asked
+      }
       sample();
       List<String> lines = new ArrayList<>();
       Set<String> presets = new LinkedHashSet<>();
