@@ -153,7 +153,7 @@ class MissionControlRulesIT {
 
   @Test
   void theDjlAppsDepthsAreWhatItAskedAndNothingElseIsFound() throws Exception {
-    ChildJvm.Result r = AppJvm.DJL.run("jmc-djl", "", "com.acme.djl.TrainDjl", "--epochs=3");
+    ChildJvm.Result r = AppJvm.DJL.run("jmc-djl", "djl=on", "com.acme.djl.TrainDjl", "--epochs=3");
     assertEquals(0, r.exitCode, r.toString());
     Path file = r.recording.toAbsolutePath(); // record=, as AppJvm runs the agent
     Map<String, Rule> rules = rulesReport(file);
