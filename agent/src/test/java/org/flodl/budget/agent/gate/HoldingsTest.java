@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.flodl.budget.policy.Tier;
 import org.flodl.budget.policy.TierLedger;
@@ -113,7 +114,10 @@ class HoldingsTest {
       w.join();
     }
     WorkerFailures.rethrow(failures);
-    for (int i = 0; i < 200 && ledger.held() != 0; i++) {
+    // The releaser hands a collected value's bytes back on its own thread: a wait for it, to a
+    // deadline for a loaded machine (200 rounds were 4 s of it), not a bound on how soon.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (ledger.held() != 0 && System.nanoTime() < deadline) {
       System.gc();
       Thread.sleep(20);
     }
@@ -149,7 +153,8 @@ class HoldingsTest {
       assertTrue(holdings.track(v, ledger, 16, site));
     }
     assertEquals(n, holdings.linked());
-    for (int i = 0; i < 500 && (ledger.held() != 0 || holdings.linked() != 0); i++) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60); // see the test above
+    while ((ledger.held() != 0 || holdings.linked() != 0) && System.nanoTime() < deadline) {
       System.gc();
       Thread.sleep(20);
     }
