@@ -65,7 +65,7 @@ final class Admission {
     try {
       price = e.pricer().estimate(value, t.prices);
     } catch (Throwable x) {
-      return unpriced(e, t, site, value, x, observe || Witnessed.keeps(site, receiver));
+      return unpriced(e, t, site, value, x, observe || Witnessed.keeps(site, receiver, false));
     }
     if (!mayCopy && price.materialize()) {
       // A value that cannot be replaced pins what it pins: its whole storage, uncopied.
@@ -112,7 +112,7 @@ final class Admission {
         record(e, t, site, CacheSite.ALREADY_HELD, price, 0, false, ledger, -1, ledger.budget());
         return value;
       }
-      boolean kept = observe || Witnessed.keeps(site, receiver);
+      boolean kept = observe || Witnessed.keeps(site, receiver, true);
       record(
           e,
           t,
@@ -164,6 +164,7 @@ final class Admission {
     }
     t.admittedNow = true;
     t.admittedHolder = token != null ? token : stored;
+    Steering.admitted(receiver); // a steered bound the cache is at: room for one entry more
     if (tier == Tier.HEAP) {
       budgets.grew(tier, heldAfter, budget);
     }

@@ -12,8 +12,10 @@ import org.flodl.budget.events.InstrumentedEvent;
  * value stored and evicted at once (a write-through writer that gets no write and a delete, a
  * write-behind listener that never sees the value). Such a cache is not declined: its calls are
  * admitted and counted as {@code WOULD_DECLINE}, and the cache is named once per site, in one line
- * and an {@code Instrumented} event with outcome {@code NOT_DECLINED}. A cache whose witnesses
- * cannot be read is not declined either. Asked only when a decision would decline, inside the gate.
+ * and an {@code Instrumented} event with outcome {@code NOT_DECLINED}. Where the library's own size
+ * bound can be moved, the budget steers it instead ({@link Steering}): the cache stays within the
+ * budget by its own evictions. A cache whose witnesses cannot be read is not declined either. Asked
+ * only when a decision would decline, inside the gate.
  */
 final class Witnessed {
   /** The witnesses of caches of no library the agent knows: none. */
@@ -43,21 +45,27 @@ final class Witnessed {
 
   /**
    * Returns whether a decline at {@code site} on {@code receiver} (null: not seen) must be kept
-   * from it: the cache has a witness, or its witnesses cannot be read. Names the cache the first
-   * time.
+   * from it: the cache has a witness, or its witnesses cannot be read. Where {@code full} (the
+   * tier's budget refused the value) and the cache has a bound its library lets move, the bound is
+   * steered a step down ({@link Steering}). Names the cache the first time.
    */
-  static boolean keeps(CacheSite site, Object receiver) {
+  static boolean keeps(CacheSite site, Object receiver, boolean full) {
     if (receiver == null) {
       return false;
     }
+    Witnesses witnesses = BY_CLASS.get(receiver.getClass());
     String who;
+    String steered = null;
     try {
-      who = BY_CLASS.get(receiver.getClass()).of(receiver);
+      who = witnesses.of(receiver);
+      if (who != null && full) {
+        steered = Steering.tighten(witnesses.bound(receiver), receiver);
+      }
     } catch (Throwable x) {
       who =
           "a "
               + receiver.getClass().getName()
-              + " whose writers and listeners could not be read ("
+              + " whose writers and listeners or bound could not be read ("
               + Text.clip(String.valueOf(x), 120)
               + ")";
     }
@@ -69,8 +77,13 @@ final class Witnessed {
             + site.name()
             + "': "
             + who
-            + ", which a declined call would not reach as storing and evicting the value would:"
-            + " this cache is not declined (its calls are admitted, counted as WOULD_DECLINE)";
+            + (steered != null
+                ? ", which a decline would mislead, so the cache is not declined: the budget"
+                    + " steers its own size bound instead ("
+                    + steered
+                    + "), and the library evicts and tells it"
+                : ", which a decline would mislead, so the cache is not declined and, having no"
+                    + " size bound to steer, is admitted (WOULD_DECLINE): give it a maximumSize");
     if (Log.warnOnceSaid("witnessed-" + site.name() + "-" + who, msg) && Recorder.on()) {
       InstrumentedEvent.emit(
           receiver.getClass().getName(),

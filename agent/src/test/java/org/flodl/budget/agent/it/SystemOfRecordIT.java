@@ -91,7 +91,7 @@ class SystemOfRecordIT {
       assertEquals(1, named.size(), run + ": the cache named once: " + named);
       assertEquals(lib, named.get(0).getString("site"), run);
       assertTrue(named.get(0).getString("message").contains(witness), run + ": " + named);
-      long lines = r.stderr.lines().filter(l -> l.contains("this cache is not declined")).count();
+      long lines = r.stderr.lines().filter(l -> l.contains("so the cache is not declined")).count();
       assertEquals(1, lines, run + ": one line: " + r.stderr);
       assertTrue(r.stderr.contains(witness), run + ": the line says why: " + r.stderr);
       String report = report(r.recording);

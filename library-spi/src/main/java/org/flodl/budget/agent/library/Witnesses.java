@@ -6,8 +6,9 @@ package org.flodl.budget.agent.library;
  * made it. A declined call stores nothing and its decline call removes the key, so such a witness
  * would learn less than storing and evicting the value would have told it (a write never made) or
  * more (a delete the application never asked for): the agent does not decline calls on a cache that
- * has one. Found per cache class by {@link Library#witnesses}; asked at each decline, since a
- * cache's listeners can change while it runs.
+ * has one, and steers its own size bound where the library offers one ({@link #bound}). Found per
+ * cache class by {@link Library#witnesses}; asked at each decline, since a cache's listeners can
+ * change while it runs.
  */
 @FunctionalInterface
 public interface Witnesses {
@@ -20,4 +21,15 @@ public interface Witnesses {
    *     not declined either
    */
   String of(Object cache) throws ReflectiveOperationException;
+
+  /**
+   * Returns the size bound of {@code cache} that the agent may steer in place of declining its
+   * calls ({@link Bound}), or null where the cache has none (unbounded, or a library whose bound
+   * cannot be moved while it runs): such a cache is admitted unbooked, as {@code WOULD_DECLINE}.
+   *
+   * @throws ReflectiveOperationException when the cache's bound cannot be read
+   */
+  default Bound bound(Object cache) throws ReflectiveOperationException {
+    return null;
+  }
 }

@@ -4,6 +4,7 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
+import org.flodl.budget.agent.library.Bound;
 import org.flodl.budget.agent.library.Hops;
 import org.flodl.budget.agent.library.Reflect;
 import org.flodl.budget.agent.library.Witnesses;
@@ -13,7 +14,8 @@ import org.flodl.budget.agent.library.Witnesses;
  * (reached from a manual, loading or async cache and from their map views): a removal listener
  * ({@code removalListener()}), an eviction listener (3.x, field {@code evictionListener}), a {@code
  * CacheWriter} (2.x, field {@code writer}, unless the disabled one). Caffeine has no way to evict
- * one entry with an eviction cause, so a cache with any of them is not declined.
+ * one entry with an eviction cause, so a cache with any of them is not declined: a bounded one has
+ * its maximum steered instead ({@link CaffeineBound}).
  */
 final class CaffeineWitnesses implements Witnesses {
   private final Hops toLocal = new Hops("removalListener", "cache", "asyncCache", "delegate");
@@ -25,6 +27,14 @@ final class CaffeineWitnesses implements Witnesses {
               Reflect.method(c, "removalListener"),
               Reflect.field(c, "evictionListener"),
               Reflect.field(c, "writer"));
+        }
+      };
+
+  private final ClassValue<CaffeineBound.Members> bounds =
+      new ClassValue<>() {
+        @Override
+        protected CaffeineBound.Members computeValue(Class<?> c) {
+          return CaffeineBound.Members.of(c);
         }
       };
 
@@ -48,5 +58,11 @@ final class CaffeineWitnesses implements Witnesses {
       who.add("a CacheWriter (" + Reflect.nameOf(writer) + ")");
     }
     return who.isEmpty() ? null : "a Caffeine cache with " + String.join(" and ", who);
+  }
+
+  @Override
+  public Bound bound(Object cache) throws ReflectiveOperationException {
+    Object local = toLocal.follow(cache);
+    return CaffeineBound.of(local, bounds.get(local.getClass()));
   }
 }
