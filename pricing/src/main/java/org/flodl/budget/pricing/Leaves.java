@@ -26,11 +26,18 @@ final class Leaves {
     switch (k.shape) {
       case PRIMITIVE_ARRAY:
         {
-          // The payload is what the value addresses; the allocation, header included, what it pins.
+          // The payload is what the value addresses; the allocation, header included, what it pins;
+          // its charge, what it takes of this heap (a humongous array takes whole G1 regions), so
+          // that a value holding one is charged that too.
           long length = Array.getLength(value);
           long allocation = layout.array(length, k.elementBytes);
           return new Priced(
-              Tier.HEAP, k.typeName, length * k.elementBytes, allocation, allocation, false);
+              Tier.HEAP,
+              k.typeName,
+              length * k.elementBytes,
+              allocation,
+              HeapFootprint.ofThisHeap(value, allocation),
+              false);
         }
       case STRING:
         return string((String) value, k);
