@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.AsyncLoadingCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.google.common.cache.CacheBuilder;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -80,7 +81,8 @@ public final class CacheDoors {
               "caffeine-async-put",
               "caffeine-async-put-pending" ->
               CaffeineDoors.of(door, size);
-          case "guava-get", "guava-compute", "guava-map-put" -> GuavaDoors.of(door, size);
+          case "guava-get", "guava-compute", "guava-map-put", "guava-get-all" ->
+              GuavaDoors.of(door, size);
           case "jcache-invoke" -> JCacheDoors.invoke(size);
           default -> throw new IllegalArgumentException(door);
         };
@@ -166,6 +168,13 @@ public final class CacheDoors {
 
   private static final class GuavaDoors {
     static Door of(String door, int size) {
+      if (door.equals("guava-get-all")) {
+        // a loader without a bulk loadAll: getAll loads key by key
+        com.google.common.cache.LoadingCache<Integer, byte[]> loading =
+            CacheBuilder.newBuilder()
+                .build(com.google.common.cache.CacheLoader.from(k -> load(k, size)));
+        return mapDoor(door, loading.asMap(), size, k -> loading.getAll(List.of(k)).get(k));
+      }
       com.google.common.cache.Cache<Integer, byte[]> cache = CacheBuilder.newBuilder().build();
       return mapDoor(door, cache.asMap(), size, k -> cache.get(k, () -> load(k, size)));
     }
@@ -180,7 +189,7 @@ public final class CacheDoors {
     return new Door() {
       @Override
       public byte[] get(int key) throws Exception {
-        if (door.endsWith("-get")) {
+        if (door.endsWith("-get") || door.endsWith("-get-all")) {
           return own.get(key);
         }
         if (door.endsWith("-compute")) {

@@ -192,6 +192,7 @@ public final class ClosingCaches {
     System.out.println("HITS=" + hits);
     System.out.println("USED_CLOSED=" + usedClosed);
     System.out.println("CLOSED_HITS=" + closedHits);
+    System.out.println("MADE=" + made.get());
     System.out.println("TOLD=" + TOLD.size());
     System.out.println("CAUSES=" + new TreeSet<>(CAUSES));
     System.out.println("THREADS=" + new TreeSet<>(THREADS));
@@ -298,9 +299,23 @@ public final class ClosingCaches {
       return cache.size();
     }
 
+    /** Guava does not show its bound: its segments' shares, read as the agent reads them. */
     @Override
     public long maximum() {
-      return -1;
+      try {
+        Object local = cache.asMap();
+        java.lang.reflect.Field segments = local.getClass().getDeclaredField("segments");
+        segments.setAccessible(true);
+        long sum = 0;
+        for (Object segment : (Object[]) segments.get(local)) {
+          java.lang.reflect.Field max = segment.getClass().getDeclaredField("maxSegmentWeight");
+          max.setAccessible(true);
+          sum += max.getLong(segment);
+        }
+        return sum;
+      } catch (ReflectiveOperationException e) {
+        throw new IllegalStateException(e);
+      }
     }
 
     @Override

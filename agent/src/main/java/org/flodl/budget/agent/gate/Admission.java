@@ -17,8 +17,10 @@ import org.flodl.budget.probes.VramReading;
  * view) or decline it, counting the decision in the site's ledger and committing its event when the
  * site's sampler says one is due. {@code observe} takes the same decisions, books only what {@code
  * enforce} would have admitted, records declines as {@code WOULD_DECLINE} and changes nothing the
- * application sees; so does a decline on a cache that {@link Witnessed} keeps. Static, on the
- * engine's own fields: the hot path reads no object more than the engine's.
+ * application sees; so does a decline on a cache that {@link Witnessed} keeps, unless the budget
+ * steers that cache's own bound ({@link Steering}): its value is then stored and booked over the
+ * budget, and the bound lowered by as many entries as the tier is over. Static, on the engine's own
+ * fields: the hot path reads no object more than the engine's.
  */
 final class Admission {
   private Admission() {}
@@ -65,7 +67,8 @@ final class Admission {
     try {
       price = e.pricer().estimate(value, t.prices);
     } catch (Throwable x) {
-      return unpriced(e, t, site, value, x, observe || Witnessed.keeps(site, receiver, false));
+      return unpriced(
+          e, t, site, value, x, observe || Witnessed.keeps(site, receiver, false) != Witnessed.NO);
     }
     if (!mayCopy && price.materialize()) {
       // A value that cannot be replaced pins what it pins: its whole storage, uncopied.
@@ -112,23 +115,29 @@ final class Admission {
         record(e, t, site, CacheSite.ALREADY_HELD, price, 0, false, ledger, -1, ledger.budget());
         return value;
       }
-      boolean kept = observe || Witnessed.keeps(site, receiver, true);
-      record(
-          e,
-          t,
-          site,
-          kept ? CacheSite.WOULD_DECLINE : CacheSite.DECLINE,
-          price,
-          charged,
-          false,
-          ledger,
-          TierLedger.declinedAt(heldAfter),
-          budget);
-      if (kept) {
-        return value;
+      int kept = observe ? Witnessed.KEEP : Witnessed.keeps(site, receiver, true);
+      if (kept == Witnessed.STEER) {
+        // Its own bound is steered instead: stored as the library would, and booked over the
+        // budget, by which the bound is lowered once the value is held (Steering.over).
+        heldAfter = ledger.reserve(charged, Long.MAX_VALUE);
+      } else {
+        record(
+            e,
+            t,
+            site,
+            kept == Witnessed.KEEP ? CacheSite.WOULD_DECLINE : CacheSite.DECLINE,
+            price,
+            charged,
+            false,
+            ledger,
+            TierLedger.declinedAt(heldAfter),
+            budget);
+        if (kept == Witnessed.KEEP) {
+          return value;
+        }
+        handBack(e, value, charged, budget);
+        return Gate.DECLINED;
       }
-      handBack(e, value, charged, budget);
-      return Gate.DECLINED;
     }
     Object stored = value;
     boolean copied = false;
@@ -164,7 +173,11 @@ final class Admission {
     }
     t.admittedNow = true;
     t.admittedHolder = token != null ? token : stored;
-    Steering.admitted(receiver); // a steered bound the cache is at: room for one entry more
+    if (heldAfter > budget) {
+      Steering.over(receiver, heldAfter - budget, charged); // lowered by the entries over
+    } else {
+      Steering.admitted(receiver); // a steered bound the cache is at: room for one entry more
+    }
     if (tier == Tier.HEAP) {
       budgets.grew(tier, heldAfter, budget);
     }

@@ -9,14 +9,17 @@ import org.flodl.budget.agent.library.Log;
 /**
  * The size bounds the budget steers: those of caches with a witness ({@link Witnessed}) that a
  * decline would mislead, where the library's bound can be moved while the cache runs ({@link
- * Bound}). When such a cache's call finds its tier's budget full, its bound is first set to what
- * the cache holds (it stops growing: each new entry evicts one, by the library's policy), and at
- * such calls after, a step lower (one entry, or a 32nd of the bound); an admission on a cache at
- * its steered bound raises it a step, up to the application's own bound. A bound moves at most once
- * every {@value #SPACING_NANOS} ns. The application's own bound is given back to every cache when
- * the agent is switched to observe. The library evicts, with its own cause, on its own executor or
- * at its own next write, and tells its own listeners; the agent changes only the number. Lock-free:
- * each bound is moved by whoever wins its compare-and-set, a race costs one step.
+ * Bound}). Such a cache's call that finds its tier's budget full is not declined: its value is
+ * stored, as under the library's own bound, and booked over the budget, and the cache's bound is
+ * set below what it holds by as many entries (of this value's charge) as the tier is over, an
+ * eighth of what it holds at most, and at most once every {@value #SPACING_NANOS} ns. The ledger so
+ * counts everything the cache keeps reachable, what the library evicted but has not yet let go of
+ * (a removal listener it has yet to call, a value not yet collected) included, and the bound
+ * follows it down. An admission within the budget on a cache at its steered bound raises it one
+ * entry, up to the application's own bound, which is given back to every cache when the agent is
+ * switched to observe. The library evicts, with its own cause, on its own executor or at its own
+ * next write, and tells its own listeners; the agent changes only the number. Lock-free: each bound
+ * is moved by whoever wins its compare-and-set, a race costs one move.
  */
 final class Steering {
   /** A steered cache: its bound, the application's own value, and the value the agent set. */
@@ -26,10 +29,10 @@ final class Steering {
     final long original;
     final AtomicLong target;
 
-    /** When the bound was last moved ({@link System#nanoTime}). */
-    final AtomicLong movedAt = new AtomicLong(System.nanoTime() - SPACING_NANOS);
+    /** When the bound was last lowered ({@link System#nanoTime}). */
+    final AtomicLong loweredAt = new AtomicLong(System.nanoTime() - SPACING_NANOS);
 
-    /** The receivers that reached it (a manual cache, its map view): admissions there grow it. */
+    /** The receivers that reached it (a manual cache, its map view). */
     final WeakReference<?>[] receivers = new WeakReference<?>[4];
 
     Steered(Bound bound, long original) {
@@ -63,15 +66,24 @@ final class Steering {
         }
       }
     }
+
+    /** Moves the bound from {@code now} to {@code next}, unless another thread moved it first. */
+    void move(long now, long next) throws ReflectiveOperationException {
+      if (next != now && target.compareAndSet(now, next)) {
+        bound.set(next);
+      }
+    }
   }
 
   private static final Steered[] NONE = {};
 
   /**
-   * The least time between two moves of one bound: releases follow evictions at the collector's
-   * pace, and a library resets its policy's tuning at each new bound (Caffeine's window).
+   * The least time between two lowerings of one bound: what the library evicted is released when
+   * the collector finds it unreachable (after its removal listener has run), so the tier stays over
+   * its budget for a while after each lowering; lowering again before then would count the same
+   * bytes twice.
    */
-  static final long SPACING_NANOS = 1_000_000_000L;
+  static final long SPACING_NANOS = 250_000_000L;
 
   /** The steered caches, copied on write (few: one a witnessed cache that filled its tier). */
   private static volatile Steered[] steered = NONE;
@@ -79,53 +91,67 @@ final class Steering {
   private Steering() {}
 
   /**
-   * Steers the bound of {@code receiver}'s cache one step down, where its tier's budget is full;
-   * returns the bound's move in words ({@code "from 1000000 to 212"}), or null where the cache has
-   * no bound to steer.
+   * Returns whether the cache of {@code bound} (null: it has none) is steered, in words ({@code
+   * "its own: 1000000"}), or null where it has no bound to steer.
    */
-  static String tighten(Bound bound, Object receiver) throws ReflectiveOperationException {
+  static String steers(Bound bound, Object receiver) throws ReflectiveOperationException {
     if (bound == null) {
       return null;
     }
     Steered s = steered(bound);
     s.seen(receiver);
-    long size = bound.size();
-    long step = step(bound, size);
-    long least = bound.least() * step;
-    long now = s.target.get();
-    long next = Math.max(least, now > size ? size - size / 4 : now - Math.max(step, now / 16));
-    if (next < now && spaced(s) && s.target.compareAndSet(now, next)) {
-      bound.set(next);
-    }
-    return "from " + s.original + " to " + s.target.get();
+    return "its own: " + s.original;
   }
 
   /**
-   * Raises the steered bound of {@code receiver}'s cache one step, up to the application's own,
+   * Lowers the bound of {@code receiver}'s cache below what it holds by the entries the tier is
+   * {@code overBytes} over its budget, at {@code entryBytes} an entry; called once the value that
+   * took it over is held.
+   */
+  static void over(Object receiver, long overBytes, long entryBytes) {
+    Steered s = find(receiver);
+    if (s == null) {
+      return;
+    }
+    try {
+      Bound b = s.bound;
+      long size = b.size();
+      long step = step(b, size);
+      long entries = entryBytes <= 0 ? 1 : (overBytes + entryBytes - 1) / entryBytes;
+      long now = s.target.get();
+      long held = Math.min(now, size);
+      // at most an eighth of what the cache holds at a time: the rest may be releases under way
+      long down = Math.min(entries * step, Math.max(step, held / 8));
+      long next = Math.max(b.least() * step, held - down);
+      if (next < now && spaced(s)) {
+        s.move(now, next);
+      }
+    } catch (Throwable x) {
+      failed(x);
+    }
+  }
+
+  /**
+   * Raises the steered bound of {@code receiver}'s cache one entry, up to the application's own,
    * where the cache is at it: an admission there found room in the budget.
    */
   static void admitted(Object receiver) {
-    Steered[] all = steered;
-    if (all.length == 0 || receiver == null) {
+    if (steered.length == 0 || receiver == null) {
       return;
     }
-    for (Steered s : all) {
-      if (s.reachedBy(receiver)) {
-        try {
-          long now = s.target.get();
-          long size = s.bound.size();
-          long step = step(s.bound, size);
-          if (now < s.original && size + step > now && spaced(s)) {
-            long next = Math.min(s.original, now + Math.max(step, now / 32));
-            if (s.target.compareAndSet(now, next)) {
-              s.bound.set(next);
-            }
-          }
-        } catch (Throwable x) {
-          failed(x);
-        }
-        return;
+    Steered s = find(receiver);
+    if (s == null) {
+      return;
+    }
+    try {
+      long now = s.target.get();
+      long size = s.bound.size();
+      long step = step(s.bound, size);
+      if (now < s.original && size + step > now) {
+        s.move(now, Math.min(s.original, now + step));
       }
+    } catch (Throwable x) {
+      failed(x);
     }
   }
 
@@ -143,9 +169,24 @@ final class Steering {
     steered = NONE;
   }
 
-  /** Returns the number of caches steered now (tests, the report of the bare flag). */
+  /** Returns the number of caches steered now. */
   static int count() {
     return steered.length;
+  }
+
+  /** Returns the bound {@code receiver}'s cache is steered to now, or -1 where it is not. */
+  static long target(Object receiver) {
+    Steered s = find(receiver);
+    return s == null ? -1 : s.target.get();
+  }
+
+  private static Steered find(Object receiver) {
+    for (Steered s : steered) {
+      if (s.reachedBy(receiver)) {
+        return s;
+      }
+    }
+    return null;
   }
 
   private static synchronized Steered steered(Bound bound) throws ReflectiveOperationException {
@@ -173,11 +214,11 @@ final class Steering {
     return made;
   }
 
-  /** Returns whether the bound of {@code s} may move now (and marks it moved). */
+  /** Returns whether the bound of {@code s} may be lowered now (and marks it lowered). */
   private static boolean spaced(Steered s) {
-    long at = s.movedAt.get();
+    long at = s.loweredAt.get();
     long now = System.nanoTime();
-    return now - at >= SPACING_NANOS && s.movedAt.compareAndSet(at, now);
+    return now - at >= SPACING_NANOS && s.loweredAt.compareAndSet(at, now);
   }
 
   /** Returns one entry's worth in the bound's units: its weights' mean, at least one. */
@@ -191,6 +232,6 @@ final class Steering {
         "steer-failed",
         "a cache's size bound could not be steered ("
             + Text.clip(String.valueOf(x), 160)
-            + "); its calls are admitted unbooked, counted as WOULD_DECLINE");
+            + "); its calls are stored and booked, its bound left where it was");
   }
 }

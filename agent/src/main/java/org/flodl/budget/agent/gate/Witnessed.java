@@ -41,17 +41,26 @@ final class Witnessed {
         }
       };
 
+  /** The cache has no witness: a decline may be taken. */
+  static final int NO = 0;
+
+  /** The cache has a witness and no bound to steer: admitted unbooked, as WOULD_DECLINE. */
+  static final int KEEP = 1;
+
+  /** The cache has a witness and a bound the budget steers ({@link Steering}). */
+  static final int STEER = 2;
+
   private Witnessed() {}
 
   /**
-   * Returns whether a decline at {@code site} on {@code receiver} (null: not seen) must be kept
-   * from it: the cache has a witness, or its witnesses cannot be read. Where {@code full} (the
-   * tier's budget refused the value) and the cache has a bound its library lets move, the bound is
-   * steered a step down ({@link Steering}). Names the cache the first time.
+   * Returns how a decline at {@code site} on {@code receiver} (null: not seen) is to be kept from
+   * it: {@link #NO} (declined), {@link #KEEP} (the cache has a witness, or its witnesses cannot be
+   * read) or, where {@code full} (the tier's budget refused the value) and the cache has a bound
+   * its library lets move, {@link #STEER}. Names the cache the first time.
    */
-  static boolean keeps(CacheSite site, Object receiver, boolean full) {
+  static int keeps(CacheSite site, Object receiver, boolean full) {
     if (receiver == null) {
-      return false;
+      return NO;
     }
     Witnesses witnesses = BY_CLASS.get(receiver.getClass());
     String who;
@@ -59,7 +68,7 @@ final class Witnessed {
     try {
       who = witnesses.of(receiver);
       if (who != null && full) {
-        steered = Steering.tighten(witnesses.bound(receiver), receiver);
+        steered = Steering.steers(witnesses.bound(receiver), receiver);
       }
     } catch (Throwable x) {
       who =
@@ -70,7 +79,7 @@ final class Witnessed {
               + ")";
     }
     if (who == null) {
-      return false;
+      return NO;
     }
     String msg =
         "site '"
@@ -92,6 +101,6 @@ final class Witnessed {
           "NOT_DECLINED",
           msg);
     }
-    return true;
+    return steered != null ? STEER : KEEP;
   }
 }

@@ -2,7 +2,6 @@ package org.flodl.budget.agent.gate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -65,44 +64,65 @@ class SteeringTest {
 
   @Test
   void aCacheWithoutABoundIsNotSteered() throws Exception {
-    assertNull(Steering.tighten(null, new Object()));
+    assertNull(Steering.steers(null, new Object()));
     assertEquals(0, Steering.count());
   }
 
   @Test
-  void theFirstFullTierStopsTheCacheBelowWhatItHoldsAndMovesAreSpaced() throws Exception {
+  void aLoweringIsAnEighthOfWhatTheCacheHoldsAtMost() throws Exception {
+    Recorded b = new Recorded(1_000_000, 80);
+    Steering.steers(b, b.cache);
+    Steering.over(b.cache, 1 << 30, 1024);
+    assertEquals(List.of(70L), b.sets);
+  }
+
+  @Test
+  void theBoundFallsBelowWhatTheCacheHoldsByTheEntriesTheTierIsOver() throws Exception {
     Recorded b = new Recorded(1_000_000, 80);
     Object view = new Object();
-    assertEquals("from 1000000 to 60", Steering.tighten(b, view));
-    assertEquals(List.of(60L), b.sets, "a quarter below what it held when the budget filled");
-    assertEquals("from 1000000 to 60", Steering.tighten(b, view));
-    assertEquals(List.of(60L), b.sets, "no second move within " + Steering.SPACING_NANOS + " ns");
+    assertEquals("its own: 1000000", Steering.steers(b, view));
+    assertEquals(List.of(), b.sets, "registered, not moved");
+    Steering.over(view, 3 * 1024 + 1, 1024);
+    assertEquals(List.of(76L), b.sets, "80 held, 3 KiB and a byte over at 1 KiB an entry");
+    Steering.over(view, 512, 1024);
+    assertEquals(
+        List.of(76L), b.sets, "not lowered again within " + Steering.SPACING_NANOS + " ns");
     Steering.admitted(view);
-    assertEquals(List.of(60L), b.sets, "nor a raise");
-    assertEquals(1, Steering.count());
+    assertEquals(List.of(76L, 77L), b.sets, "room again: one entry up");
+    assertEquals(77, Steering.target(view));
   }
 
   @Test
   void aWeightedCacheMovesByItsEntriesWeightAndNeverBelowOneEntry() throws Exception {
-    Recorded b = new Recorded(10_000, 2);
+    Recorded b = new Recorded(10_000, 4);
     b.weight = 100;
-    Steering.tighten(b, b.cache);
-    assertEquals(List.of(150L), b.sets);
+    Steering.steers(b, b.cache);
+    Steering.over(b.cache, 1, 1024);
+    assertEquals(List.of(300L), b.sets, "one entry's weight");
     Recorded one = new Recorded(10_000, 1);
     one.weight = 100;
-    Steering.tighten(one, one.cache);
-    assertEquals(List.of(100L), one.sets, "one entry's weight at least");
+    Steering.steers(one, one.cache);
+    Steering.over(one.cache, 1 << 20, 1024);
+    assertEquals(List.of(100L), one.sets, "to the one entry it holds, never below");
+  }
+
+  @Test
+  void theBoundRisesNoHigherThanTheApplicationsOwn() throws Exception {
+    Recorded b = new Recorded(10, 10);
+    Steering.steers(b, b.cache);
+    Steering.admitted(b.cache);
+    assertEquals(List.of(), b.sets, "at its own bound already");
   }
 
   @Test
   void observeGivesEachCacheItsOwnBoundBack() throws Exception {
     Recorded b = new Recorded(1_000_000, 80);
-    Steering.tighten(b, b.cache);
+    Steering.steers(b, b.cache);
+    Steering.over(b.cache, 10, 1);
     Steering.giveBack();
-    assertEquals(List.of(60L, 1_000_000L), b.sets);
+    assertEquals(List.of(70L, 1_000_000L), b.sets);
     assertEquals(0, Steering.count());
     Steering.admitted(b.cache);
     assertEquals(2, b.sets.size(), "a cache given back is not moved again");
-    assertTrue(b.max == 1_000_000);
   }
 }

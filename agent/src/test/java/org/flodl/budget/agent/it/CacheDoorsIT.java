@@ -19,14 +19,14 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Every door into a library's cache is budgeted like {@code put}: {@code com.acme.libs.CacheDoors}
  * fills an unbounded cache with 600 samples of 1 MiB over two epochs through one door (Caffeine's
  * and Guava's {@code asMap().computeIfAbsent} and {@code asMap().get} then {@code put}, Caffeine's
- * async loading cache and its {@code AsyncCache.put} of a complete future, JCache's {@code invoke}
- * with an entry processor that calls {@code setValue}, on Caffeine's and on Ehcache's provider, and
- * the caches' own loading {@code get} beside them). Without the agent each dies of {@code
- * OutOfMemoryError} at -Xmx256m; under its library's preset it completes with the checksum of a run
- * with room for every sample, and the recording's counts are the application's: one decision for
- * each value the door stored, each admitted value charged at least its array, and, where the door's
- * own remove releases ({@code asMap().remove}), every admitted byte given back once when the run
- * removes its keys.
+ * async loading cache and its {@code AsyncCache.put} of a complete future, Guava's {@code
+ * LoadingCache.getAll} with a loader that loads key by key, JCache's {@code invoke} with an entry
+ * processor that calls {@code setValue}, on Caffeine's and on Ehcache's provider, and the caches'
+ * own loading {@code get} beside them). Without the agent each dies of {@code OutOfMemoryError} at
+ * -Xmx256m; under its library's preset it completes with the checksum of a run with room for every
+ * sample, and the recording's counts are the application's: one decision for each value the door
+ * stored, each admitted value charged at least its array, and, where the door's own remove releases
+ * ({@code asMap().remove}), every admitted byte given back once when the run removes its keys.
  */
 @Tag("slow") // a real engine, a cluster or many child JVMs: left out by -Pfast
 class CacheDoorsIT {
@@ -43,6 +43,8 @@ class CacheDoorsIT {
     "guava-get, guava-current, guava, true",
     "guava-compute, guava-current, guava, true",
     "guava-map-put, guava-current, guava, true",
+    "guava-get-all, guava-current, guava, true",
+    "guava-get-all, guava-older, guava, true",
     "jcache-invoke, caffeine-jcache, jcache, false",
     "jcache-invoke, ehcache-current, jcache, false"
   })

@@ -23,7 +23,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * some. Every run leaves the database as the run without the agent does: the 10 rows, the row
  * stored before overwritten and not deleted, no delete at all, as many writes. Such a cache is not
  * declined: its calls are admitted and counted as would-decline, and the cache is named once, on
- * stderr, in the recording ({@code Instrumented}, {@code NOT_DECLINED}) and in the report.
+ * stderr, in the recording ({@code Instrumented}, {@code NOT_DECLINED}) and in the report; where
+ * the library's own size bound is steered (Guava's {@code maximumSize(5)}), every put is stored and
+ * booked.
  */
 @Tag("slow") // a real engine, a cluster or many child JVMs: left out by -Pfast
 class SystemOfRecordIT {
@@ -34,14 +36,14 @@ class SystemOfRecordIT {
 
   @ParameterizedTest(name = "{0} on {1}")
   @CsvSource({
-    "jcache, caffeine-jcache, writes through to a CacheWriter",
-    "jcache, ehcache-current, writes through to a CacheWriter",
-    "ehcache, ehcache-current, a CacheLoaderWriter",
-    "caffeine, caffeine-current, an eviction listener",
-    "guava, guava-current, a removal listener"
+    "jcache, caffeine-jcache, writes through to a CacheWriter, false",
+    "jcache, ehcache-current, writes through to a CacheWriter, false",
+    "ehcache, ehcache-current, a CacheLoaderWriter, false",
+    "caffeine, caffeine-current, an eviction listener, false",
+    "guava, guava-current, a removal listener, true"
   })
-  void aCacheThatReachesADatabaseLosesNoRowToTheBudget(String lib, String jars, String witness)
-      throws Exception {
+  void aCacheThatReachesADatabaseLosesNoRowToTheBudget(
+      String lib, String jars, String witness, boolean steered) throws Exception {
     Path folder = LibraryCacheIT.LIBS.resolve(jars);
     ChildJvm.Result bare =
         ChildJvm.on("sor-bare-" + lib + "-" + jars, Jdk.JDK17)
@@ -80,9 +82,14 @@ class SystemOfRecordIT {
       }
       assertEquals(VALUES, decisions, run + ": every put decided: " + r);
       assertEquals(0, declined, run + ": nothing declined: " + r);
-      assertTrue(wouldDecline > 0, run + ": the budget would have declined: " + r);
-      if (budget.equals("0.006")) {
-        assertTrue(wouldDecline < VALUES, run + ": a budget that admits some: " + r);
+      if (steered) {
+        // its maximumSize(5) is steered instead: every put stored and booked
+        assertEquals(0, wouldDecline, run + ": " + r);
+      } else {
+        assertTrue(wouldDecline > 0, run + ": the budget would have declined: " + r);
+        if (budget.equals("0.006")) {
+          assertTrue(wouldDecline < VALUES, run + ": a budget that admits some: " + r);
+        }
       }
       List<RecordedEvent> named =
           r.events(InstrumentedEvent.NAME).stream()
@@ -91,6 +98,10 @@ class SystemOfRecordIT {
       assertEquals(1, named.size(), run + ": the cache named once: " + named);
       assertEquals(lib, named.get(0).getString("site"), run);
       assertTrue(named.get(0).getString("message").contains(witness), run + ": " + named);
+      assertEquals(
+          steered,
+          named.get(0).getString("message").contains("steers its own size bound"),
+          run + ": " + named);
       long lines = r.stderr.lines().filter(l -> l.contains("so the cache is not declined")).count();
       assertEquals(1, lines, run + ": one line: " + r.stderr);
       assertTrue(r.stderr.contains(witness), run + ": the line says why: " + r.stderr);
