@@ -123,3 +123,31 @@ final class SelfBoundedLru {
     return v;
   }
 }
+
+/** A registry filled once, in a static initializer: no cache, no candidate. */
+final class RegistryFilledOnce {
+  private static final Map<String, Runnable> HANDLERS = new HashMap<>();
+
+  static {
+    HANDLERS.put("a", () -> {});
+    HANDLERS.put("b", () -> {});
+  }
+
+  static Runnable handler(String name) {
+    return HANDLERS.get(name);
+  }
+}
+
+/** An object's own parts, collected by its constructor: no cache, no candidate. */
+final class PartsOfItself {
+  private final List<byte[]> parts = new ArrayList<>();
+
+  PartsOfItself(byte[] a, byte[] b) {
+    parts.add(a);
+    parts.add(b);
+  }
+
+  byte[] part(int i) {
+    return parts.get(i);
+  }
+}

@@ -233,4 +233,28 @@ class SuggestIT {
     assertTrue(djl.out.lines().anyMatch(l -> l.equals("presets = djl")), djl.out);
     assertFalse(own.out.contains("presets ="), own.out);
   }
+
+  /**
+   * json-path 2.10.0 with its own package as the application: a map filled once in a static
+   * initializer (its registry of evaluators) and the parts a constructor collects are no cache; its
+   * LRU cache is, with its release.
+   */
+  @Test
+  void aRegistryFilledOnceIsNoCacheAndTheLruCacheIsFoundWithItsRelease() throws Exception {
+    Path jar;
+    try (var jars = Files.list(LibraryCacheIT.LIBS.resolve("json-path"))) {
+      jar = jars.filter(p -> p.toString().endsWith(".jar")).findFirst().orElseThrow();
+    }
+    Suggested s = suggest("--package", "com.jayway.jsonpath", jar.toAbsolutePath().toString());
+    assertEquals(0, s.exit, s.err);
+    List<String> in =
+        s.siteLines().stream().filter(l -> l.matches("site\\.[^.]+\\.in .*")).toList();
+    assertTrue(in.stream().noneMatch(l -> l.endsWith("#<clinit>()")), s.out);
+    assertTrue(in.stream().noneMatch(l -> l.contains("#<init>(")), s.out);
+    assertTrue(
+        s.siteLines()
+            .contains("site.lrucache-map.release = java.util.Map#remove(java.lang.Object)"),
+        s.out);
+    assertTrue(in.size() <= 3, in.size() + " sites: " + s.out);
+  }
 }

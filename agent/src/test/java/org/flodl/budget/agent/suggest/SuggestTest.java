@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * in a getter, {@code computeIfAbsent} with a lambda, a list appended to every epoch, an {@code
  * ArrayBlockingQueue} sized from a constructor argument and a {@code LinkedBlockingQueue} from a
  * field are candidates, printed exactly as {@code suggest/shapes.expected} says (below the header);
- * a queue sized from a constant and a map that bounds itself are not.
+ * a queue sized from a constant, a map that bounds itself, a registry filled in a static
+ * initializer and the parts a constructor collects are not.
  */
 class SuggestTest {
   private static final Path CLASSES = Path.of("target/test-classes");
@@ -64,6 +65,8 @@ class SuggestTest {
     "QueueFromConstant",
     "SelfBoundedLru",
     "SelfBoundedLru$1",
+    "RegistryFilledOnce",
+    "PartsOfItself",
     "Shapes"
   };
 

@@ -30,6 +30,9 @@ final class CacheStores {
   /** Per field: the removals the class makes from it ({@code Map.remove} and the like). */
   private final Map<String, List<FieldCall>> removals = new LinkedHashMap<>();
 
+  /** The fields the class reads back by key or element ({@code get}, {@code contains}, ...). */
+  private final java.util.Set<String> readBack = new java.util.HashSet<>();
+
   /** Per field: the class of the object it is set to, where the bytecode shows a {@code new}. */
   private final Map<String, String> fieldNew = new LinkedHashMap<>();
 
@@ -70,6 +73,9 @@ final class CacheStores {
         scala
             ? CollectionCalls.scalaStore(call, map, args)
             : CollectionCalls.jdkStore(call, map, CollectionCalls.isCollection(call.owner));
+    if (CollectionCalls.readsBack(call, scala)) {
+      readBack.add(field);
+    }
     if (value == null) {
       if (CollectionCalls.removes(call, scala)) {
         removals
@@ -91,11 +97,20 @@ final class CacheStores {
     stores.add(new Store(m, call, field, cls.fieldType(field), value, v, cls.line(call)));
   }
 
-  /** Adds the cache-admit candidates of the stores noted to {@code out}, in the order found. */
+  /**
+   * Adds the cache-admit candidates of the stores noted to {@code out}, in the order found. A cache
+   * is a map or collection that grows with the work and is read back: a store in a static
+   * initializer (a registry filled once) or a constructor (an object's own parts), and one into a
+   * field the class never reads back by key or element (results collected for a caller, a builder's
+   * parts), is none.
+   */
   void candidates(List<Candidate> out) {
     for (Store s : stores) {
       if (s.valueSource.kind().equals("constant") || boundsItself(fieldNew.get(s.field))) {
         continue; // a constant is no sample; a map that evicts by itself is bounded already
+      }
+      if (s.m.name.equals("<clinit>") || s.m.name.equals("<init>")) {
+        continue;
       }
       boolean scala = s.call.owner.startsWith("scala/");
       List<FieldCall> removed = removals.getOrDefault(s.field, List.of());
@@ -160,10 +175,14 @@ final class CacheStores {
       } else {
         why.add("Nothing in this class removes from it: it only grows (unbounded).");
       }
-      // A map whose stored value's origin the bytecode shows is the common sample cache; a
-      // collection appended to, or a value of unknown origin, may be something else.
+      boolean map = CollectionCalls.isMap(s.call.owner);
+      if (map && !readBack.contains(s.field)) {
+        why.add("This class never reads it back by key: a record others read, or a cache?");
+      }
+      // A map read back by key whose stored value's origin the bytecode shows is the common
+      // sample cache; a collection appended to, or a value of unknown origin, may be other.
       int sure =
-          CollectionCalls.isMap(s.call.owner) && !s.valueSource.kind().equals("unknown") ? 0 : 1;
+          map && !s.valueSource.kind().equals("unknown") && readBack.contains(s.field) ? 0 : 1;
       String removeRef = remove == null ? null : SiteFinder.ref(remove.call());
       String decline =
           s.value.equals("return")

@@ -171,6 +171,37 @@ final class CollectionCalls {
         : call.name.equals("remove") || call.name.equals("clear");
   }
 
+  /** The calls that read a map or collection back by key or element, or store and return. */
+  private static final Set<String> READS =
+      Set.of(
+          "get",
+          "getOrDefault",
+          "containsKey",
+          "contains",
+          "computeIfAbsent",
+          "computeIfPresent",
+          "compute",
+          "merge",
+          "putIfAbsent",
+          "apply",
+          "getOrElse",
+          "getOrElseUpdate",
+          "peek",
+          "poll",
+          "pollFirst",
+          "pollLast",
+          "getFirst",
+          "getLast",
+          "lift");
+
+  /**
+   * Returns whether {@code call} reads its map or collection back by key or element (a lookup, a
+   * store that returns what is there, a queue's head), as a cache's reader does.
+   */
+  static boolean readsBack(MethodInsnNode call, boolean scala) {
+    return READS.contains(call.name) && (scala || !call.owner.startsWith("scala/"));
+  }
+
   /** Returns whether {@code call} returns nothing, or a value its next instruction drops. */
   static boolean resultDiscarded(MethodInsnNode call) {
     if (Type.getReturnType(call.desc) == Type.VOID_TYPE) {
