@@ -90,9 +90,9 @@ final class Witnessed {
                 ? ", which a decline would mislead, so the cache is not declined: the budget"
                     + " steers its own size bound instead ("
                     + steered
-                    + "), and the library evicts and tells it"
-                : ", which a decline would mislead, so the cache is not declined and, having no"
-                    + " size bound to steer, is admitted (WOULD_DECLINE): give it a maximumSize");
+                    + ")"
+                : ", which a decline would mislead, so the cache is not declined and, with no"
+                    + " size bound to steer, is admitted (WOULD_DECLINE): give it one");
     if (Log.warnOnceSaid("witnessed-" + site.name() + "-" + who, msg) && Recorder.on()) {
       InstrumentedEvent.emit(
           receiver.getClass().getName(),

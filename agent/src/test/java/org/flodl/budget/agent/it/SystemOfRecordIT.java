@@ -24,8 +24,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * stored before overwritten and not deleted, no delete at all, as many writes. Such a cache is not
  * declined: its calls are admitted and counted as would-decline, and the cache is named once, on
  * stderr, in the recording ({@code Instrumented}, {@code NOT_DECLINED}) and in the report; where
- * the library's own size bound is steered (Guava's {@code maximumSize(5)}), every put is stored and
- * booked.
+ * the library's own size bound is steered (Guava's {@code maximumSize(5)}, Ehcache's {@code
+ * heap(1_000)}), every put is stored and booked.
  */
 @Tag("slow") // a real engine, a cluster or many child JVMs: left out by -Pfast
 class SystemOfRecordIT {
@@ -38,7 +38,7 @@ class SystemOfRecordIT {
   @CsvSource({
     "jcache, caffeine-jcache, writes through to a CacheWriter, false",
     "jcache, ehcache-current, writes through to a CacheWriter, false",
-    "ehcache, ehcache-current, a CacheLoaderWriter, false",
+    "ehcache, ehcache-current, a CacheLoaderWriter, true",
     "caffeine, caffeine-current, an eviction listener, false",
     "guava, guava-current, a removal listener, true"
   })

@@ -126,4 +126,67 @@ class WitnessedCachesIT {
             + own.value("CLOSED_HITS")
             + ")");
   }
+
+  /**
+   * An Ehcache 3 cache that writes through to a database ({@code com.acme.libs.WriteThroughTrain}:
+   * a {@code CacheLoaderWriter}, a heap tier of a million entries, 600 samples of 1 MiB, two
+   * epochs, {@code -Xmx256m}) dies without the agent; under its preset the budget steers its heap
+   * tier's bound, and the job completes with the database the program with a bound of 60 entries
+   * and no agent leaves: every put written once, no delete, every row intact.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"ehcache-current", "ehcache-older"})
+  void anEhcacheThatWritesThroughIsBoundedByItsHeapTier(String jars) throws Exception {
+    Path folder = LibraryCacheIT.LIBS.resolve(jars);
+    String app = "com.acme.libs.WriteThroughTrain";
+    ChildJvm.Result bare =
+        ChildJvm.on("written-bare-" + jars, Jdk.JDK17)
+            .withJarsOf(folder)
+            .jvm("-Xmx256m")
+            .timeout(120)
+            .run(app);
+    assertNotEquals(0, bare.exitCode, bare.toString());
+    assertTrue(bare.stderr.contains("OutOfMemoryError"), bare.toString());
+    ChildJvm.Result own =
+        ChildJvm.on("written-own-" + jars, Jdk.JDK17)
+            .withJarsOf(folder)
+            .jvm("-Xmx256m")
+            .timeout(120)
+            .run(app, "--bound=60");
+    assertEquals(0, own.exitCode, own.toString());
+    ChildJvm.Result r =
+        ChildJvm.on("written-" + jars, Jdk.JDK17)
+            .withJarsOf(folder)
+            .jvm("-Xmx256m")
+            .agent("presets=ehcache")
+            .record()
+            .timeout(180)
+            .run(app);
+    assertEquals(0, r.exitCode, r.toString());
+    for (String key : List.of("DELETES", "ROWS", "INTACT")) {
+      assertEquals(own.value(key), r.value(key), jars + ": " + key + " as under its own bound");
+    }
+    // every put written once, under either bound (the hits, and so the puts, are the bound's)
+    assertEquals(own.value("PUTS"), own.value("WRITES"), own.toString());
+    assertEquals(r.value("PUTS"), r.value("WRITES"), r.toString());
+    assertEquals("0", r.value("DELETES"), r.toString());
+    long admissions = 0;
+    long declines = 0;
+    for (RecordedEvent e : r.events(SiteSummaryEvent.NAME)) {
+      if (e.getString("site").equals("ehcache")) {
+        admissions += e.getLong("admissions");
+        declines += e.getLong("declines");
+      }
+    }
+    assertEquals(0, declines, jars + ": " + r);
+    assertEquals(Long.parseLong(r.value("PUTS")), admissions, jars + ": every put booked: " + r);
+    assertTrue(r.stderr.contains("steers its own size bound instead (its own: 1000000)"), r.stderr);
+    System.out.println(
+        jars
+            + ": epoch-2 hits "
+            + r.value("HITS")
+            + " of 600 under the budget, "
+            + own.value("HITS")
+            + " under a heap tier of 60 entries");
+  }
 }

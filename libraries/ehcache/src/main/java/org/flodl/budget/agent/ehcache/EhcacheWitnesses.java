@@ -5,6 +5,7 @@ import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import org.flodl.budget.agent.library.Bound;
 import org.flodl.budget.agent.library.OwnListener;
 import org.flodl.budget.agent.library.Reflect;
 import org.flodl.budget.agent.library.Witnesses;
@@ -15,7 +16,8 @@ import org.flodl.budget.agent.library.Witnesses;
  * store's event source (the cache's event dispatcher subscribes there while it has any, those of
  * the configuration and those registered at run time alike), the agent's own ({@link OwnListener})
  * not counted. Ehcache has no remove that skips its loader-writer and no way to evict one entry, so
- * a cache with either is not declined.
+ * a cache with either is not declined: one whose heap tier is counted in entries has that bound
+ * steered instead ({@link EhcacheBound}).
  */
 final class EhcacheWitnesses implements Witnesses {
   private final ClassValue<Members> caches =
@@ -66,5 +68,11 @@ final class EhcacheWitnesses implements Witnesses {
       throw new NoSuchMethodException(o.getClass().getName() + " has none of the methods read");
     }
     return m.invoke(o);
+  }
+
+  @Override
+  public Bound bound(Object cache) throws ReflectiveOperationException {
+    Object store = Reflect.read(caches.get(cache.getClass()).store(), cache);
+    return store == null ? null : EhcacheBound.of(cache, store);
   }
 }
