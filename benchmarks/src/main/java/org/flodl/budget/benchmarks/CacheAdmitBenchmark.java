@@ -37,14 +37,15 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  * BenchSampleCache}), an interface site ({@link BenchStore}: the implementation's bodies woven), a
  * call site ({@link BenchLoader}: its {@code Map.put} and {@code Map.remove} calls woven) and a
  * preset (a Caffeine cache's {@code put} and {@code invalidate}, and its map view's {@code
- * computeIfAbsent} and {@code remove}, under {@code presets=caffeine}), against the same put and
- * remove on a plain {@code ConcurrentHashMap} (and, for the preset, a Caffeine cache bounded by a
- * byte weigher, {@link #weigherPut}). Woven, each put is priced, reserved against the heap budget
- * and tracked, each evict released, an event each when recorded. {@link #main} runs every variant
- * three times side by side, in forks without the agent, with {@code
- * -javaagent:<jar>=sites=<file>,presets=caffeine} and no recording, and with the agent and a
- * recording of flodl-budget.jfc (the events {@code record=} records), then prints each variant's
- * cost with the agent over its cost in the fork without it. Run from the repository root:
+ * computeIfAbsent} and {@code remove}, and a put into a cache with a removal listener, {@link
+ * #listenerPut}, under {@code presets=caffeine}), against the same put and remove on a plain {@code
+ * ConcurrentHashMap} (and, for the preset, a Caffeine cache bounded by a byte weigher, {@link
+ * #weigherPut}). Woven, each put is priced, reserved against the heap budget and tracked, each
+ * evict released, an event each when recorded. {@link #main} runs every variant three times side by
+ * side, in forks without the agent, with {@code -javaagent:<jar>=sites=<file>,presets=caffeine} and
+ * no recording, and with the agent and a recording of flodl-budget.jfc (the events {@code record=}
+ * records), then prints each variant's cost with the agent over its cost in the fork without it.
+ * Run from the repository root:
  *
  * <pre>
  * mvn -B -q -pl agent,benchmarks -am package -DskipTests
@@ -93,6 +94,18 @@ public class CacheAdmitBenchmark {
   /** The value of a key, as a loader computes it: this thread's array for it, made in setup. */
   private final java.util.function.Function<Object, Object> valueOfKey =
       key -> this.values[(Integer) key];
+
+  /**
+   * A cache with a witness, as a job that closes what leaves its cache builds one: a removal
+   * listener, and a count bound the budget may steer.
+   */
+  private final Cache<Object, Object> listened =
+      Caffeine.newBuilder()
+          .maximumSize(1_000_000)
+          .removalListener(
+              (Object k, Object v, com.github.benmanes.caffeine.cache.RemovalCause c) -> {})
+          .executor(Runnable::run)
+          .build();
 
   /** What a user bounds by hand instead: a maximum weight and a weigher of the value's bytes. */
   private final Cache<Object, Object> weighed =
@@ -158,6 +171,18 @@ public class CacheAdmitBenchmark {
     caffeine.put(keys[k], values[k]);
     caffeine.invalidate(keys[k]);
     return caffeine;
+  }
+
+  /**
+   * Returns the cache after a put and an invalidate on a Caffeine cache with a removal listener (a
+   * witness: the budget would not decline it), woven by the caffeine preset as {@link #presetPut}.
+   */
+  @Benchmark
+  public Object listenerPut() {
+    int k = next++ & (KEYS - 1);
+    listened.put(keys[k], values[k]);
+    listened.invalidate(keys[k]);
+    return listened;
   }
 
   /**
@@ -320,7 +345,7 @@ public class CacheAdmitBenchmark {
             System.getProperty(
                     "flodl.bench.variants",
                     "plainPut,wovenPut,interfacePut,callSitePut,presetPut,presetComputeIfAbsent,"
-                        + "weigherPut")
+                        + "listenerPut,weigherPut")
                 .split(","));
     // Each round runs every fork once, in turn (the order reversed every other round), so that a
     // machine whose speed drifts over the minutes of a run moves every fork alike.

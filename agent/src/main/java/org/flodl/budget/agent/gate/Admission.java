@@ -23,6 +23,12 @@ import org.flodl.budget.probes.VramReading;
  * fields: the hot path reads no object more than the engine's.
  */
 final class Admission {
+  /**
+   * Whether any cache's own bound is steered ({@link Steering}): read on every admission, so that
+   * the steering's classes load only once a cache is steered, never on the start path.
+   */
+  static volatile boolean steering;
+
   private Admission() {}
 
   /**
@@ -173,10 +179,12 @@ final class Admission {
     }
     t.admittedNow = true;
     t.admittedHolder = token != null ? token : stored;
-    if (heldAfter > budget) {
-      Steering.over(receiver, heldAfter - budget, charged); // lowered by the entries over
-    } else {
-      Steering.admitted(receiver); // a steered bound the cache is at: room for one entry more
+    if (steering) {
+      if (heldAfter > budget) {
+        Steering.over(receiver, heldAfter - budget, charged); // lowered by the entries over
+      } else {
+        Steering.admitted(receiver); // a steered bound the cache is at: room for one entry more
+      }
     }
     if (tier == Tier.HEAP) {
       budgets.grew(tier, heldAfter, budget);

@@ -195,7 +195,7 @@ public final class GateEngine implements Decisions {
   /** Sets the mode (live control): enforce or observe ({@code off} needs a restart). */
   public void mode(Mode newMode) {
     this.mode = engineMode(newMode);
-    if (newMode == Mode.OBSERVE) {
+    if (newMode == Mode.OBSERVE && Admission.steering) {
       Steering.giveBack(); // observe changes nothing: each cache's own bound is its own again
     }
   }

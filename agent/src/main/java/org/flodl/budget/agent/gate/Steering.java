@@ -167,6 +167,7 @@ final class Steering {
       }
     }
     steered = NONE;
+    Admission.steering = false;
   }
 
   /** Returns the number of caches steered now. */
@@ -211,6 +212,7 @@ final class Steering {
     Steered made = new Steered(bound, bound.maximum());
     next[i] = made;
     steered = next;
+    Admission.steering = true;
     return made;
   }
 

@@ -92,6 +92,29 @@ class BareFlagIT {
     assertEquals("1200", budgeted.value("DELIVERED"), budgeted.toString());
   }
 
+  /**
+   * The bare flag set where a container image sets JVM options, {@code JAVA_TOOL_OPTIONS}, gives
+   * the same observation: the job dies as without the agent and the block names the same flag.
+   */
+  @Test
+  void theBareFlagInJavaToolOptionsObservesTheSame() throws Exception {
+    ChildJvm.Result observed =
+        ChildJvm.on("bare-flag-tool-options", Jdk.JDK17)
+            .withJarsOf(LibraryCacheIT.LIBS.resolve("caffeine-current"))
+            .jvm("-Xmx256m")
+            .env("JAVA_TOOL_OPTIONS", "-javaagent:" + ChildJvm.AGENT_JAR.toAbsolutePath())
+            .timeout(180)
+            .run("com.acme.libs.CacheDoors", "--door=caffeine-compute", SAMPLES);
+    assertNotEquals(0, observed.exitCode, "the job's outcome unchanged: " + observed);
+    assertTrue(observed.stderr.contains("OutOfMemoryError"), observed.toString());
+    List<String> said = observed.stderr.lines().filter(l -> l.startsWith("flodl-budget:")).toList();
+    assertEquals(3, said.size(), "one block, as the job dies: " + said);
+    assertEquals(BLOCK, said.get(0));
+    assertEquals(
+        FLAG + "-javaagent:" + ChildJvm.AGENT_JAR.toAbsolutePath() + "=presets=caffeine",
+        said.get(2));
+  }
+
   @Test
   void aJobWithNoCacheHearsNothingFromTheAgent() throws Exception {
     ChildJvm.Result without =

@@ -109,6 +109,9 @@ public final class ChildJvm {
   private long timeoutSeconds = 120;
   private String classPath = APP_CLASSES.toAbsolutePath().toString();
 
+  /** What the child's environment has beyond the cleaned one ({@link #env}). */
+  private final java.util.Map<String, String> env = new java.util.LinkedHashMap<>();
+
   private ChildJvm(String name, Jdk jdk) throws IOException {
     this.name = name + "-" + jdk.name().toLowerCase();
     Files.createDirectories(WORK);
@@ -125,6 +128,12 @@ public final class ChildJvm {
   /** Adds {@code -javaagent:<jar>=args} (no '=' when args is null). */
   public ChildJvm agent(String args) {
     command.add("-javaagent:" + AGENT_JAR.toAbsolutePath() + (args == null ? "" : "=" + args));
+    return this;
+  }
+
+  /** Sets {@code name} to {@code value} in the child's (cleaned) environment. */
+  public ChildJvm env(String name, String value) {
+    env.put(name, value);
     return this;
   }
 
@@ -219,7 +228,7 @@ public final class ChildJvm {
     cmd.add(classPath);
     cmd.add(mainClass);
     cmd.addAll(List.of(args));
-    return launch(name, cmd);
+    return env.isEmpty() ? launch(name, cmd) : ChildProcess.start(name, cmd, WORK, env);
   }
 
   /**

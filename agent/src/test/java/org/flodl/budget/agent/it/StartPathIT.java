@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
+import org.flodl.budget.share.HostShareRegistry;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -112,6 +113,17 @@ class StartPathIT {
     Files.deleteIfExists(log);
     ChildJvm child = ChildJvm.on(name, Jdk.JDK17).jvm("-Xlog:class+load=info:file=" + log);
     if (sites != null) {
+      // A host-share registry of its own, empty before the run: the classes the agent loads for
+      // the registry do not depend on what other tests' JVMs left in the shared one (a folder
+      // there or not, a stale entry to sweep), which moved the count by up to five.
+      Path registry = ChildJvm.WORK.resolve(name + "-registry").toAbsolutePath();
+      if (Files.exists(registry)) {
+        try (var files = Files.walk(registry)) {
+          files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+      }
+      Files.createDirectories(registry);
+      child.jvm("-D" + HostShareRegistry.ROOT_PROPERTY + "=" + registry);
       child.agent("sites=" + Sites.write(name, sites));
     }
     // A second after its work, so the agent's background start (probes, MBeans) is done and
