@@ -1,9 +1,11 @@
 package org.flodl.budget.agent.suggest;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.Type;
@@ -31,7 +33,7 @@ final class CacheStores {
   private final Map<String, List<FieldCall>> removals = new LinkedHashMap<>();
 
   /** The fields the class reads back by key or element ({@code get}, {@code contains}, ...). */
-  private final java.util.Set<String> readBack = new java.util.HashSet<>();
+  private final Set<String> readBack = new HashSet<>();
 
   /** Per field: the class of the object it is set to, where the bytecode shows a {@code new}. */
   private final Map<String, String> fieldNew = new LinkedHashMap<>();
@@ -99,10 +101,10 @@ final class CacheStores {
 
   /**
    * Adds the cache-admit candidates of the stores noted to {@code out}, in the order found. A cache
-   * is a map or collection that grows with the work and is read back: a store in a static
-   * initializer (a registry filled once) or a constructor (an object's own parts), and one into a
-   * field the class never reads back by key or element (results collected for a caller, a builder's
-   * parts), is none.
+   * grows with the work: a store in a static initializer (a registry filled once) or a constructor
+   * (an object's own parts) is none. A map the class never reads back by key ({@code get}, {@code
+   * containsKey}, {@code computeIfAbsent}, ...) may be one that others read, or a record of results
+   * handed on: its store is {@code [likely]}, never {@code [sure]}.
    */
   void candidates(List<Candidate> out) {
     for (Store s : stores) {
