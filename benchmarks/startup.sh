@@ -2,8 +2,9 @@
 # Start-up cost of the agent: a small JVM that loads one class named in a sites file and calls its
 # woven method once, against the same JVM without the agent, with an agent whose premain does
 # nothing (the JVM's own cost of -javaagent), with mode=off, with the agent installed but no
-# site, and with a second site, a prefetch depth on cuda:0 (on a machine without a GPU: what the
-# VRAM probes cost when they find none). Prints each JVM's loaded classes first. Checks first that the woven run really weaves (log=info). Uses hyperfine when installed
+# site, with a second site, a prefetch depth on cuda:0 (on a machine without a GPU: what the
+# VRAM probes cost when they find none), and with the bare flag (no argument: every library's
+# preset observed; this job uses none of them). Prints each JVM's loaded classes first. Checks first that the woven run really weaves (log=info). Uses hyperfine when installed
 # (apt-get install hyperfine; HYPERFINE=off to skip it), else alternating rounds timed in bash
 # (medians).
 #
@@ -79,7 +80,7 @@ PROPS
 
 CP="-cp $W/classes demo.Main"
 NAMES=("no agent" "empty agent" "agent, mode=off" "agent, no sites" "agent, one woven class"
-  "agent, cuda:0 depth site")
+  "agent, cuda:0 depth site" "agent, bare flag")
 CMDS=(
   "$JAVA $CP"
   "$JAVA -javaagent:$W/empty-agent.jar $CP"
@@ -87,6 +88,7 @@ CMDS=(
   "$JAVA -javaagent:$JAR=sites=$W/empty.properties $CP"
   "$JAVA -javaagent:$JAR=sites=$W/sites.properties $CP"
   "$JAVA -javaagent:$JAR=sites=$W/cuda.properties $CP"
+  "$JAVA -javaagent:$JAR $CP"
 )
 if [ -n "$BEFORE" ]; then
   NAMES+=("before: one woven class" "before: cuda:0 depth site")
