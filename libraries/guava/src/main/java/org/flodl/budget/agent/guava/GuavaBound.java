@@ -75,27 +75,24 @@ final class GuavaBound implements Bound {
 
   @Override
   public long maximum() throws IllegalAccessException {
-    long sum = 0;
-    for (Object s : segments) {
-      sum += f.segmentMax().getLong(s);
-    }
-    return sum;
+    return sum(f.segmentMax());
   }
 
   @Override
   public long size() throws IllegalAccessException {
-    long sum = 0;
-    for (Object s : segments) {
-      sum += f.weight().getLong(s); // read without the lock: an estimate, as the bound's units
-    }
-    return sum;
+    return sum(f.weight()); // read without the lock: an estimate, as the bound's units
   }
 
   @Override
   public long entries() throws IllegalAccessException {
+    return sum(f.count());
+  }
+
+  /** Returns the sum over the segments of the number field {@code field} (long or int). */
+  private long sum(Field field) throws IllegalAccessException {
     long sum = 0;
     for (Object s : segments) {
-      sum += f.count().getInt(s);
+      sum += field.getLong(s); // an int field widens
     }
     return sum;
   }
