@@ -150,6 +150,9 @@ final class SiteBinding {
       }
       if (s instanceof CacheAdmitSite c) {
         boolean returned = c.returned();
+        if (c.keepViews()) {
+          engine.keepViews(c.name()); // before its points are bound
+        }
         int id =
             engine.bindAdmit(
                 c.name(),

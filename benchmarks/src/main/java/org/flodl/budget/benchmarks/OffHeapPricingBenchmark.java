@@ -2,6 +2,7 @@ package org.flodl.budget.benchmarks;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.ArrowBuf;
@@ -14,6 +15,8 @@ import org.flodl.budget.agent.ffm.FfmSupport;
 import org.flodl.budget.agent.netty.NettySupport;
 import org.flodl.budget.pricing.Priced;
 import org.flodl.budget.pricing.RetentionPricer;
+import org.flodl.budget.pricing.TypePricer;
+import org.flodl.budget.pricing.ValuePricer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -34,7 +37,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * the same 1 KiB: an {@code ArrowBuf} slice of a 2 MiB row group (Unsafe allocation manager), a
  * {@code Float4Vector} of 256 floats split out of one, a Netty {@code retainedSlice} of a 256 KiB
  * pooled direct buffer, and (JDK 22+, through the agent's FFM unit) a 1 KiB memory-segment slice of
- * a 2 MiB segment of an automatic and of a shared arena.
+ * a 2 MiB segment of an automatic and of a shared arena. {@link #copy} times, beside the pricing,
+ * the copy the admission makes of a slice past the seed's slack (Arrow's from its allocator, closed
+ * again; an automatic arena's into a new one); a value it does not copy (the array, the Netty and
+ * shared-arena slices) is returned as it is.
  *
  * <p>Run: {@code mvn -B -q -pl benchmarks -am package -DskipTests && java
  * --add-opens=java.base/java.nio=ALL-UNNAMED -jar benchmarks/target/benchmarks.jar
@@ -66,20 +72,28 @@ public class OffHeapPricingBenchmark {
 
   private RetentionPricer pricer;
   private Object value;
+  private Priced price;
+  private ValuePricer copier; // null: the admission does not copy this sample
   private BufferAllocator allocator;
   private AutoCloseable group;
 
+  private final List<TypePricer> libraries = new ArrayList<>();
+
   @Setup(Level.Trial)
   public void setUp() {
+    for (TypePricer t :
+        new TypePricer[] {
+          new ArrowSupport().typePricer(),
+          new NettySupport().typePricer(),
+          new FfmSupport().typePricer() // none before JDK 22
+        }) {
+      if (t != null) {
+        libraries.add(t);
+      }
+    }
     pricer =
         RetentionPricer.standard(
-            null,
-            OffHeapPricingBenchmark.class.getClassLoader(),
-            line -> {},
-            List.of(
-                new ArrowSupport().typePricer(),
-                new NettySupport().typePricer(),
-                new FfmSupport().typePricer()));
+            null, OffHeapPricingBenchmark.class.getClassLoader(), line -> {}, libraries);
     allocator = new RootAllocator(1L << 30);
     switch (sample) {
       case "byte-array-1k":
@@ -126,6 +140,15 @@ public class OffHeapPricingBenchmark {
     if (!sample.startsWith("byte") && p.storageBytes() < 256 << 10) {
       throw new IllegalStateException(sample + " was not priced by its allocation: " + p);
     }
+    price = p;
+    if (p.materialize()) {
+      for (TypePricer library : libraries) {
+        copier = library.pricerOf(value.getClass());
+        if (copier != null) {
+          break;
+        }
+      }
+    }
   }
 
   /**
@@ -171,5 +194,21 @@ public class OffHeapPricingBenchmark {
   @Benchmark
   public Priced estimate() {
     return pricer.estimate(value);
+  }
+
+  /**
+   * The copy a cache is handed instead of the slice, as its library's pricer makes it (an Arrow
+   * copy closed again, back to its allocator); the value itself where the admission copies none.
+   */
+  @Benchmark
+  public Object copy() throws Exception {
+    if (copier == null) {
+      return value;
+    }
+    Object c = copier.materialize(value, price);
+    if (c instanceof AutoCloseable a) {
+      a.close();
+    }
+    return c;
   }
 }

@@ -74,7 +74,7 @@ final class Cleanup {
    */
   boolean releaseParts(RetentionPricer pricer, Layout layout, Object value, long threshold) {
     java.util.List<Part> parts = new java.util.ArrayList<>();
-    Walk walk = new Walk(pricer, layout, false, Defaults.NANO_TIME);
+    Walk walk = new Walk(pricer, layout, null, Defaults.NANO_TIME);
     walk.collectLibraryParts(parts);
     try {
       walk.visitTop(value);

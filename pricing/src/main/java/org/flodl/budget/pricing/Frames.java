@@ -45,7 +45,7 @@ final class Frames {
     @Override
     void childDone(Object child, Object keptChild) {
       examined++;
-      if (keptChild != child && walk.copy) {
+      if (keptChild != child && walk.copies != null) {
         if (kept == null) {
           kept = array.clone();
         }
@@ -100,7 +100,7 @@ final class Frames {
     @Override
     void childDone(Object child, Object keptChild) {
       examined++;
-      if (keptChild != child && walk.copy && rebuild) {
+      if (keptChild != child && walk.copies != null && rebuild) {
         if (kept == null) {
           kept = new ArrayList<>(list);
         }
@@ -213,7 +213,7 @@ final class Frames {
     @Override
     void childDone(Object child, Object keptChild) {
       examined++;
-      if (keptChild != child && walk.copy && rebuild && !valueNext) {
+      if (keptChild != child && walk.copies != null && rebuild && !valueNext) {
         if (kept == null) {
           kept = map.getClass() == HashMap.class ? new HashMap<>(map) : new LinkedHashMap<>(map);
         }
@@ -296,7 +296,7 @@ final class Frames {
     @Override
     void childDone(Object child, Object keptChild) {
       examined++;
-      if (keptChild != child && walk.copy && rebuild) {
+      if (keptChild != child && walk.copies != null && rebuild) {
         parts[index - 1] = keptChild;
         replaced = true;
       }

@@ -41,6 +41,7 @@ public final class RetentionPricer {
   private final Consumer<String> notice;
   private final Leaves leaves;
   private final Custom custom;
+  private final Retaining retaining;
 
   private final ClassValue<Kind> kinds =
       new ClassValue<>() {
@@ -90,6 +91,7 @@ public final class RetentionPricer {
     this.cleanup = new Cleanup(this.notice);
     this.leaves = new Leaves(this, layout, shallow);
     this.custom = new Custom(this, this.pricers);
+    this.retaining = new Retaining(this, layout, custom, cleanup);
   }
 
   /**
@@ -226,7 +228,7 @@ public final class RetentionPricer {
           ? Priced.owned(Tier.HEAP, k.typeName, 0)
           : priceShallow(value, k);
     }
-    Walk walk = new Walk(this, layout, false, clock);
+    Walk walk = new Walk(this, layout, null, clock);
     try {
       walk.visitTop(value);
     } catch (RetentionException e) {
@@ -241,34 +243,19 @@ public final class RetentionPricer {
    * or the value cannot be walked: decline the admission.
    */
   public Retained retain(Object value) throws RetentionException {
-    if (value == null) {
-      return new Retained(null, NULL_PRICE, false);
-    }
-    try {
-      Kind k = kinds.get(value.getClass());
-      if (isLeaf(k)) {
-        Priced price = priceLeaf(value, k, true);
-        return price.materialize()
-            ? new Retained(materialize(value, k, price, null), price, true)
-            : new Retained(value, price, false);
-      }
-      ValuePricer pricer = pricerOf(value, k);
-      if (pricer != null && partsBy(pricer, value) == null) {
-        Priced price = priceBy(pricer, value, k, true);
-        return price.materialize()
-            ? new Retained(materialize(value, k, price, pricer), price, true)
-            : new Retained(value, price, false);
-      }
-      if (pricer == null && (k.shape == Kind.Shape.OTHER || k.shape == Kind.Shape.SHARED)) {
-        return new Retained(value, estimate(value), false);
-      }
-      Walk walk = new Walk(this, layout, true, null);
-      Object kept = walk.visitTop(value);
-      Priced price = walk.priced(k.typeName);
-      return new Retained(kept, price, kept != value);
-    } catch (RuntimeException e) {
-      throw new RetentionException("could not price " + value.getClass().getName() + ": " + e, e);
-    }
+    return retain(value, 0);
+  }
+
+  /**
+   * {@link #retain(Object)}, where an original a library's copy replaces (a reference-counted slice
+   * the application made for the cache) is handed back to its library once the application no
+   * longer reaches it, as {@link #releaseWhenUnreachable} hands back a declined value, a collection
+   * asked for past {@code collectThreshold} pending bytes.
+   */
+  public Retained retain(Object value, long collectThreshold) throws RetentionException {
+    return value == null
+        ? new Retained(null, NULL_PRICE, false)
+        : retaining.retain(value, collectThreshold);
   }
 
   /**
@@ -276,7 +263,7 @@ public final class RetentionPricer {
    * nothing.
    */
   public long retainedCostEstimate(List<?> values) {
-    Walk walk = new Walk(this, layout, false, clock);
+    Walk walk = new Walk(this, layout, null, clock);
     try {
       walk.visitRows(values);
     } catch (RetentionException e) {
@@ -290,14 +277,7 @@ public final class RetentionPricer {
    * {@link #retainedCostEstimate}); throws when a materializing copy fails.
    */
   public RetainedRows retainRows(List<?> values) throws RetentionException {
-    Walk walk = new Walk(this, layout, true, null);
-    List<Object> kept;
-    try {
-      kept = walk.visitRows(values);
-    } catch (RuntimeException e) {
-      throw new RetentionException("could not price the rows: " + e, e);
-    }
-    return new RetainedRows(kept, walk.chargedBytes(), walk.materialized());
+    return retaining.retainRows(values);
   }
 
   /**
@@ -379,11 +359,6 @@ public final class RetentionPricer {
 
   Priced priceBy(ValuePricer pricer, Object value, Kind k, boolean mayCopy) {
     return custom.price(pricer, value, k, mayCopy);
-  }
-
-  Object materialize(Object value, Kind k, Priced price, ValuePricer pricer)
-      throws RetentionException {
-    return custom.materialize(value, k, price, pricer);
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -62,7 +62,7 @@ final class Walk {
 
   private final RetentionPricer pricer;
   private final Layout layout;
-  final boolean copy;
+  final Retaining.Copies copies; // null: an estimate, copying nothing
   private final LongSupplier clock;
   private final long deadline;
   private final IdentityHashMap<Object, Object> seen = new IdentityHashMap<>();
@@ -81,13 +81,13 @@ final class Walk {
   private List<Cleanup.Part> libraryParts; // the library values reached, when asked
 
   /**
-   * Returns a walk; {@code clock} null walks without a time bound (a retain walk copies what it
-   * reaches, whatever that takes, bounded by the visits alone so it reaches what the estimate did).
+   * Returns a walk that copies through {@code copies} (null: an estimate); with {@code clock} null
+   * it has no time bound (a retain walk copies what it reaches, bounded by its visits alone).
    */
-  Walk(RetentionPricer pricer, Layout layout, boolean copy, LongSupplier clock) {
+  Walk(RetentionPricer pricer, Layout layout, Retaining.Copies copies, LongSupplier clock) {
     this.pricer = pricer;
     this.layout = layout;
-    this.copy = copy;
+    this.copies = copies;
     this.clock = clock;
     this.deadline = clock == null ? Long.MAX_VALUE : clock.getAsLong() + MAX_NANOS;
   }
@@ -313,10 +313,10 @@ final class Walk {
       return value;
     }
     materialized = true;
-    if (!copy) {
+    if (copies == null) {
       return value;
     }
-    Object kept = pricer.materialize(value, k, price, custom);
+    Object kept = copies.copy(value, k, price, custom);
     seen.put(value, kept);
     return kept;
   }

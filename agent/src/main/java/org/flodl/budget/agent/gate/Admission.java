@@ -77,7 +77,8 @@ final class Admission {
           e, t, site, value, x, observe || Witnessed.keeps(site, receiver, false) != Witnessed.NO);
     }
     if (!mayCopy && price.materialize()) {
-      // A value that cannot be replaced pins what it pins: its whole storage, uncopied.
+      // A value that cannot be replaced, or a view its site keeps (views = keep), pins what it
+      // pins: its whole storage, uncopied.
       price =
           new Priced(
               price.tier(),
@@ -149,7 +150,8 @@ final class Admission {
     boolean copied = false;
     if (price.materialize() && !observe) {
       try {
-        Retained r = e.pricer().retain(value);
+        // An original a library's copy replaces is handed back as a declined value is (handBack).
+        Retained r = e.pricer().retain(value, budget / 16);
         stored = r.value();
         copied = r.materialized();
       } catch (Exception | LinkageError x) {

@@ -30,7 +30,7 @@ final class Admissions {
       return value;
     }
     t.admittedNow = false;
-    Object r = Admission.admission(e, t, a.site(), receiver, key, value, true, true);
+    Object r = Admission.admission(e, t, a.site(), receiver, key, value, a.copies(), true);
     if (r == Gate.DECLINED) {
       t.leave(a.site().index()); // the woven method returns at once, without its exits
     } else if (t.admittedNow) {
@@ -60,7 +60,7 @@ final class Admissions {
       Completions.passed(a.site(), null);
       return value;
     }
-    return Admission.admission(e, t, a.site(), null, null, value, true, true);
+    return Admission.admission(e, t, a.site(), null, null, value, a.copies(), true);
   }
 
   /** Returns whether a call's returned {@code value} was declined at call point {@code a}. */

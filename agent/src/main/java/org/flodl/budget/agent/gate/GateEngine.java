@@ -103,6 +103,11 @@ public final class GateEngine implements Decisions {
     return bind(registry.admit(site, returned, call, decline, wraps));
   }
 
+  /** Makes cache-admit site {@code site} keep its views uncopied ({@code views = keep}). */
+  public synchronized void keepViews(String site) {
+    registry.keepViews(site);
+  }
+
   /** Returns the point id of a release point of cache-admit site {@code site}. */
   public synchronized int bindRelease(String site) {
     return bind(registry.release(site));

@@ -14,7 +14,8 @@ sealed interface Point permits Point.Admit, Point.Release, Point.Depth, Point.Ba
    * A cache admission: of an argument, or of the value returned ({@code returned}); at a method
    * body, or around a call ({@code call}); deciding for every receiver, or only for receivers of
    * {@code receivers} (null: every); {@code decline} evicts by key, or is null; {@code wraps}
-   * (null: none) wraps the argument, whose stores it decides, instead of pricing it.
+   * (null: none) wraps the argument, whose stores it decides, instead of pricing it; {@code copies}
+   * false ({@code views = keep}): a view past the slack is kept uncopied, charged its storage.
    */
   record Admit(
       CacheSite site,
@@ -22,7 +23,8 @@ sealed interface Point permits Point.Admit, Point.Release, Point.Depth, Point.Ba
       boolean call,
       Receivers receivers,
       Decline decline,
-      ArgumentAdapter wraps)
+      ArgumentAdapter wraps,
+      boolean copies)
       implements Point {
     /** Returns whether this point decides for {@code receiver}. */
     boolean decidesFor(Object receiver) {

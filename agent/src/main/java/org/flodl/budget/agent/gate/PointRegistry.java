@@ -1,9 +1,11 @@
 package org.flodl.budget.agent.gate;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.flodl.budget.agent.library.ArgumentAdapter;
 import org.flodl.budget.agent.library.DepthAdapter;
 import org.flodl.budget.agent.library.EntryHook;
@@ -17,6 +19,7 @@ import org.flodl.budget.agent.library.EntryHook;
 final class PointRegistry {
   private final Map<String, CacheSite> cacheSites = new LinkedHashMap<>();
   private final Map<String, DepthSite> depthSites = new LinkedHashMap<>();
+  private final Set<String> keepsViews = new HashSet<>(); // sites with views = keep
   private final Budgets budgets;
 
   PointRegistry(Budgets budgets) {
@@ -26,7 +29,13 @@ final class PointRegistry {
   /** Returns an admission at cache-admit site {@code site} (see {@link GateEngine#bindAdmit}). */
   synchronized Point admit(
       String site, boolean returned, boolean call, Decline decline, ArgumentAdapter wraps) {
-    return new Point.Admit(cacheSite(site), returned, call, null, decline, wraps);
+    return new Point.Admit(
+        cacheSite(site), returned, call, null, decline, wraps, !keepsViews.contains(site));
+  }
+
+  /** Makes cache-admit site {@code site}'s points bound from now keep its views uncopied. */
+  synchronized void keepViews(String site) {
+    keepsViews.add(site);
   }
 
   /** Returns a release point of cache-admit site {@code site}. */
@@ -82,7 +91,8 @@ final class PointRegistry {
           a.call(),
           new Point.Receivers(receiverType.replace('/', '.')),
           a.decline(),
-          a.wraps());
+          a.wraps(),
+          a.copies());
     }
     return base;
   }

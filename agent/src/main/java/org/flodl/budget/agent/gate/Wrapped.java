@@ -45,7 +45,7 @@ final class Wrapped {
     if (t.inGate || value == null || !Gate.isInstalled(e)) {
       return value;
     }
-    Object r = Admission.admission(e, t, a.site(), cache, key, value, true, true);
+    Object r = Admission.admission(e, t, a.site(), cache, key, value, a.copies(), true);
     return r == Gate.DECLINED ? null : r;
   }
 }

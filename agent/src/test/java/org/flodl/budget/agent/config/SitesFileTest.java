@@ -117,6 +117,7 @@ class SitesFileTest {
                 -1,
                 null,
                 false,
+                false,
                 origin),
             // both batch and a fixed batch_bytes are given: the site carries both, the fixed price
             // wins
@@ -392,10 +393,25 @@ class SitesFileTest {
         w.startsWith(
             "flodl-budget: test.properties: site 's' disabled: unknown field "
                 + "'vaule' (known: kind, name, method, in, value, release, decline, decline_args, "
-                + "answer, refuses_nulls, key, role, adapter); value is missing: expected a "
-                + "0-based argument index or return"),
+                + "answer, refuses_nulls, key, role, adapter, views); value is missing: expected "
+                + "a 0-based argument index or return"),
         w);
     assertEquals(1, w.lines().count());
+  }
+
+  @Test
+  void viewsCopyByDefaultAndKeepWhereTheSiteSaysSo() {
+    String site =
+        """
+        site.s.kind = cache-admit
+        site.s.method = a.B#put(java.lang.Object)
+        site.s.value = 0
+        """;
+    assertFalse(((CacheAdmitSite) only(parse(site))).keepViews(), "copied by default");
+    assertTrue(((CacheAdmitSite) only(parse(site + "site.s.views = keep\n"))).keepViews());
+    assertFalse(((CacheAdmitSite) only(parse(site + "site.s.views = COPY\n"))).keepViews());
+    String w = rejected(parse(site + "site.s.views = share\n"));
+    assertTrue(w.endsWith("disabled: views 'share': expected copy or keep"), w);
   }
 
   @Test

@@ -7,6 +7,7 @@ import static org.flodl.budget.events.EventFields.BUDGET_BYTES;
 import static org.flodl.budget.events.EventFields.CHARGED_BYTES;
 import static org.flodl.budget.events.EventFields.DECISION;
 import static org.flodl.budget.events.EventFields.DECLINES;
+import static org.flodl.budget.events.EventFields.LOGICAL_BYTES;
 import static org.flodl.budget.events.EventFields.RELEASED_BYTES;
 import static org.flodl.budget.events.EventFields.RELEASES;
 import static org.flodl.budget.events.EventFields.STORAGE_BYTES;
@@ -37,10 +38,12 @@ import org.junit.jupiter.params.provider.CsvSource;
  * with Unsafe's and Netty's allocation managers; and a Netty loader caching retained slices of
  * pooled direct buffers. At a limit the job dies under without the agent (Arrow's own, or {@code
  * MaxDirectMemorySize}), under the agent it completes with the checksum of a roomy run without it:
- * every admitted slice is charged its whole allocation on the tier its memory is on, every declined
- * one is released once the app no longer reaches it (Arrow's allocator closes with nothing
- * outstanding; Netty's leak detector at PARANOID reports nothing, where it does report the app's
- * own leak), and the recording's counts are the app's puts.
+ * an Arrow slice is copied from its allocator and the cache keeps every sample, or, where its site
+ * keeps views (and for Netty's slices), it is charged its whole allocation on the tier its memory
+ * is on; every declined one and every original a copy replaced is released once the app no longer
+ * reaches it (Arrow's allocator closes with nothing outstanding; Netty's leak detector at PARANOID
+ * reports nothing, where it does report the app's own leak), and the recording's counts are the
+ * app's puts.
  */
 class OffHeapIT {
   static final Path APP = Path.of("../test-apps/offheap-app/target");
@@ -61,40 +64,61 @@ class OffHeapIT {
         + "site.samples.release = java.util.Map#remove(java.lang.Object)\n";
   }
 
-  @ParameterizedTest(name = "Arrow {0}, {1} allocation manager, slice={2}")
-  @CsvSource({"19, Unsafe, transfer", "19, Netty, buf", "15, Unsafe, buf", "15, Netty, transfer"})
-  void arrowSlicesArePricedByTheirAllocationAndDeclinedOnesReleased(
-      int arrow, String manager, String slice) throws Exception {
+  /**
+   * The seed's view rule on Arrow: each 1 KiB slice pins its 2 MiB row group, over twice what it
+   * addresses, so it is copied from the allocator it came from and the cache keeps every sample
+   * (every second-epoch sample a hit); the originals the copies replace are released once the app
+   * no longer reaches them, and the allocator closes with nothing outstanding. With {@code views =
+   * keep} the slices are kept as they are, charged the row group, most declined, each declined one
+   * released: the job completes on the checksum all the same.
+   */
+  @ParameterizedTest(name = "Arrow {0}, {1} allocation manager, slice={2}, views={3}")
+  @CsvSource({
+    "19, Unsafe, transfer, copy",
+    "19, Netty, buf, copy",
+    "15, Unsafe, buf, copy",
+    "15, Netty, transfer, copy",
+    "19, Unsafe, buf, keep",
+    "15, Netty, transfer, keep"
+  })
+  void arrowSlicesAreCopiedFromTheirAllocatorOrKeptAndChargedTheirAllocation(
+      int arrow, String manager, String slice, String views) throws Exception {
     boolean netty = manager.equals("Netty");
+    boolean copy = views.equals("copy");
     // Netty's allocations are bounded by MaxDirectMemorySize, Unsafe's by Arrow's own limit.
     String[] tight = {
       "-XX:MaxDirectMemorySize=" + (netty ? "128m" : "1g"),
       "-Darrow.allocation.manager.type=" + manager
     };
     String limit = "limit=" + (netty ? "1g" : "128m");
-    String name = "offheap-arrow" + arrow + "-" + manager;
-    if (arrow == 19) { // the controls, once a manager: the checksum is the same on every Arrow
+    String name = "offheap-arrow" + arrow + "-" + manager + "-" + slice + "-" + views;
+    if (arrow == 19
+        && copy) { // the controls, once a manager: the checksum is the same on every Arrow
       ChildJvm.Result roomy =
-          arrow(name + "-roomy", arrow, false)
+          arrow(name + "-roomy", arrow, null)
               .jvm("-Darrow.allocation.manager.type=" + manager)
               .run("com.acme.offheap.ArrowLoader", "limit=1g", "slice=" + slice);
       assertEquals(0, roomy.exitCode, roomy.toString());
       assertEquals(CHECKSUM, roomy.value("checksum"), roomy.toString());
       ChildJvm.Result bare =
-          arrow(name + "-bare", arrow, false)
+          arrow(name + "-bare", arrow, null)
               .jvm(tight)
               .run("com.acme.offheap.ArrowLoader", limit, "slice=" + slice);
       assertNotEquals(0, bare.exitCode, "without the agent the job dies of the limit: " + bare);
     }
     ChildJvm.Result r =
-        arrow(name, arrow, true)
+        arrow(name, arrow, views)
             .jvm(tight)
             .run("com.acme.offheap.ArrowLoader", limit, "slice=" + slice);
     assertEquals(0, r.exitCode, r.toString());
     assertEquals(CHECKSUM, r.value("checksum"), "the samples the job trained on (a roomy run's)");
     assertEquals("true", r.value("closed"), "the allocator closed with nothing outstanding: " + r);
     // Arrow's limit bounds the native tier (Unsafe), MaxDirectMemorySize the direct one (Netty).
-    assertExact(r, netty ? "direct" : "native", 128L << 20);
+    if (copy) {
+      assertCopied(r, netty ? "direct" : "native", 128L << 20);
+    } else {
+      assertExact(r, netty ? "direct" : "native", 128L << 20);
+    }
   }
 
   @Test
@@ -240,10 +264,46 @@ class OffHeapIT {
     }
   }
 
-  /** A child running the Arrow loader on Arrow {@code version}, recording every decision. */
-  private static ChildJvm arrow(String name, int version, boolean agent) throws Exception {
+  /**
+   * Every sample cached as a copy: every second-epoch sample a hit, each admission materialized and
+   * charged its copy (at least the bytes it addresses, far under the row group its original pins),
+   * each admitted copy released once, on {@code tier}, within {@code bound}.
+   */
+  private static void assertCopied(ChildJvm.Result r, String tier, long bound) throws Exception {
+    assertEquals("400", r.value("hits"), "every second-epoch sample a hit: " + r);
+    assertEquals("400", r.value("puts"), r.toString());
+    Map<String, Long> s = ExportersIT.summaries(r.recording, "samples");
+    assertEquals(400, s.get(ADMISSIONS), "" + s);
+    assertEquals(0, s.get(DECLINES), "" + s);
+    assertEquals(s.get(ADMISSIONS), s.get(RELEASES), "each admitted copy evicted: " + s);
+    assertEquals(s.get(ADMITTED_BYTES), s.get(RELEASED_BYTES), "each byte released once: " + s);
+    List<RecordedEvent> decisions = r.events(CacheAdmissionEvent.NAME);
+    assertEquals(400, decisions.size(), "one event per decision");
+    for (RecordedEvent e : decisions) {
+      assertEquals(tier, e.getString(TIER), e.toString());
+      assertEquals(Decision.ADMIT_MATERIALIZED.name(), e.getString(DECISION), e.toString());
+      assertTrue(e.getLong(BUDGET_BYTES) <= bound, "a budget past the library's bound: " + e);
+      assertTrue(e.getLong(STORAGE_BYTES) >= ALLOCATION, "the original pins its group: " + e);
+      long charged = e.getLong(CHARGED_BYTES);
+      assertTrue(
+          charged >= e.getLong(LOGICAL_BYTES) && charged <= 2048,
+          "charged its copy, 1 KiB and the validity as Arrow rounds them: " + e);
+    }
+  }
+
+  /**
+   * A child running the Arrow loader on Arrow {@code version}; with {@code views} (copy or keep)
+   * under the agent, recording every decision.
+   */
+  private static ChildJvm arrow(String name, int version, String views) throws Exception {
     ChildJvm c = ChildJvm.on(name, Jdk.JDK17).jvm(OPENS).classPath(arrowClassPath(version));
-    return agent ? c.agent("sites=" + Sites.write(name, sites("ArrowLoader"))).record() : c;
+    return views == null
+        ? c
+        : c.agent(
+                "sites="
+                    + Sites.write(
+                        name, sites("ArrowLoader") + "site.samples.views = " + views + "\n"))
+            .record();
   }
 
   /** A child running the Netty loader (Netty 4.2, Arrow 19's), recording every decision. */

@@ -13,7 +13,9 @@ import java.util.Objects;
  * throws {@code NullPointerException} as the library would. {@code adapter} names a framework whose
  * iterator the agent makes read a declined value again from its source ({@code dl4j}), or is null.
  * {@code key} is the argument that is the entry's key (-1: none), so that a cache which stores a
- * copy of the value has its charge held by the entry, not by the application's object.
+ * copy of the value has its charge held by the entry, not by the application's object. {@code
+ * keepViews} ({@code views = keep}): a view that pins over twice what it addresses is kept as it is
+ * and charged its whole storage, never copied (an application that writes through it).
  */
 public record CacheAdmitSite(
     String block,
@@ -29,6 +31,7 @@ public record CacheAdmitSite(
     int key,
     String adapter,
     boolean stager,
+    boolean keepViews,
     String origin)
     implements SiteSpec {
 

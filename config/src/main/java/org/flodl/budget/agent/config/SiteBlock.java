@@ -210,6 +210,15 @@ final class SiteBlock {
         problems.add("key applies to method-body sites: expected no key with in = ...");
       }
     }
+    boolean keepViews = false;
+    String viewsText = fields.get(VIEWS);
+    if (viewsText != null) {
+      if (viewsText.equalsIgnoreCase("keep") || viewsText.equalsIgnoreCase("copy")) {
+        keepViews = viewsText.equalsIgnoreCase("keep");
+      } else {
+        problems.add("views '" + Text.clip(viewsText, 40) + "': expected copy or keep");
+      }
+    }
     if (!problems.isEmpty() || method == null) {
       return null;
     }
@@ -227,6 +236,7 @@ final class SiteBlock {
         key,
         adapter,
         stager,
+        keepViews,
         origin);
   }
 

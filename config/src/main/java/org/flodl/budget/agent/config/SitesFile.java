@@ -46,6 +46,7 @@ public final class SitesFile {
   static final String DEVICE = "device";
   static final String ROLE = "role";
   static final String ADAPTER = "adapter";
+  static final String VIEWS = "views";
 
   static final List<String> FIELDS =
       List.of(
@@ -67,9 +68,10 @@ public final class SitesFile {
           ACTIVATION_RESERVE,
           DEVICE,
           ROLE,
-          ADAPTER);
+          ADAPTER,
+          VIEWS);
   static final Set<String> CACHE_ONLY =
-      Set.of(VALUE, RELEASE, DECLINE, DECLINE_ARGS, ANSWER, REFUSES_NULLS, KEY);
+      Set.of(VALUE, RELEASE, DECLINE, DECLINE_ARGS, ANSWER, REFUSES_NULLS, KEY, VIEWS);
   static final Set<String> PREFETCH_ONLY =
       Set.of(DEPTH, EXECUTOR, BATCH, BATCH_BYTES, ACTIVATION_RESERVE, DEVICE);
 

@@ -6,10 +6,12 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import org.flodl.budget.agent.library.Library;
+import org.flodl.budget.agent.library.Log;
 import org.flodl.budget.agent.library.Shallow;
 import org.flodl.budget.agent.library.Shared;
 import org.flodl.budget.agent.library.TypeValuePricer;
 import org.flodl.budget.agent.library.Types;
+import org.flodl.budget.policy.BudgetPolicy;
 import org.flodl.budget.policy.Tier;
 import org.flodl.budget.pricing.Priced;
 import org.flodl.budget.pricing.Releases;
@@ -20,14 +22,15 @@ import org.flodl.budget.pricing.ValuePricer;
 /**
  * Arrow's values priced by the allocations they pin ({@link ArrowApi}): an {@code ArrowBuf}, a
  * value vector (its buffers) and a {@code VectorSchemaRoot} (its vectors' buffers) are charged each
- * allocation they reach once, whole, however small the slice (a 1 KiB slice of a 16 MiB row group
- * pins the 16 MiB), on the tier its allocation manager draws on: Netty's, direct; Unsafe's (and any
- * other), native. A slice is never copied into an allocation of its own: the copy would be a new
- * reference the application never releases, and the original's reference, the one the application
- * made for the cache, would still pin the allocation. An allocator, a ledger or an allocation
- * manager a walk reaches is the job's, charged nothing. A declined value's references are released
- * once the application no longer reaches its buffers. The root allocators of the native allocations
- * priced are remembered (weakly) and bound the native tier by their headroom.
+ * allocation they reach once, whole (a 1 KiB slice of a 16 MiB row group pins the 16 MiB), on the
+ * tier its allocation manager draws on: Netty's, direct; Unsafe's (and any other), native. Past the
+ * seed's slack (allocations over twice what the buffers address) the value is copied from its own
+ * allocator ({@link ArrowCopies}) and charged the copy; the original, the reference the application
+ * made for the cache, is then the pricer's to release once the application no longer reaches it, as
+ * a declined value's references are; the application's release of what the cache evicts reaches the
+ * copy. An allocator, a ledger or an allocation manager a walk reaches is the job's, charged
+ * nothing. The root allocators of the native allocations priced are remembered (weakly) and bound
+ * the native tier by their headroom.
  */
 final class ArrowPricing implements TypePricer {
   private static final int MAX_ROOTS = 16;
@@ -45,15 +48,20 @@ final class ArrowPricing implements TypePricer {
     Class<?> root = buf != null || vector != null ? null : Types.supertypeNamed(c, ArrowApi.ROOT);
     try {
       if (buf != null) {
-        return new Pricer(api(buf), null, null);
+        return new Pricer(api(buf), null, null, ArrowCopies.of(buf, null));
       }
       if (vector != null) {
-        return new Pricer(api(bufOf(vector)), ArrowApi.buffers(vector), null);
+        Class<?> b = bufOf(vector);
+        return new Pricer(api(b), ArrowApi.buffers(vector), null, ArrowCopies.of(b, vector));
       }
       if (root != null) {
         Class<?> valueVector = Class.forName(ArrowApi.VECTOR, false, root.getClassLoader());
+        Class<?> b = bufOf(root);
         return new Pricer(
-            api(bufOf(root)), ArrowApi.buffers(valueVector), ArrowApi.fieldVectors(root));
+            api(b),
+            ArrowApi.buffers(valueVector),
+            ArrowApi.fieldVectors(root),
+            ArrowCopies.of(b, root));
       }
     } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
       return Shallow.PRICER; // Arrow's, but not the API this unit knows: never walked into
@@ -136,11 +144,13 @@ final class ArrowPricing implements TypePricer {
     private final ArrowApi api;
     private final MethodHandle buffers;
     private final MethodHandle vectors;
+    private final ArrowCopies copies; // null: this Arrow's values are never copied
 
-    Pricer(ArrowApi api, MethodHandle buffers, MethodHandle vectors) {
+    Pricer(ArrowApi api, MethodHandle buffers, MethodHandle vectors, ArrowCopies copies) {
       this.api = api;
       this.buffers = buffers;
       this.vectors = vectors;
+      this.copies = copies;
     }
 
     @Override
@@ -171,7 +181,14 @@ final class ArrowPricing implements TypePricer {
         }
         long storage = Math.max(sums[1] + sums[2], sums[0]);
         Tier tier = sums[2] > sums[1] ? Tier.DIRECT : Tier.NATIVE;
-        return new Priced(tier, value.getClass().getTypeName(), sums[0], storage, storage, false);
+        String type = value.getClass().getTypeName();
+        if (copies != null && BudgetPolicy.shouldMaterialize(sums[0], storage)) {
+          long copy = copyBytes(value);
+          if (copy >= 0) {
+            return new Priced(tier, type, sums[0], storage, Math.max(copy, sums[0]), true);
+          }
+        }
+        return new Priced(tier, type, sums[0], storage, storage, false);
       } catch (RuntimeException | Error e) {
         throw e;
       } catch (Throwable t) {
@@ -196,6 +213,63 @@ final class ArrowPricing implements TypePricer {
         throw new IllegalStateException("an Arrow value could not be read: " + t, t);
       }
       return any;
+    }
+
+    /**
+     * Returns what a copy of {@code value} takes from its allocators, or -1 where it is not copied
+     * (a vector with children; an allocator without the headroom, said once).
+     */
+    private long copyBytes(Object value) throws Throwable {
+      List<?> vs = vectors != null ? (List<?>) (Object) vectors.invokeExact(value) : null;
+      if (!copies.copyable(buffers == null ? null : vs != null ? vs : List.of(value))) {
+        return -1;
+      }
+      long sum = 0;
+      if (buffers == null) {
+        Object allocator =
+            (Object) api.allocator.invokeExact((Object) api.referenceManager.invokeExact(value));
+        sum = copies.copyBytes(allocator, List.of(value), api);
+      } else {
+        for (Object v : vs != null ? vs : List.of(value)) {
+          long bytes = copies.copyBytes(copies.allocatorOf(v), bufsOf(v), api);
+          if (bytes < 0) {
+            sum = -1;
+            break;
+          }
+          sum += bytes;
+        }
+      }
+      if (sum < 0) {
+        Log.warnOnce(
+            "arrow-copy-headroom",
+            "Arrow: a small view of a large allocation is kept uncopied, charged the allocation"
+                + " whole: its allocator has not the headroom for a copy");
+      }
+      return sum;
+    }
+
+    @Override
+    public Object materialize(Object value, Priced price) {
+      try {
+        if (buffers == null) {
+          Object manager = (Object) api.referenceManager.invokeExact(value);
+          return copies.copyBuffer((Object) api.allocator.invokeExact(manager), value, api);
+        }
+        if (vectors == null) {
+          return copies.copyVector(value, api);
+        }
+        return copies.copyRoot(value, (List<?>) (Object) vectors.invokeExact(value), api);
+      } catch (RuntimeException | Error e) {
+        throw e;
+      } catch (Throwable t) {
+        throw new IllegalStateException("an Arrow value could not be copied: " + t, t);
+      }
+    }
+
+    private List<Object> bufsOf(Object vector) throws Throwable {
+      List<Object> out = new ArrayList<>();
+      addAll(out, (Object[]) buffers.invokeExact(vector));
+      return out;
     }
 
     /** Returns the value's buffers: itself, a vector's, or every vector's of a root. */

@@ -8,9 +8,11 @@ import org.flodl.budget.pricing.TypePricer;
 /**
  * Apache Arrow's memory ({@code docs/LIBRARIES.md}): no preset (Arrow keeps no cache or queue of
  * its own to budget); its buffers, vectors and roots are priced by the allocations they pin ({@link
- * ArrowPricing}) wherever a site admits one, a declined one is released once the application no
- * longer reaches it, an allocator's close first hands back the declined values it would report
- * leaked ({@link ArrowClose}), and the root allocators' headroom bounds the native tier.
+ * ArrowPricing}) wherever a site admits one, a small view of a large allocation copied from its own
+ * allocator ({@link ArrowCopies}), a declined one (and an original a copy replaced) released once
+ * the application no longer reaches it, an allocator's close first hands back the declined values
+ * it would report leaked ({@link ArrowClose}), and the root allocators' headroom bounds the native
+ * tier.
  */
 public final class ArrowSupport implements Library {
   private final ArrowPricing pricing = new ArrowPricing();
