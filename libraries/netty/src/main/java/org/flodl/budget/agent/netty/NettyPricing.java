@@ -9,6 +9,7 @@ import org.flodl.budget.agent.library.Shallow;
 import org.flodl.budget.agent.library.Shared;
 import org.flodl.budget.agent.library.TypeValuePricer;
 import org.flodl.budget.agent.library.Types;
+import org.flodl.budget.policy.BudgetPolicy;
 import org.flodl.budget.policy.Tier;
 import org.flodl.budget.pricing.Priced;
 import org.flodl.budget.pricing.Releases;
@@ -21,8 +22,10 @@ import org.flodl.budget.pricing.ValuePricer;
  * duplicate, retained or not, leak-aware or not) is followed through {@code unwrap()} to the buffer
  * that owns the memory, a composite is each component's owner, each owner charged once: {@code
  * max(capacity(), writerIndex() + maxFastWritableBytes())} (a pooled buffer's whole slot), on the
- * direct tier where it {@code isDirect()}, else the heap. A slice is never copied (as Arrow's, see
- * docs/PRICING.md). An allocator a walk reaches is the job's, charged nothing.
+ * direct tier where it {@code isDirect()}, else the heap. Past the seed's slack (a slot over twice
+ * the capacity) a derived buffer is copied from its own allocator ({@link NettyCopies}) and charged
+ * the copy; the original, the reference the application made for the cache, is then handed back as
+ * a declined one is (below). An allocator a walk reaches is the job's, charged nothing.
  *
  * <p>A declined buffer's reference is released once the application no longer reaches it: a
  * leak-aware wrapper (any buffer under {@code ResourceLeakDetector} at PARANOID, a sampled one
@@ -97,6 +100,8 @@ final class NettyPricing implements TypePricer {
     /** A leak-aware composite: its record closes only through the wrapper's own release. */
     private final boolean leakAwareComposite;
 
+    private final NettyCopies copies; // null: this Netty's buffers are never copied
+
     Bufs(Class<?> buf, Class<?> c) throws ReflectiveOperationException {
       MethodHandles.Lookup l = MethodHandles.publicLookup();
       ClassLoader loader = buf.getClassLoader();
@@ -140,6 +145,7 @@ final class NettyPricing implements TypePricer {
       Class<?> pooledDerived = Types.supertypeNamed(c, POOLED_DERIVED);
       parent = pooledDerived == null ? null : accessible(pooledDerived.getDeclaredField("parent"));
       leakAwareComposite = Types.supertypeNamed(c, LEAK_AWARE_COMPOSITE) != null;
+      copies = NettyCopies.of(buf);
     }
 
     private static Field accessible(Field f) {
@@ -163,11 +169,39 @@ final class NettyPricing implements TypePricer {
           }
         }
         long storage = Math.max(total, logical);
-        return new Priced(tier, value.getClass().getTypeName(), logical, storage, storage, false);
+        String type = value.getClass().getTypeName();
+        if (BudgetPolicy.shouldMaterialize(logical, storage) && copyable(value)) {
+          return new Priced(tier, type, logical, storage, NettyCopies.copyBytes(logical), true);
+        }
+        return new Priced(tier, type, logical, storage, storage, false);
       } catch (RuntimeException | Error e) {
         throw e;
       } catch (Throwable t) {
         throw new IllegalStateException("a ByteBuf could not be priced: " + t, t);
+      }
+    }
+
+    /**
+     * Returns whether {@code value} can be copied: a derived buffer, which holds a reference the
+     * pricer can hand back once the application lets go of it ({@link #releaseWhenUnreachable}),
+     * not a composite.
+     */
+    private boolean copyable(Object value) throws Throwable {
+      return copies != null
+          && !leakAwareComposite
+          && !composite.isInstance(value)
+          && (leak != null || parent != null || (Object) unwrap.invokeExact(value) != null);
+    }
+
+    @Override
+    public Object materialize(Object value, Priced price) {
+      try {
+        return copies.copy(
+            value, (int) capacity.invokeExact(value), (boolean) direct.invokeExact(value));
+      } catch (RuntimeException | Error e) {
+        throw e;
+      } catch (Throwable t) {
+        throw new IllegalStateException("a ByteBuf could not be copied: " + t, t);
       }
     }
 
