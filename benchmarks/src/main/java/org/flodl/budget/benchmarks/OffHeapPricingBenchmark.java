@@ -197,8 +197,9 @@ public class OffHeapPricingBenchmark {
   }
 
   /**
-   * The copy a cache is handed instead of the slice, as its library's pricer makes it (an Arrow
-   * copy closed again, back to its allocator); the value itself where the admission copies none.
+   * The copy a cache is handed instead of the slice, as its library's pricer makes it (an Arrow or
+   * Netty copy given back to its allocator at once); the value itself where the admission copies
+   * none.
    */
   @Benchmark
   public Object copy() throws Exception {
@@ -206,7 +207,9 @@ public class OffHeapPricingBenchmark {
       return value;
     }
     Object c = copier.materialize(value, price);
-    if (c instanceof AutoCloseable a) {
+    if (c instanceof ByteBuf b) {
+      b.release(); // back to its pool
+    } else if (c instanceof AutoCloseable a) {
       a.close();
     }
     return c;
