@@ -179,7 +179,8 @@ public final class CacheApp {
   }
 
   /** Waits up to a minute for the agent's MBean, which it registers once it has started. */
-  private static boolean awaitAgent() {
+  /** Waits up to a minute for the agent's MBean; returns whether it came. */
+  public static boolean awaitAgent() {
     try {
       MBeanServer s = ManagementFactory.getPlatformMBeanServer();
       ObjectName n = new ObjectName(MBEAN);

@@ -1,5 +1,6 @@
 package com.acme.libs;
 
+import com.acme.it.CacheApp;
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.AsyncLoadingCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -32,9 +33,10 @@ import javax.cache.processor.EntryProcessor;
  * </ul>
  *
  * <p>{@code --samples}, {@code --bytes}, {@code --epochs}; {@code --clear} removes every key
- * through the door's own remove at the end. Prints {@code LOADS=} (samples decoded: each a value
- * the door stores), {@code DELIVERED=}, {@code CHECKSUM=}, {@code HITS=} (of the last epoch) and
- * {@code DONE}.
+ * through the door's own remove at the end; {@code --wait-for-agent-at=N}: at sample N of the first
+ * epoch print {@code PAUSED N} and wait for the agent's MBean (an attach). Prints {@code LOADS=}
+ * (samples decoded: each a value the door stores), {@code DELIVERED=}, {@code CHECKSUM=}, {@code
+ * HITS=} (of the last epoch) and {@code DONE}.
  */
 public final class CacheDoors {
   private static final AtomicLong LOADS = new AtomicLong();
@@ -54,6 +56,7 @@ public final class CacheDoors {
     int bytes = 1 << 20;
     int epochs = 2;
     boolean clear = false;
+    int waitForAgentAt = -1;
     for (String a : args) {
       String v = a.substring(a.indexOf('=') + 1);
       if (a.startsWith("--door=")) {
@@ -66,6 +69,8 @@ public final class CacheDoors {
         epochs = Integer.parseInt(v);
       } else if (a.equals("--clear")) {
         clear = true;
+      } else if (a.startsWith("--wait-for-agent-at=")) {
+        waitForAgentAt = Integer.parseInt(v);
       } else {
         throw new IllegalArgumentException(a);
       }
@@ -92,6 +97,10 @@ public final class CacheDoors {
     for (int e = 0; e < epochs; e++) {
       long loadsBefore = LOADS.get();
       for (int i = 0; i < samples; i++) {
+        if (e == 0 && i == waitForAgentAt) {
+          System.out.println("PAUSED " + i);
+          System.out.println(CacheApp.awaitAgent() ? "AGENT IS HERE" : "NO AGENT CAME");
+        }
         int k = (int) ((i * 7919L + e * 31L) % samples);
         byte[] v = d.get(k);
         checksum = checksum * 31 + LibraryTrain.train(k, v);

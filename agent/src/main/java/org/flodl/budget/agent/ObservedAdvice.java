@@ -235,11 +235,19 @@ final class ObservedAdvice implements Runnable {
           }
         }
       }
-      // Attached: the jar the JVM appended to its boot class path (the manifest's Boot-Class-Path).
-      String appended = System.getProperty("jdk.boot.class.path.append", "");
-      for (String entry : appended.split(java.io.File.pathSeparator)) {
-        if (entry.endsWith(JAR)) {
-          return entry;
+      // Attached: the jar this class was loaded from (appended to the boot class path by its
+      // manifest's Boot-Class-Path), an absolute path.
+      java.net.URL self =
+          ClassLoader.getSystemResource(
+              ObservedAdvice.class.getName().replace('.', '/') + ".class");
+      String url = self == null ? "" : self.toString();
+      int bang = url.indexOf("!/");
+      if (url.startsWith("jar:file:") && bang > 0) {
+        String path =
+            java.nio.file.Path.of(new java.net.URI(url.substring("jar:".length(), bang)))
+                .toString();
+        if (path.endsWith(JAR)) {
+          return path;
         }
       }
     } catch (Throwable t) {

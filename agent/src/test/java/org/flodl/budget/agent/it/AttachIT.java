@@ -6,6 +6,7 @@ import static org.flodl.budget.events.EventFields.DECLINES;
 import static org.flodl.budget.events.EventFields.OUTCOME;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -87,6 +88,53 @@ class AttachIT {
             .anyMatch(e -> e.getString(OUTCOME).equals("WOVEN")));
   }
 
+  /**
+   * Attached with no argument, the agent does what the bare flag does: the Caffeine cache the job
+   * is already filling is retransformed and observed, nothing changes (the job dies of the heap at
+   * -Xmx256m as without the agent), and as it dies the agent prints the block with the flag that
+   * budgets the cache, naming the jar the attach loaded by its absolute path.
+   */
+  @org.junit.jupiter.api.Test
+  void attachingWithNoArgumentObservesAsTheBareFlagDoes() throws Exception {
+    ChildJvm child =
+        ChildJvm.on("attach-bare", Jdk.JDK17)
+            .withJarsOf(LibraryCacheIT.LIBS.resolve("caffeine-current"))
+            .jvm("-Xmx256m")
+            .timeout(180);
+    Process app =
+        child.start(
+            "com.acme.libs.CacheDoors",
+            "--door=caffeine-compute",
+            "--samples=600",
+            "--wait-for-agent-at=20");
+    for (int i = 0; i < 2400 && !child.stdoutSoFar().contains("PAUSED 20") && app.isAlive(); i++) {
+      Thread.sleep(25);
+    }
+    assertTrue(child.stdoutSoFar().contains("PAUSED 20"), "never paused: " + child.stdoutSoFar());
+    String[] attached = attach(Long.toString(app.pid()));
+    assertEquals("0", attached[0], attached[1]);
+
+    ChildJvm.Result r = child.await(app);
+    assertTrue(r.stdout.contains("AGENT IS HERE"), r.toString());
+    assertNotEquals(0, r.exitCode, "the job's outcome unchanged: " + r);
+    assertTrue(r.stderr.contains("OutOfMemoryError"), r.toString());
+    List<String> said = r.stderr.lines().filter(l -> l.startsWith("flodl-budget:")).toList();
+    assertEquals(3, said.size(), "one block, as the job dies: " + said);
+    assertEquals(
+        "flodl-budget: observed only, nothing changed (no argument chose what to budget);"
+            + " what a budget would have done:",
+        said.get(0));
+    assertTrue(
+        said.get(1).startsWith("flodl-budget:   caffeine: held up to ")
+            && said.get(1).endsWith("[sure: the caffeine preset's cache]"),
+        said.get(1));
+    assertEquals(
+        "flodl-budget: budget it with: -javaagent:"
+            + ChildJvm.AGENT_JAR.toAbsolutePath()
+            + "=presets=caffeine",
+        said.get(2));
+  }
+
   /** Starts {@code main} with {@code args} in {@code child} and returns its pid once READY. */
   private static String ready(ChildJvm child, Process app) throws Exception {
     for (int i = 0; i < 800; i++) {
@@ -103,18 +151,18 @@ class AttachIT {
     throw new AssertionError("the app never said READY: " + child.stdoutSoFar());
   }
 
-  /** Runs {@code attach PID args}; returns its exit status and what it printed. */
-  private static String[] attach(String pid, String args) throws Exception {
-    Process attach =
-        new ProcessBuilder(
+  /** Runs {@code attach PID [args]}; returns its exit status and what it printed. */
+  private static String[] attach(String pid, String... args) throws Exception {
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
                 Jdk.JDK17.java().toString(),
                 "-jar",
                 ChildJvm.AGENT_JAR.toAbsolutePath().toString(),
                 "attach",
-                pid,
-                args)
-            .redirectErrorStream(true)
-            .start();
+                pid));
+    cmd.addAll(List.of(args));
+    Process attach = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     String out = new String(attach.getInputStream().readAllBytes());
     assertTrue(attach.waitFor(60, TimeUnit.SECONDS));
     return new String[] {Integer.toString(attach.exitValue()), out};
