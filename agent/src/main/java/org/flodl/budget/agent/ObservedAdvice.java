@@ -16,7 +16,7 @@ import org.flodl.budget.agent.gate.GateEngine;
 import org.flodl.budget.agent.gate.SiteTotals;
 import org.flodl.budget.agent.library.Log;
 import org.flodl.budget.events.SiteSummaryEvent;
-import org.flodl.budget.policy.Sizes;
+import org.flodl.budget.policy.Advice;
 
 /**
  * What the bare flag says. Where no argument chose what to budget ({@link
@@ -32,7 +32,7 @@ import org.flodl.budget.policy.Sizes;
  */
 final class ObservedAdvice implements Runnable {
   /** The agent jar's name, as its manifest's {@code Boot-Class-Path} names it. */
-  static final String JAR = "flodl-budget-agent.jar";
+  static final String JAR = Advice.JAR;
 
   private static final long SAMPLE_MILLIS = 250;
   private static final int RESERVE_BYTES = 256 << 10;
@@ -129,31 +129,18 @@ final class ObservedAdvice implements Runnable {
       for (String site : engine.siteNames(false)) {
         DecisionEvents.LastDepth d = DecisionEvents.lastDepth(site);
         if (d != null && d.depth() < d.requested()) {
-          lines.add(
-              "  "
-                  + site
-                  + ": a prefetch of "
-                  + d.requested()
-                  + " batches on "
-                  + d.device()
-                  + ", "
-                  + d.depth()
-                  + " within the budget ("
-                  + d.reason()
-                  + ") [sure: the library's own prefetch]");
+          lines.add(Advice.depthLine(site, d.requested(), d.device(), d.depth(), d.reason()));
           djl = true;
         }
       }
       if (lines.isEmpty()) {
         return;
       }
-      Log.warn(
-          "observed only, nothing changed (no argument chose what to budget);"
-              + " what a budget would have done:");
+      Log.warn(Advice.HEADER);
       for (String l : lines) {
         Log.warn(l);
       }
-      Log.warn("budget it with: " + flag(presets, djl));
+      Log.warn(Advice.FLAG + flag(presets, djl));
     } catch (Throwable t) {
       Log.warn("what a budget would have done cannot be said (" + t + ")");
     }
@@ -177,25 +164,15 @@ final class ObservedAdvice implements Runnable {
       }
       String preset = presetOf.get(site);
       String line =
-          "  "
-              + site
-              + ": held up to "
-              + Sizes.human(peak[0])
-              + " in "
-              + peak[1]
-              + " values on the "
-              + (t.tier() == null ? "heap" : t.tier().label())
-              + " tier (its budget now "
-              + (t.tier() == null ? "?" : Sizes.human(engine.budget(t.tier())))
-              + ")"
-              + (c.wouldDeclines() > 0
-                  ? "; a budget would have declined "
-                      + c.wouldDeclines()
-                      + " more values ("
-                      + Sizes.human(declinedBytes)
-                      + ")"
-                  : "; a budget would have declined none")
-              + (preset == null ? "" : " [sure: the " + preset + " preset's cache]");
+          Advice.cacheLine(
+              site,
+              peak[0],
+              peak[1],
+              t.tier() == null ? "heap" : t.tier().label(),
+              t.tier() == null ? -1 : engine.budget(t.tier()),
+              c.wouldDeclines(),
+              declinedBytes,
+              preset);
       rows.add(new Row(peak[0] + declinedBytes, preset, line));
     }
     rows.sort(java.util.Comparator.comparingLong(Row::rank).reversed());
@@ -213,27 +190,15 @@ final class ObservedAdvice implements Runnable {
         args.add(s.key() + "=" + s.value());
       }
     }
-    if (!presets.isEmpty()) {
-      args.add("presets=" + String.join(":", presets));
-    }
-    if (djl) {
-      args.add("djl=on");
-    }
-    return "-javaagent:" + jarAsStarted() + "=" + String.join(",", args);
+    return Advice.flag(jarAsStarted(), args, presets, djl);
   }
 
   /** Returns the agent jar's path as the job named it ({@code -javaagent:PATH}), else its own. */
   static String jarAsStarted() {
     try {
-      for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-        if (a.startsWith("-javaagent:")) {
-          String path = a.substring("-javaagent:".length());
-          int eq = path.indexOf('=');
-          path = eq < 0 ? path : path.substring(0, eq);
-          if (path.endsWith(JAR)) {
-            return path;
-          }
-        }
+      String named = Advice.jarNamedIn(ManagementFactory.getRuntimeMXBean().getInputArguments());
+      if (named != null) {
+        return named;
       }
       // Attached: the jar this class was loaded from (appended to the boot class path by its
       // manifest's Boot-Class-Path), an absolute path.

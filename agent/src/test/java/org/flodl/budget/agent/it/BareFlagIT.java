@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
 import org.flodl.budget.events.SiteSummaryEvent;
@@ -20,8 +22,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * filled through {@code asMap().computeIfAbsent}, a Guava cache through {@code get(k, callable)})
  * it changes nothing (the job dies as without the agent, no value declined), and as it dies prints
  * one block on stderr: the site that held memory, what a budget would have declined, and the flag
- * that budgets it, with the jar's path as the job named it. The same job run with exactly that flag
- * completes. A job with no cache hears nothing from the agent.
+ * that budgets it, with the jar's path as the job named it; the report of the job's recording shows
+ * the same block. The same job run with exactly that flag completes. A job with no cache hears
+ * nothing from the agent.
  */
 @Tag("slow") // several child JVMs at a full heap: left out by -Pfast
 class BareFlagIT {
@@ -81,6 +84,15 @@ class BareFlagIT {
     }
     assertTrue(admissions > 0 && wouldDecline > 0, "decided, in observe: " + observed);
     assertEquals(wouldDecline, declines, "no value declined under the bare flag");
+    // The report of the job's recording gives the same advice: the block, the same flag.
+    List<String> report = report(observed.recording);
+    int at = report.indexOf(BLOCK.substring("flodl-budget: ".length()));
+    assertTrue(at >= 0, "the block in the report: " + report);
+    assertTrue(
+        report.get(at + 1).startsWith("  " + preset + ": held up to ")
+            && report.get(at + 1).endsWith("[sure: the " + preset + " preset's cache]"),
+        report.get(at + 1));
+    assertEquals(FLAG.substring("flodl-budget: ".length()) + flag, report.get(at + 2));
 
     ChildJvm.Result budgeted =
         ChildJvm.on("bare-flag-then-" + door, Jdk.JDK17)
@@ -90,6 +102,23 @@ class BareFlagIT {
             .run("com.acme.libs.CacheDoors", "--door=" + door, SAMPLES);
     assertEquals(0, budgeted.exitCode, "the job completes with the printed flag: " + budgeted);
     assertEquals("1200", budgeted.value("DELIVERED"), budgeted.toString());
+  }
+
+  /** Returns the lines {@code java -jar flodl-budget-agent.jar report FILE} prints. */
+  static List<String> report(Path recording) throws Exception {
+    Process p =
+        new ProcessBuilder(
+                Jdk.JDK17.java().toString(),
+                "-jar",
+                ChildJvm.AGENT_JAR.toAbsolutePath().toString(),
+                "report",
+                recording.toString())
+            .redirectErrorStream(true)
+            .start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS), out);
+    assertEquals(0, p.exitValue(), out);
+    return out.lines().toList();
   }
 
   /**

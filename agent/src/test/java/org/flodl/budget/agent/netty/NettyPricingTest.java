@@ -2,6 +2,7 @@ package org.flodl.budget.agent.netty;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
@@ -68,9 +69,39 @@ class NettyPricingTest {
       assertEquals(Tier.DIRECT, p.tier(), view.toString());
       assertEquals(view.capacity(), p.logicalBytes(), view.toString());
       assertEquals(1 << 20, p.storageBytes(), view.toString());
-      assertEquals(1 << 20, p.chargedBytes(), "the whole owner, never copied: " + view);
-      assertFalse(p.materialize());
+      if (view.capacity() == 1024) { // past the slack: copied, charged the copy
+        assertTrue(p.materialize(), view.toString());
+        assertEquals(1024, p.chargedBytes(), "the copy's capacity: " + view);
+      } else { // a duplicate addresses its whole owner: kept, charged it
+        assertFalse(p.materialize(), view.toString());
+        assertEquals(1 << 20, p.chargedBytes(), "the whole owner: " + view);
+      }
     }
+  }
+
+  @Test
+  void aSliceIsCopiedIntoABufferOfItsOwnAllocatorWithItsBytesAndIndexes() throws Exception {
+    ByteBuf root = own(PooledByteBufAllocator.DEFAULT.directBuffer(1 << 20));
+    root.writerIndex(1 << 20);
+    for (int i = 0; i < 1000; i++) {
+      root.setByte(8192 + i, i * 7);
+    }
+    // the reference made for the cache: once copied, the pricer's to release when unreachable
+    ByteBuf slice = root.retainedSlice(8192, 1000);
+    slice.readerIndex(10);
+    Object kept = pricer.retain(slice).value();
+    assertTrue(kept instanceof ByteBuf && kept != slice, "a copy: " + kept);
+    ByteBuf copy = own((ByteBuf) kept);
+    assertTrue(copy.isDirect());
+    assertSame(slice.alloc(), copy.alloc(), "from the slice's own allocator");
+    assertEquals(1000, copy.capacity());
+    assertEquals(10, copy.readerIndex());
+    assertEquals(1000, copy.writerIndex());
+    assertEquals(1, copy.refCnt());
+    for (int i = 0; i < 1000; i++) {
+      assertEquals((byte) (i * 7), copy.getByte(i), "byte " + i);
+    }
+    assertEquals(1024, pricer.estimate(slice).chargedBytes(), "its capacity, a power of two");
   }
 
   @Test
@@ -82,7 +113,9 @@ class NettyPricingTest {
     assertTrue(slot >= 100_000, "the slot is the allocation rounded up: " + slot);
     Priced p = pricer.estimate(slice);
     assertEquals(Tier.DIRECT, p.tier());
-    assertEquals(slot, p.chargedBytes());
+    assertEquals(slot, p.storageBytes(), "it pins the owner's whole slot");
+    assertTrue(p.materialize(), "so it is copied");
+    assertEquals(1024, p.chargedBytes());
   }
 
   @Test

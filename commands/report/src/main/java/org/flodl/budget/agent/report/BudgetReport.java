@@ -43,6 +43,9 @@ final class BudgetReport {
   RecordedEvent lastSplit;
   long probes;
 
+  /** The recorded JVM's arguments ({@code jdk.JVMInformation}), or empty. */
+  String jvmArguments = "";
+
   /** The facts the findings are drawn from: the same law as Mission Control's rules. */
   final org.flodl.budget.findings.Facts facts = new org.flodl.budget.findings.Facts();
 

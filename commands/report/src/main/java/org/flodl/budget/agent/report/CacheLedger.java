@@ -26,6 +26,9 @@ final class CacheLedger {
   private final long[] decisionPeak = {-1, -1};
   private final long[] summaryPeak = {-1, -1};
 
+  /** Each summary's time, admissions and releases since the last, site held bytes and budget. */
+  private final List<long[]> siteSummaries = new ArrayList<>();
+
   CacheLedger(String name) {
     this.name = name;
   }
@@ -38,6 +41,31 @@ final class CacheLedger {
   /** Notes the tier's held bytes and budget at a site summary. */
   void summaryPeak(long held, long budget) {
     peak(summaryPeak, held, budget);
+  }
+
+  /** Notes a summary: its time, the admissions and releases it counts, the site's held bytes. */
+  void siteSummary(long nanos, long admissions, long releases, long held, long budget) {
+    siteSummaries.add(new long[] {nanos, admissions, releases, held, budget});
+  }
+
+  /**
+   * Returns the most the site itself held at a summary, the values it held then (its admissions
+   * less its releases to that summary, in time order: a recording's events are not) and the budget
+   * at the last summary; -1 budget where none was recorded.
+   */
+  long[] siteHeldPeak() {
+    siteSummaries.sort(java.util.Comparator.comparingLong((long[] a) -> a[0]));
+    long[] peak = {0, 0, -1};
+    long values = 0;
+    for (long[] s : siteSummaries) {
+      values += s[1] - s[2];
+      if (s[3] > peak[0]) {
+        peak[0] = s[3];
+        peak[1] = values;
+      }
+      peak[2] = s[4];
+    }
+    return peak;
   }
 
   private static void peak(long[] peak, long held, long budget) {

@@ -35,6 +35,7 @@ import static org.flodl.budget.events.EventFields.RELEASED_BYTES;
 import static org.flodl.budget.events.EventFields.RELEASES;
 import static org.flodl.budget.events.EventFields.REQUESTED_DEPTH;
 import static org.flodl.budget.events.EventFields.SITE;
+import static org.flodl.budget.events.EventFields.SITE_HELD_BYTES;
 import static org.flodl.budget.events.EventFields.SLOTS;
 import static org.flodl.budget.events.EventFields.SOURCE;
 import static org.flodl.budget.events.EventFields.TIER;
@@ -87,6 +88,9 @@ final class EventReader {
     report.end = report.end == null || t.isAfter(report.end) ? t : report.end;
     String name = e.getEventType().getName();
     if (!name.startsWith("flodl.")) {
+      if (name.equals("jdk.JVMInformation") && e.hasField("jvmArguments")) {
+        report.jvmArguments = Format.orElse(e.getString("jvmArguments"), "");
+      }
       return;
     }
     report.flodlCounts.merge(name, 1L, Long::sum);
@@ -225,6 +229,13 @@ final class EventReader {
     site.summaryReleasedBytes += num(e, RELEASED_BYTES);
     site.summaryCount++;
     site.summaryPeak(num(e, HELD_BYTES), num(e, BUDGET_BYTES));
+    Instant at = e.getStartTime();
+    site.siteSummary(
+        at.getEpochSecond() * 1_000_000_000L + at.getNano(),
+        num(e, ADMISSIONS),
+        e.hasField(RELEASES) ? num(e, RELEASES) : 0,
+        num(e, SITE_HELD_BYTES),
+        num(e, BUDGET_BYTES));
     addDecision(site.tier, new Reading(e.getStartTime(), num(e, HELD_BYTES), num(e, BUDGET_BYTES)));
   }
 

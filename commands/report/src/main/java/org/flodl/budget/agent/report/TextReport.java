@@ -58,6 +58,7 @@ final class TextReport {
           .append(")\n");
     }
     b.append('\n');
+    advice(r, b);
     findings(r, b);
     cacheSites(r, b);
     depthSites("Prefetch sites", r.prefetchSites, true, b);
@@ -66,6 +67,20 @@ final class TextReport {
     configuration(r, b);
     instrumented(r, b);
     return b.toString();
+  }
+
+  /**
+   * The bare flag's block, as the agent printed it at exit, where the recording is of the bare flag
+   * and a site held memory ({@link ReportAdvice}).
+   */
+  private static void advice(BudgetReport r, StringBuilder b) {
+    List<String> lines = ReportAdvice.lines(r);
+    for (String line : lines) {
+      b.append(line).append('\n');
+    }
+    if (!lines.isEmpty()) {
+      b.append('\n');
+    }
   }
 
   /**
