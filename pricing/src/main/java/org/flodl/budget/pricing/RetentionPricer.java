@@ -41,7 +41,7 @@ public final class RetentionPricer {
   private final Consumer<String> notice;
   private final Leaves leaves;
   private final Custom custom;
-  private final Retaining retaining;
+  private volatile Retaining retaining; // made at the first retain: off the agent's start path
 
   private final ClassValue<Kind> kinds =
       new ClassValue<>() {
@@ -91,7 +91,6 @@ public final class RetentionPricer {
     this.cleanup = new Cleanup(this.notice);
     this.leaves = new Leaves(this, layout, shallow);
     this.custom = new Custom(this, this.pricers);
-    this.retaining = new Retaining(this, layout, custom, cleanup);
   }
 
   /**
@@ -255,7 +254,7 @@ public final class RetentionPricer {
   public Retained retain(Object value, long collectThreshold) throws RetentionException {
     return value == null
         ? new Retained(null, NULL_PRICE, false)
-        : retaining.retain(value, collectThreshold);
+        : retaining().retain(value, collectThreshold);
   }
 
   /**
@@ -277,7 +276,17 @@ public final class RetentionPricer {
    * {@link #retainedCostEstimate}); throws when a materializing copy fails.
    */
   public RetainedRows retainRows(List<?> values) throws RetentionException {
-    return retaining.retainRows(values);
+    return retaining().retainRows(values);
+  }
+
+  /** Returns the retain side, made at its first use (two threads may make one each: no state). */
+  private Retaining retaining() {
+    Retaining r = retaining;
+    if (r == null) {
+      r = new Retaining(this, layout, custom, cleanup);
+      retaining = r;
+    }
+    return r;
   }
 
   /**
