@@ -4,10 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
 import org.flodl.budget.events.SiteSummaryEvent;
@@ -85,7 +83,7 @@ class BareFlagIT {
     assertTrue(admissions > 0 && wouldDecline > 0, "decided, in observe: " + observed);
     assertEquals(wouldDecline, declines, "no value declined under the bare flag");
     // The report of the job's recording gives the same advice: the block, the same flag.
-    List<String> report = report(observed.recording);
+    List<String> report = ChildJvm.report(observed.recording).lines().toList();
     int at = report.indexOf(BLOCK.substring("flodl-budget: ".length()));
     assertTrue(at >= 0, "the block in the report: " + report);
     assertTrue(
@@ -102,23 +100,6 @@ class BareFlagIT {
             .run("com.acme.libs.CacheDoors", "--door=" + door, SAMPLES);
     assertEquals(0, budgeted.exitCode, "the job completes with the printed flag: " + budgeted);
     assertEquals("1200", budgeted.value("DELIVERED"), budgeted.toString());
-  }
-
-  /** Returns the lines {@code java -jar flodl-budget-agent.jar report FILE} prints. */
-  static List<String> report(Path recording) throws Exception {
-    Process p =
-        new ProcessBuilder(
-                Jdk.JDK17.java().toString(),
-                "-jar",
-                ChildJvm.AGENT_JAR.toAbsolutePath().toString(),
-                "report",
-                recording.toString())
-            .redirectErrorStream(true)
-            .start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(p.waitFor(60, TimeUnit.SECONDS), out);
-    assertEquals(0, p.exitValue(), out);
-    return out.lines().toList();
   }
 
   /**

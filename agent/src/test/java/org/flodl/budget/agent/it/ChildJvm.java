@@ -1,10 +1,12 @@
 package org.flodl.budget.agent.it;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
@@ -235,6 +237,26 @@ public final class ChildJvm {
    * Starts {@code command} as the child {@code name}: its stdout and stderr in WORK/NAME.out and
    * WORK/NAME.err, its environment cleaned ({@link ChildProcess#start}).
    */
+  /**
+   * Returns what {@code java -jar flodl-budget-agent.jar report FILE} prints (a recording, or a
+   * folder of its chunks), asserting it ran within a minute and exited 0.
+   */
+  static String report(Path recording) throws Exception {
+    Process p =
+        new ProcessBuilder(
+                Jdk.JDK17.java().toString(),
+                "-jar",
+                AGENT_JAR.toAbsolutePath().toString(),
+                "report",
+                recording.toString())
+            .redirectErrorStream(true)
+            .start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    Assertions.assertTrue(p.waitFor(60, TimeUnit.SECONDS), out);
+    Assertions.assertEquals(0, p.exitValue(), out);
+    return out;
+  }
+
   static Process launch(String name, List<String> command) throws IOException {
     return ChildProcess.start(name, command, WORK);
   }

@@ -403,18 +403,7 @@ class MissionControlRulesIT {
 
   /** Asserts that the agent's report prints each flodl finding JMC showed, word for word. */
   static void assertSameAsReport(Path file, Map<String, Rule> rules) throws Exception {
-    Process p =
-        new ProcessBuilder(
-                Jdk.JDK17.java().toString(),
-                "-jar",
-                ChildJvm.AGENT_JAR.toAbsolutePath().toString(),
-                "report",
-                file.toString())
-            .redirectErrorStream(true)
-            .start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-    assertEquals(0, p.exitValue(), out);
+    String out = ChildJvm.report(file);
     for (Rule r : rules.values()) {
       if (r.id.startsWith("flodl.") && !r.summary.isEmpty()) {
         String sev =

@@ -105,18 +105,7 @@ class RecordingCrashIT {
       for (Path f : files) {
         assertEquals(1, (int) Files.getAttribute(f, "unix:nlink"), "a copy, not a link: " + f);
       }
-      Process report =
-          new ProcessBuilder(
-                  Jdk.JDK17.java().toString(),
-                  "-jar",
-                  ChildJvm.AGENT_JAR.toAbsolutePath().toString(),
-                  "report",
-                  file.toString())
-              .redirectErrorStream(true)
-              .start();
-      String out = new String(report.getInputStream().readAllBytes());
-      assertTrue(report.waitFor(60, TimeUnit.SECONDS));
-      assertEquals(0, report.exitValue(), out);
+      String out = ChildJvm.report(file);
       assertTrue(out.contains("was never written") && out.contains("hammer"), out);
     } finally {
       new ProcessBuilder("umount", "-l", mount.toString())

@@ -18,7 +18,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -217,18 +216,7 @@ class RecordingsIT {
     Path chunks = dir.resolve("killed.jfr.chunks");
     assertTrue(Files.isDirectory(chunks), "no chunks beside " + file);
 
-    Process report =
-        new ProcessBuilder(
-                Jdk.JDK17.java().toString(),
-                "-jar",
-                ChildJvm.AGENT_JAR.toAbsolutePath().toString(),
-                "report",
-                file.toString())
-            .redirectErrorStream(true)
-            .start();
-    String out = new String(report.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(report.waitFor(60, TimeUnit.SECONDS));
-    assertEquals(0, report.exitValue(), out);
+    String out = ChildJvm.report(file);
     assertTrue(out.contains("was never written") && out.contains("hammer"), out);
 
     Instant last = null;

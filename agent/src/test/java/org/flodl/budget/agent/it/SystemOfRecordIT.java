@@ -3,10 +3,8 @@ package org.flodl.budget.agent.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import jdk.jfr.consumer.RecordedEvent;
 import org.flodl.budget.agent.it.ChildJvm.Jdk;
 import org.flodl.budget.events.InstrumentedEvent;
@@ -105,25 +103,8 @@ class SystemOfRecordIT {
       long lines = r.stderr.lines().filter(l -> l.contains("so the cache is not declined")).count();
       assertEquals(1, lines, run + ": one line: " + r.stderr);
       assertTrue(r.stderr.contains(witness), run + ": the line says why: " + r.stderr);
-      String report = report(r.recording);
+      String report = ChildJvm.report(r.recording);
       assertTrue(report.contains("NOT_DECLINED") && report.contains(witness), run + ": " + report);
     }
-  }
-
-  /** Returns what {@code java -jar flodl-budget-agent.jar report FILE} prints. */
-  static String report(Path recording) throws Exception {
-    Process p =
-        new ProcessBuilder(
-                Jdk.JDK17.java().toString(),
-                "-jar",
-                ChildJvm.AGENT_JAR.toAbsolutePath().toString(),
-                "report",
-                recording.toString())
-            .redirectErrorStream(true)
-            .start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(p.waitFor(60, TimeUnit.SECONDS), out);
-    assertEquals(0, p.exitValue(), out);
-    return out;
   }
 }
