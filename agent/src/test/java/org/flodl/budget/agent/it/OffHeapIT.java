@@ -309,25 +309,26 @@ class OffHeapIT {
    */
   private static ChildJvm arrow(String name, int version, String views) throws Exception {
     ChildJvm c = ChildJvm.on(name, Jdk.JDK17).jvm(OPENS).classPath(arrowClassPath(version));
-    return views == null
-        ? c
-        : c.agent(
-                "sites="
-                    + Sites.write(
-                        name, sites("ArrowLoader") + "site.samples.views = " + views + "\n"))
-            .record();
+    return underAgent(c, name, "ArrowLoader", views);
   }
 
-  /** A child running the Netty loader (Netty 4.2, Arrow 19's), recording every decision. */
+  /** A child running the Netty loader (Netty 4.2, Arrow 19's), the same. */
   private static ChildJvm netty(String name, String views) throws Exception {
     ChildJvm c = ChildJvm.on(name, Jdk.JDK17).classPath(arrowClassPath(19));
-    return views == null
-        ? c
-        : c.agent(
-                "sites="
-                    + Sites.write(
-                        name, sites("NettyLoader") + "site.samples.views = " + views + "\n"))
-            .record();
+    return underAgent(c, name, "NettyLoader", views);
+  }
+
+  /**
+   * Returns {@code c} with the agent on {@code loader}'s site, its views {@code views} (null:
+   * none).
+   */
+  private static ChildJvm underAgent(ChildJvm c, String name, String loader, String views)
+      throws Exception {
+    if (views == null) {
+      return c;
+    }
+    String site = sites(loader) + "site.samples.views = " + views + "\n";
+    return c.agent("sites=" + Sites.write(name, site)).record();
   }
 
   private static Path[] arrowClassPath(int version) throws Exception {
