@@ -31,9 +31,6 @@ import org.flodl.budget.policy.Advice;
  * ran out.
  */
 final class ObservedAdvice implements Runnable {
-  /** The agent jar's name, as its manifest's {@code Boot-Class-Path} names it. */
-  static final String JAR = Advice.JAR;
-
   private static final long SAMPLE_MILLIS = 250;
   private static final int RESERVE_BYTES = 256 << 10;
 
@@ -211,13 +208,13 @@ final class ObservedAdvice implements Runnable {
         String path =
             java.nio.file.Path.of(new java.net.URI(url.substring("jar:".length(), bang)))
                 .toString();
-        if (path.endsWith(JAR)) {
+        if (path.endsWith(Advice.JAR)) {
           return path;
         }
       }
     } catch (Throwable t) {
       // no management beans: the jar's name alone
     }
-    return JAR;
+    return Advice.JAR;
   }
 }

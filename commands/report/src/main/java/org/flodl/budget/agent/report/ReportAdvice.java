@@ -3,8 +3,10 @@ package org.flodl.budget.agent.report;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.flodl.budget.policy.Advice;
 
@@ -25,21 +27,23 @@ final class ReportAdvice {
     if (!observedAll(r)) {
       return List.of();
     }
-    List<CacheLedger> held = new ArrayList<>();
+    // Each site's peak once: CacheLedger.siteHeldPeak sorts and walks its summaries.
+    Map<CacheLedger, long[]> peaks = new LinkedHashMap<>();
     for (CacheLedger site : r.cacheSites.values()) {
       if (site.summaries.admittedBytes > 0 || site.summaries.declinedBytes > 0) {
-        held.add(site);
+        peaks.put(site, site.siteHeldPeak());
       }
     }
+    List<CacheLedger> held = new ArrayList<>(peaks.keySet());
     held.sort(
-        Comparator.comparingLong((CacheLedger s) -> s.siteHeldPeak()[0] + s.summaries.declinedBytes)
+        Comparator.comparingLong((CacheLedger s) -> peaks.get(s)[0] + s.summaries.declinedBytes)
             .reversed());
     List<String> lines = new ArrayList<>();
     Set<String> presets = new LinkedHashSet<>();
     for (CacheLedger site : held) {
       String preset = presetOf(site.name);
       presets.add(preset);
-      long[] peak = site.siteHeldPeak();
+      long[] peak = peaks.get(site);
       lines.add(
           Advice.cacheLine(
               site.name,

@@ -220,17 +220,21 @@ final class ArrowPricing implements TypePricer {
      * (a vector with children; an allocator without the headroom, said once).
      */
     private long copyBytes(Object value) throws Throwable {
-      List<?> vs = vectors != null ? (List<?>) (Object) vectors.invokeExact(value) : null;
-      if (!copies.copyable(buffers == null ? null : vs != null ? vs : List.of(value))) {
+      // a lone buffer (null), a vector's own, or a root's field vectors
+      List<?> vs =
+          buffers == null
+              ? null
+              : vectors == null ? List.of(value) : (List<?>) (Object) vectors.invokeExact(value);
+      if (!copies.copyable(vs)) {
         return -1;
       }
       long sum = 0;
-      if (buffers == null) {
+      if (vs == null) {
         Object allocator =
             (Object) api.allocator.invokeExact((Object) api.referenceManager.invokeExact(value));
         sum = copies.copyBytes(allocator, List.of(value), api);
       } else {
-        for (Object v : vs != null ? vs : List.of(value)) {
+        for (Object v : vs) {
           long bytes = copies.copyBytes(copies.allocatorOf(v), bufsOf(v), api);
           if (bytes < 0) {
             sum = -1;
